@@ -1,0 +1,116 @@
+"""Build the embedded default English dictionary ``xwsat/data/en.txt.gz``.
+
+Why these sources: both come from package registries (Debian apt and PyPI), so the
+build is reproducible on a machine without general internet access, and both carry
+licences that allow redistribution (see ``xwsat/data/NOTICE.md``).
+
+* SCOWL via Debian ``wamerican-large`` (/usr/share/dict/american-english-large):
+  a curated, spell-checker quality list of real English words. We keep the entries
+  that start with a lower-case letter (proper nouns are skipped) and drop the
+  possessive forms ending in ``'s`` (``children's`` would otherwise become the
+  non-word CHILDRENS).
+* ``wordfreq`` (PyPI), English "large" list: gives every word a frequency, used
+  for the score. It also adds common fill that SCOWL lacks (names, abbreviations,
+  contractions such as DONT): tokens of length >= 3 with zipf >= 3.0, plus
+  2-letter tokens with zipf >= 4.0. 2-letter words from SCOWL are always kept.
+
+Normalisation: NFC, drop apostrophes, hyphens, periods and spaces, fold accents
+(NFKD minus combining marks, so é -> E), upper-case; anything that is then not
+pure A-Z, or not 2..21 letters long, is dropped.
+
+Score (integer 0..100): ``round((zipf - 1) / 6 * 100)``, i.e. zipf 1..7 maps linearly
+to 0..100, clamped to 0..100, with a floor of 10 so that SCOWL words that wordfreq
+has never seen (zipf 0) still get a low but non-zero score. Duplicates after
+normalisation keep their maximum score.
+
+Output: gzip (mtime=0, so rebuilding gives identical bytes) UTF-8 text, one
+``WORD;SCORE`` line per entry, sorted by WORD.
+
+Rebuild:  apt-get install -y wamerican-large && python scripts/build_en_dictionary.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import math
+import re
+import sys
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+import wordfreq
+
+SCOWL_PATH = Path("/usr/share/dict/american-english-large")
+OUT_PATH = Path(__file__).resolve().parent.parent / "xwsat" / "data" / "en.txt.gz"
+MIN_LEN, MAX_LEN = 2, 21
+FLOOR = 10
+_STRIP = re.compile(r"['’.\-\s]")
+_AZ = re.compile(r"[A-Z]+")
+
+
+def normalise(word: str) -> str | None:
+    """Return the upper-case A-Z form of ``word``, or None if it has none."""
+    w = _STRIP.sub("", unicodedata.normalize("NFC", word))
+    w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
+    w = w.upper()
+    return w if _AZ.fullmatch(w) and MIN_LEN <= len(w) <= MAX_LEN else None
+
+
+def score(zipf: float) -> int:
+    """Map a wordfreq zipf value to 0..100 (linear over 1..7, floor FLOOR)."""
+    return max(FLOOR, min(100, round((zipf - 1.0) / 6.0 * 100)))
+
+
+def build() -> dict[str, int]:
+    """Collect and score all entries from SCOWL and wordfreq."""
+    entries: dict[str, int] = {}
+
+    def add(word: str, s: int) -> None:
+        if entries.get(word, -1) < s:
+            entries[word] = s
+
+    for line in SCOWL_PATH.read_text(encoding="utf-8").splitlines():
+        raw = line.strip()
+        if not raw or not raw[0].islower() or raw.endswith("'s"):
+            continue
+        norm = normalise(raw)
+        if norm:
+            add(norm, score(wordfreq.zipf_frequency(raw, "en", wordlist="large")))
+
+    for token, freq in wordfreq.get_frequency_dict("en", wordlist="large").items():
+        zipf = math.log10(freq * 1e9)
+        norm = normalise(token)
+        if norm and zipf >= (4.0 if len(norm) == 2 else 3.0):
+            add(norm, score(zipf))
+    return entries
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-o", "--output", type=Path, default=OUT_PATH)
+    args = parser.parse_args()
+    if not SCOWL_PATH.exists():
+        print(
+            f"error: {SCOWL_PATH} not found.\n"
+            "Install the SCOWL word list with:  sudo apt-get install -y wamerican-large",
+            file=sys.stderr,
+        )
+        return 1
+    entries = build()
+    text = "".join(f"{w};{s}\n" for w, s in sorted(entries.items()))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    with (
+        open(args.output, "wb") as fh,
+        gzip.GzipFile(filename="", mode="wb", fileobj=fh, mtime=0, compresslevel=9) as gz,
+    ):
+        gz.write(text.encode("utf-8"))
+    by_len = Counter(len(w) for w in entries)
+    print(f"wrote {len(entries)} entries to {args.output} ({args.output.stat().st_size} bytes)")
+    print("by length: " + ", ".join(f"{n}:{by_len[n]}" for n in sorted(by_len)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

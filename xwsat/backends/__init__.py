@@ -1,0 +1,1 @@
+"""Solver back-ends: one interface (``base.Backend``), one registry (``registry``)."""

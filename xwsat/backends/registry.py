@@ -1,0 +1,63 @@
+"""Back-ends by name: ``cpsat``, ``sat`` / ``sat:SOLVER``, ``native`` / ``native:VARIANT``.
+
+Solver libraries are imported lazily, inside the back-ends, so a missing one only disables itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xwsat.backends.base import Backend
+from xwsat.errors import XwsatError
+
+
+def _cpsat(sub: str | None) -> Backend:
+    from xwsat.backends.cpsat import CpsatBackend
+
+    if sub not in (None, "plan"):
+        raise XwsatError(f"unknown cpsat variant {sub!r} (use cpsat or cpsat:plan)")
+    return CpsatBackend(use_plan=sub == "plan")
+
+
+def _sat(sub: str | None) -> Backend:
+    from xwsat.backends.sat import DEFAULT_SOLVER, SOLVERS, SatBackend
+
+    solver = sub or DEFAULT_SOLVER
+    if solver not in SOLVERS:
+        raise XwsatError(f"unknown SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}")
+    return SatBackend(solver)
+
+
+def _native(sub: str | None) -> Backend:
+    from xwsat.backends.native import make_native
+
+    return make_native(sub)
+
+
+FACTORIES: dict[str, Callable[[str | None], Backend]] = {
+    "cpsat": _cpsat,
+    "sat": _sat,
+    "native": _native,
+}
+
+# What ``auto`` races, in order of preference when they finish together.
+AUTO_PORTFOLIO = ("native", "sat")
+
+
+def make_backend(spec: str) -> Backend:
+    """A back-end from its name, ``name`` or ``name:variant``."""
+    name, _, sub = spec.partition(":")
+    if name not in FACTORIES:
+        known = ", ".join(["auto", *FACTORIES])
+        raise XwsatError(f"unknown back-end {spec!r}; choose one of {known}")
+    backend = FACTORIES[name](sub or None)
+    if not backend.available():
+        raise XwsatError(f"back-end {spec!r} is not available (its solver library is missing)")
+    return backend
+
+
+def validate_spec(spec: str) -> str:
+    """Check a back-end name early (before any work) and return it."""
+    if spec != "auto":
+        make_backend(spec)
+    return spec

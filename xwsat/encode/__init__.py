@@ -1,0 +1,1 @@
+"""Encodings of a FillProblem for external solvers: build, never solve."""

@@ -1,0 +1,5 @@
+"""The one domain exception: bad input or impossible options, reported as one line, exit 2."""
+
+
+class XwsatError(Exception):
+    """A user-facing error: the message is the whole story, shown without a traceback."""

@@ -1,0 +1,127 @@
+"""Run back-ends in child processes with hard wall-clock and memory limits, alone or racing.
+
+pysat's CaDiCaL ignores interrupts, so a limit is enforced by killing the child; the parent never
+hangs and always returns an Outcome. Ctrl-C in the parent stops every child and returns UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import resource
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import replace
+from multiprocessing.connection import Connection
+
+from xwsat.backends.base import Limits, Outcome, Status
+from xwsat.backends.registry import make_backend
+from xwsat.planner import Plan
+from xwsat.problem import FillProblem
+
+GRACE_S = 2.0  # time past the limit a back-end gets to report before it is killed
+Tick = Callable[[float, str], None]
+
+
+def _child(spec: str, problem: FillProblem, plan: Plan, limits: Limits, conn: Connection) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if limits.memory_mb:
+        size = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    try:
+        outcome = make_backend(spec).solve(problem, plan, limits)
+    except MemoryError:
+        outcome = Outcome(Status.UNKNOWN, spec, message="memory limit reached")
+    except Exception as exc:  # a back-end bug must reach the parent as a status, not a hang
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        outcome = Outcome(Status.ERROR, spec, message=f"back-end failed: {detail}")
+    conn.send(outcome)
+    conn.close()
+
+
+class _Run:
+    def __init__(self, spec: str, problem: FillProblem, plan: Plan, limits: Limits) -> None:
+        ctx = mp.get_context("fork")
+        self.spec = spec
+        self.receiver, sender = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(
+            target=_child, args=(spec, problem, plan, limits, sender), daemon=True
+        )
+        self.process.start()
+        sender.close()
+        self.outcome: Outcome | None = None
+
+    def poll(self) -> Outcome | None:
+        if self.outcome is None:
+            if self.receiver.poll():
+                try:
+                    self.outcome = self.receiver.recv()
+                except EOFError:
+                    self.outcome = self._crashed()
+            elif not self.process.is_alive() and not self.receiver.poll():
+                self.outcome = self._crashed()
+        return self.outcome
+
+    def _crashed(self) -> Outcome:
+        code = self.process.exitcode
+        reason = "killed (likely out of memory)" if code == -signal.SIGKILL else f"exit {code}"
+        return Outcome(Status.ERROR, self.spec, message=f"solver process died: {reason}")
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.receiver.close()
+
+
+def run_portfolio(
+    specs: list[str],
+    problem: FillProblem,
+    plan: Plan,
+    limits: Limits,
+    on_tick: Tick | None = None,
+) -> Outcome:
+    """Start every back-end at once; the first definitive answer wins and the rest are stopped.
+
+    Returns UNKNOWN at the time limit, on Ctrl-C, or when no back-end decided.
+    """
+    started = time.monotonic()
+    deadline = started + limits.time_limit + GRACE_S if limits.time_limit else None
+    runs = [_Run(spec, problem, plan, limits) for spec in specs]
+    finished: list[Outcome] = []
+    reported: set[int] = set()
+    try:
+        while True:
+            for number, run in enumerate(runs):
+                outcome = run.poll()
+                if outcome is not None and number not in reported:
+                    reported.add(number)
+                    finished.append(outcome)
+                    if outcome.status.definitive:
+                        return outcome
+            if len(finished) == len(runs):
+                return _undecided(finished, "no back-end decided")
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return _undecided(finished, f"time limit of {limits.time_limit:g} s reached")
+            if on_tick:
+                busy = [r.spec for r in runs if r.outcome is None]
+                on_tick(now - started, ", ".join(busy))
+            time.sleep(0.05)
+    except KeyboardInterrupt:
+        return _undecided(finished, "interrupted")
+    finally:
+        for run in runs:
+            run.stop()
+
+
+def _undecided(finished: list[Outcome], why: str) -> Outcome:
+    """UNKNOWN (or the first ERROR, if every back-end failed) with what each one said."""
+    notes = "; ".join(f"{o.backend}: {o.status.value} {o.message}".strip() for o in finished)
+    errors = [o for o in finished if o.status is Status.ERROR]
+    if errors and len(errors) == len(finished) and why == "no back-end decided":
+        return replace(errors[0], message=notes)
+    base = finished[0] if finished else Outcome(Status.UNKNOWN, "portfolio")
+    return replace(base, status=Status.UNKNOWN, fill=None,
+                   message=why + (f" ({notes})" if notes else ""))

@@ -1,0 +1,248 @@
+"""Word lists: normalisation, alphabet, scores and clues, and per-length letter-code arrays.
+
+After loading, solvers see only integer word ids and ``uint8`` letter codes; strings return at the
+edges (output and messages).
+"""
+
+from __future__ import annotations
+
+import gzip
+import unicodedata
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from xwsat.errors import XwsatError
+
+MAX_ALPHABET = 64  # letter sets are uint64 bitmasks
+MAX_WORDS = 5_000_000
+DEFAULT_SCORE = 50
+EMBEDDED = {"en": "en.txt.gz"}
+_DROPPED = str.maketrans("", "", " -'’‐‑_.")
+_DESCRIPTION_SEPARATORS = (" — ", " – ", "\t")
+
+
+def normalize_word(raw: str, fold_accents: bool = False, fold_yo: bool = False) -> str:
+    """NFC, upper case, spaces/hyphens/apostrophes removed; optionally accents and Ё folded.
+
+    Accent folding keeps Ñ (Spanish treats it as its own letter) and Ё unless ``fold_yo``.
+    """
+    word = unicodedata.normalize("NFC", raw.strip()).upper().translate(_DROPPED)
+    if fold_yo:
+        word = word.replace("Ё", "Е")
+    if fold_accents:
+        kept = []
+        for ch in word:
+            if ch in "ÑЁЙ":
+                kept.append(ch)
+                continue
+            base = unicodedata.normalize("NFD", ch)
+            kept.append("".join(b for b in base if not unicodedata.combining(b)))
+        word = unicodedata.normalize("NFC", "".join(kept))
+    return word
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """An ordered set of letters; a letter's code is its index (fits a uint64 bitmask)."""
+
+    letters: str
+
+    def __post_init__(self) -> None:
+        if len(self.letters) > MAX_ALPHABET:
+            raise XwsatError(
+                f"the alphabet has {len(self.letters)} letters; at most {MAX_ALPHABET} are supported"
+            )
+
+    @property
+    def size(self) -> int:
+        return len(self.letters)
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << self.size) - 1
+
+    def code(self, letter: str) -> int:
+        index = self.letters.find(letter)
+        if index < 0:
+            raise XwsatError(f"letter {letter!r} is not in the dictionary's alphabet")
+        return index
+
+    def encode(self, words: list[str], length: int) -> np.ndarray:
+        """Letter codes of equal-length words as an (n, length) uint8 array, vectorised."""
+        if not words:
+            return np.zeros((0, length), dtype=np.uint8)
+        points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
+        table = np.array([ord(ch) for ch in self.letters], dtype=np.uint32)
+        order = np.argsort(table)
+        codes = order[np.searchsorted(table[order], points)]
+        return codes.astype(np.uint8).reshape(len(words), length)
+
+
+@dataclass(frozen=True)
+class WordList:
+    """A normalised dictionary: words, scores 0-100, optional clues, ids bucketed by length."""
+
+    alphabet: Alphabet
+    words: tuple[str, ...]
+    scores: np.ndarray
+    clues: dict[int, str] = field(default_factory=dict)
+    source: str = ""
+    by_length: dict[int, np.ndarray] = field(default_factory=dict)
+    codes: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def ids_of_length(self, length: int) -> np.ndarray:
+        return self.by_length.get(length, np.zeros(0, dtype=np.int32))
+
+    def codes_of_length(self, length: int) -> np.ndarray:
+        return self.codes.get(length, np.zeros((0, length), dtype=np.uint8))
+
+    def lengths(self) -> dict[int, int]:
+        return {length: len(ids) for length, ids in sorted(self.by_length.items())}
+
+
+def build_wordlist(
+    entries: dict[str, tuple[int, str | None]],
+    alphabet: str | None = None,
+    source: str = "",
+) -> WordList:
+    """Index normalised entries (word -> (score, clue)) by length, with letter codes per length."""
+    if not entries:
+        raise XwsatError(f"{source or 'dictionary'}: no usable words")
+    letters = alphabet or "".join(sorted({ch for word in entries for ch in word}))
+    alpha = Alphabet(letters)
+    words = tuple(sorted(entries, key=lambda w: (len(w), w)))
+    scores = np.array([entries[w][0] for w in words], dtype=np.int16)
+    clues = {i: entries[w][1] for i, w in enumerate(words) if entries[w][1]}
+    by_length: dict[int, np.ndarray] = {}
+    codes: dict[int, np.ndarray] = {}
+    start = 0
+    while start < len(words):
+        length = len(words[start])
+        end = start
+        while end < len(words) and len(words[end]) == length:
+            end += 1
+        by_length[length] = np.arange(start, end, dtype=np.int32)
+        codes[length] = alpha.encode(list(words[start:end]), length)
+        start = end
+    return WordList(alpha, words, scores, clues, source, by_length, codes)
+
+
+def parse_entries(
+    lines: list[str],
+    source: str,
+    min_score: int = 0,
+    alphabet: str | None = None,
+    fold_accents: bool = False,
+    fold_yo: bool = False,
+) -> tuple[dict[str, tuple[int, str | None]], int]:
+    """Parse dictionary lines; returns entries and the number of lines skipped as unusable.
+
+    Formats: ``WORD``, ``WORD;SCORE``, ``WORD;SCORE;CLUE``, and ``word — description``.
+    """
+    allowed = set(alphabet) if alphabet else None
+    entries: dict[str, tuple[int, str | None]] = {}
+    skipped = 0
+    for number, line in enumerate(lines, start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        score, clue = DEFAULT_SCORE, None
+        if ";" in line:
+            parts = line.split(";", 2)
+            raw = parts[0]
+            if len(parts) > 1 and parts[1].strip():
+                try:
+                    score = int(float(parts[1]))
+                except ValueError:
+                    raise XwsatError(
+                        f"{source}: line {number}: score {parts[1].strip()!r} is not a number"
+                    ) from None
+                if not 0 <= score <= 100:
+                    raise XwsatError(f"{source}: line {number}: score {score} is outside 0-100")
+            if len(parts) > 2 and parts[2].strip():
+                clue = parts[2].strip()
+        else:
+            raw = line
+            for sep in _DESCRIPTION_SEPARATORS:
+                if sep in line:
+                    raw, clue = line.split(sep, 1)
+                    clue = clue.strip() or None
+                    break
+        if raw.isascii() and raw.isalpha() and raw.isupper():
+            word = raw
+        else:
+            word = normalize_word(raw, fold_accents, fold_yo)
+        if not word.isalpha() or (allowed is not None and not set(word) <= allowed):
+            skipped += 1
+            continue
+        if score < min_score:
+            continue
+        previous = entries.get(word)
+        if previous is None or previous[0] < score:
+            entries[word] = (score, clue or (previous[1] if previous else None))
+        if len(entries) > MAX_WORDS:
+            raise XwsatError(f"{source}: more than {MAX_WORDS:,} words; split the dictionary")
+    return entries, skipped
+
+
+def read_text_file(path: Path) -> str:
+    """Read a UTF-8 (optionally gzip) text file, refusing binaries with a clear message."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise XwsatError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise XwsatError(f"{path}: is a directory, not a file") from None
+    except OSError as exc:
+        raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError):
+            raise XwsatError(f"{path}: damaged gzip file") from None
+    if b"\x00" in data[:65536]:
+        raise XwsatError(f"{path}: looks like a binary file, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise XwsatError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+
+
+def load_words(
+    spec: str = "en",
+    min_score: int = 0,
+    alphabet: str | None = None,
+    fold_accents: bool = False,
+    fold_yo: bool = False,
+) -> WordList:
+    """Load an embedded dictionary by language code, or a dictionary file by path."""
+    if alphabet is not None:
+        alphabet = normalize_word(alphabet)
+        if len(set(alphabet)) != len(alphabet) or not alphabet.isalpha():
+            raise XwsatError("--alphabet must list distinct letters")
+    if spec in EMBEDDED:
+        resource = resources.files("xwsat") / "data" / EMBEDDED[spec]
+        text = gzip.decompress(resource.read_bytes()).decode("utf-8")
+        source = f"embedded:{spec}"
+    else:
+        path = Path(spec)
+        if not path.exists() and "/" not in spec and "." not in spec:
+            known = ", ".join(sorted(EMBEDDED))
+            raise XwsatError(f"unknown dictionary {spec!r}: give a file path or one of {known}")
+        text = read_text_file(path)
+        source = str(path)
+    entries, _ = parse_entries(
+        text.splitlines(), source, min_score, alphabet, fold_accents, fold_yo
+    )
+    if not entries:
+        raise XwsatError(
+            f"{source}: no usable words"
+            + (f" with score >= {min_score}" if min_score else "")
+        )
+    return build_wordlist(entries, alphabet, source)
