@@ -7,11 +7,14 @@ letters arc consistency left). Clauses, built with numpy:
   word:     -x[s,k] | y[cell(s,p), letter(k,p)]          (a word fixes its letters)
   support:  -y[c,a] | OR{x[s,k] : letter(k,p) = a}        (a letter needs a word in each slot)
   repeat:   at most one of the x[s,k] naming the same word (pairwise, or a sequential counter)
-The support clauses give unit propagation the strength of arc consistency on the tables.
+Unit propagation on word + cell + support is exactly arc consistency on the slot tables (Bacchus,
+"GAC via unit propagation", CP 2007). Slot at-most-one is implied: two words of a slot differ in
+some cell, whose letters the cell clauses keep apart.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,9 +30,11 @@ class CNF:
 
     n_vars: int
     x_base: np.ndarray  # x[s,k] = x_base[s] + k + 1
-    y_var: np.ndarray  # (n_cells, alphabet) int32, 0 where the letter is ruled out
-    blocks: tuple[np.ndarray, ...]  # each (m, width) int32
+    y_var: np.ndarray  # (n_cells, alphabet) int64, 0 where the letter is ruled out
+    blocks: tuple[np.ndarray, ...]  # each (m, width) int64
     ragged: tuple[np.ndarray, ...]  # each a clause
+    families: tuple[tuple[str, int, int], ...] = ()  # (name, clauses, literals) per family
+    n_word_vars: int = 0  # word variables are 1..n_word_vars; letters and auxiliaries follow
 
     @property
     def n_clauses(self) -> int:
@@ -39,13 +44,15 @@ class CNF:
     def n_literals(self) -> int:
         return sum(b.size for b in self.blocks) + sum(len(c) for c in self.ragged)
 
+    def chunks(self) -> Iterator[list[list[int]]]:
+        """The clauses as Python lists, one block at a time (keeps peak memory low)."""
+        for block in self.blocks:
+            yield block.tolist()
+        yield [c.tolist() for c in self.ragged]
+
     def clauses(self) -> list[list[int]]:
         """All clauses as Python lists (the form pysat takes)."""
-        result: list[list[int]] = []
-        for block in self.blocks:
-            result.extend(block.tolist())
-        result.extend(c.tolist() for c in self.ragged)
-        return result
+        return [clause for chunk in self.chunks() for clause in chunk]
 
     def x_vars(self, slot: int, n_candidates: int) -> np.ndarray:
         return np.arange(n_candidates, dtype=np.int64) + int(self.x_base[slot]) + 1
@@ -54,7 +61,7 @@ class CNF:
         """Candidate index chosen for each slot from a model (the positive literals)."""
         model = np.zeros(self.n_vars + 1, dtype=bool)
         positives = np.asarray(list(true_vars) if isinstance(true_vars, set) else true_vars)
-        positives = positives[(positives > 0) & (positives <= self.n_vars)]
+        positives = positives[(positives > 0) & (positives <= self.n_vars)].astype(np.int64)
         model[positives] = True
         choice = []
         for s, cands in enumerate(problem.candidates):
@@ -63,10 +70,18 @@ class CNF:
         return choice
 
 
-def encode_cnf(problem: FillProblem, repeats: bool = True) -> CNF:
-    """Encode ``problem``; ``repeats=False`` omits the no-repeat clauses (for lazy blocking)."""
+def encode_cnf(
+    problem: FillProblem, repeats: bool = True, order: Sequence[int] | None = None
+) -> CNF:
+    """Encode ``problem``; ``repeats=False`` omits the no-repeat clauses (for lazy blocking).
+
+    ``order`` (a slot order, e.g. the plan's) numbers word variables slot by slot in that order;
+    solvers that break ties by variable index then branch along it.
+    """
     sizes = problem.domain_sizes()
-    x_base = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    slots = list(order) if order is not None else list(range(problem.n_slots))
+    x_base = np.zeros(problem.n_slots, dtype=np.int64)
+    x_base[slots] = np.concatenate([[0], np.cumsum(sizes[slots])[:-1]])
     next_var = int(sizes.sum())
     alphabet = problem.alphabet_size
     bits = np.uint64(1) << np.arange(alphabet, dtype=np.uint64)
@@ -75,39 +90,74 @@ def encode_cnf(problem: FillProblem, repeats: bool = True) -> CNF:
     y_var[allowed] = np.arange(1, allowed.sum() + 1) + next_var
     next_var += int(allowed.sum())
 
-    blocks: list[np.ndarray] = []
-    ragged: list[np.ndarray] = []
-    for s, cands in enumerate(problem.candidates):
-        ragged.append(np.arange(len(cands), dtype=np.int64) + x_base[s] + 1)
+    fam: dict[str, list[np.ndarray]] = {"slot": [], "cell": [], "word": [], "support": []}
+    for s in slots:
+        fam["slot"].append(np.arange(sizes[s], dtype=np.int64) + x_base[s] + 1)
     for c in range(problem.n_cells):
         ys = y_var[c][y_var[c] > 0]
         i, j = np.triu_indices(len(ys), k=1)
         if len(i):
-            blocks.append(np.stack([-ys[i], -ys[j]], axis=1))
-    for s, cells in enumerate(problem.slot_cells):
+            fam["cell"].append(np.stack([-ys[i], -ys[j]], axis=1))
+    for s in slots:
+        cells = problem.slot_cells[s]
         letters = problem.letters[s].astype(np.int64)
         xs = np.arange(len(letters), dtype=np.int64) + x_base[s] + 1
         ys = y_var[cells[None, :], letters]  # (n, L)
-        blocks.append(np.stack([np.repeat(-xs, len(cells)), ys.ravel()], axis=1))
+        fam["word"].append(np.stack([np.repeat(-xs, len(cells)), ys.ravel()], axis=1))
         for pos, cell in enumerate(cells):
             column = letters[:, pos]
-            order = np.argsort(column, kind="stable")
-            splits = np.flatnonzero(np.diff(column[order])) + 1
-            for group in np.split(order, splits):
+            order_ = np.argsort(column, kind="stable")
+            splits = np.flatnonzero(np.diff(column[order_])) + 1
+            for group in np.split(order_, splits):
                 if len(group):
-                    a = column[group[0]]
-                    ragged.append(np.concatenate([[-y_var[cell, a]], xs[group]]))
+                    fam["support"].append(
+                        np.concatenate([[-y_var[cell, column[group[0]]]], xs[group]])
+                    )
+    blocks = fam["cell"] + fam["word"]
+    ragged = fam["slot"] + fam["support"]
+    families = [
+        (name, len(fam[name]) if name in ("slot", "support") else sum(len(b) for b in fam[name]),
+         sum(b.size for b in fam[name]))
+        for name in ("slot", "cell", "word", "support")
+    ]
     if repeats:
+        rep: list[np.ndarray] = []
         for members in problem.repeat_groups().values():
             lits = np.array([x_base[s] + k + 1 for s, k in members], dtype=np.int64)
-            next_var = _at_most_one(lits, next_var, blocks)
+            next_var = _at_most_one(lits, next_var, rep)
+        blocks += rep
+        families.append(("repeat", sum(len(b) for b in rep), sum(b.size for b in rep)))
     return CNF(
         n_vars=next_var,
         x_base=x_base,
         y_var=y_var,
-        blocks=tuple(b.astype(np.int64) for b in blocks),
+        blocks=tuple(blocks),
         ragged=tuple(ragged),
+        families=tuple(families),
+        n_word_vars=int(sizes.sum()),
     )
+
+
+def repeat_clauses(problem: FillProblem, cnf: CNF, fill: Sequence[int]) -> list[list[int]]:
+    """Lazy no-repeat: pairwise at-most-one over every slot that could take a word ``fill`` repeats.
+
+    Pairwise needs no new variables, so the clauses can join a running solver (they are a subset
+    of what the eager encoding adds; groups are small, a word is a candidate of few slots).
+    """
+    counts: dict[int, int] = {}
+    for word in fill:
+        counts[int(word)] = counts.get(int(word), 0) + 1
+    repeated = {w for w, n in counts.items() if n > 1}
+    if not repeated:
+        return []
+    groups = problem.repeat_groups()
+    clauses: list[list[int]] = []
+    for word in repeated:
+        lits = [int(cnf.x_base[s]) + k + 1 for s, k in groups[word]]
+        clauses.extend(
+            [-lits[i], -lits[j]] for i in range(len(lits)) for j in range(i + 1, len(lits))
+        )
+    return clauses
 
 
 def _at_most_one(lits: np.ndarray, next_var: int, blocks: list[np.ndarray]) -> int:

@@ -1,0 +1,190 @@
+"""The command line: thin commands that parse options, call the library, and print.
+
+Exit codes: 0 filled (or fillable), 1 proven unfillable, 2 bad input or usage, 3 undecided within
+the limits, 4 internal error (a back-end failed or a fill failed verification).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from xwsat.backends.base import Status
+from xwsat.backends.registry import validate_spec
+from xwsat.errors import XwsatError
+from xwsat.fill import FillOptions, FillResult, fill_grid
+from xwsat.grid import Grid, parse_grid
+from xwsat.info import grid_info
+from xwsat.report import as_json, describe
+from xwsat.words import WordList, load_words, read_text_file
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Fill crossword grids, or prove them unfillable, with real solvers.")
+EXIT = {Status.FILLED: 0, Status.UNFILLABLE: 1, Status.UNKNOWN: 3, Status.ERROR: 4}
+
+GridArg = Annotated[Path, typer.Argument(help="Grid file: '.' empty, '#' block, letters given.")]
+DictOpt = Annotated[str, typer.Option("--dict", "-d", help="'en' (embedded) or a word-list file.")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", "-b", help="auto, cpsat, sat, sat:SOLVER, native, native:VARIANT.")]
+TimeOpt = Annotated[float, typer.Option("--time-limit", "-t", help="Seconds of wall clock.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
+RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
+ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
+LengthOpt = Annotated[int, typer.Option("--min-length", help="Shortest run that is a slot.")]
+MemoryOpt = Annotated[int, typer.Option("--memory-limit", help="MiB per solver process (0 = none).")]
+AlphabetOpt = Annotated[str, typer.Option("--alphabet", help="Declare the alphabet's letters.")]
+FoldOpt = Annotated[bool, typer.Option("--fold-yo", help="Fold Ё into Е (Russian).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable result.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the filled grid here.")]
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"xwsat: error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _load(grid_path: Path, dictionary: str, min_score: int, alphabet: str | None,
+          fold_yo: bool) -> tuple[Grid, WordList]:
+    if not 0 <= min_score <= 100:
+        raise XwsatError("--min-score must be between 0 and 100")
+    grid = parse_grid(read_text_file(grid_path), str(grid_path))
+    words = load_words(dictionary, min_score, alphabet or None, fold_yo=fold_yo)
+    return grid, words
+
+
+def _options(backend: str, time_limit: float, seed: int, allow_repeats: bool, min_length: int,
+             memory_limit: int) -> FillOptions:
+    if not 0 < time_limit <= 7 * 24 * 3600:
+        raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
+    if seed < 0:
+        raise XwsatError("--seed must be zero or positive")
+    if not 1 <= min_length <= 100:
+        raise XwsatError("--min-length must be between 1 and 100")
+    if memory_limit < 0:
+        raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
+    if 0 < memory_limit < 256:
+        raise XwsatError("--memory-limit below 256 MiB cannot load a solver")
+    return FillOptions(validate_spec(backend), time_limit, memory_limit or None, seed,
+                       allow_repeats, min_length)
+
+
+def _status_line(elapsed: float, busy: str) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\x1b[2K[xwsat] {elapsed:6.1f} s  solving with {busy}  (Ctrl-C stops)")
+        sys.stderr.flush()
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a failure never leaves half a file."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise XwsatError(f"{path}: directory {directory} does not exist")
+    handle, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise XwsatError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+def _run(question: str, grid_path: Path, dictionary: str, backend: str, time_limit: float,
+         seed: int, allow_repeats: bool, min_score: int, min_length: int, memory_limit: int,
+         alphabet: str, fold_yo: bool, as_machine: bool, out: Path | None) -> None:
+    try:
+        options = _options(backend, time_limit, seed, allow_repeats, min_length, memory_limit)
+        grid, words = _load(grid_path, dictionary, min_score, alphabet, fold_yo)
+        result: FillResult = fill_grid(grid, words, options, _status_line)
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\x1b[2K")
+        if out is not None and result.filled is not None:
+            _write_atomic(out, result.filled.to_text())
+    except XwsatError as exc:
+        raise _fail(str(exc)) from None
+    if as_machine:
+        typer.echo(json.dumps(as_json(result), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(describe(result, question))
+    raise typer.Exit(EXIT[result.outcome.status])
+
+
+@app.command()
+def fill(
+    grid: GridArg,
+    dictionary: DictOpt = "en",
+    backend: BackendOpt = "auto",
+    time_limit: TimeOpt = 60.0,
+    seed: SeedOpt = 0,
+    allow_repeats: RepeatsOpt = False,
+    min_score: ScoreOpt = 0,
+    min_length: LengthOpt = 2,
+    memory_limit: MemoryOpt = 0,
+    alphabet: AlphabetOpt = "",
+    fold_yo: FoldOpt = False,
+    json_out: JsonOpt = False,
+    out: OutOpt = None,
+) -> None:
+    """Fill every slot with distinct dictionary words (exit 0), or say why not (1, 3)."""
+    _run("fill", grid, dictionary, backend, time_limit, seed, allow_repeats, min_score,
+         min_length, memory_limit, alphabet, fold_yo, json_out, out)
+
+
+@app.command()
+def prove(
+    grid: GridArg,
+    dictionary: DictOpt = "en",
+    backend: BackendOpt = "auto",
+    time_limit: TimeOpt = 60.0,
+    seed: SeedOpt = 0,
+    allow_repeats: RepeatsOpt = False,
+    min_score: ScoreOpt = 0,
+    min_length: LengthOpt = 2,
+    memory_limit: MemoryOpt = 0,
+    alphabet: AlphabetOpt = "",
+    fold_yo: FoldOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Decide whether the grid can be filled at all: 0 fillable, 1 unfillable, 3 undecided."""
+    _run("prove", grid, dictionary, backend, time_limit, seed, allow_repeats, min_score,
+         min_length, memory_limit, alphabet, fold_yo, json_out, None)
+
+
+@app.command()
+def info(
+    grid: GridArg,
+    dictionary: DictOpt = "en",
+    allow_repeats: RepeatsOpt = False,
+    min_score: ScoreOpt = 0,
+    min_length: LengthOpt = 2,
+    alphabet: AlphabetOpt = "",
+    fold_yo: FoldOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Slots, lengths, crossings, and candidates per slot before and after pruning."""
+    try:
+        if not 1 <= min_length <= 100:
+            raise XwsatError("--min-length must be between 1 and 100")
+        grid_value, words = _load(grid, dictionary, min_score, alphabet, fold_yo)
+        report = grid_info(grid_value, words, min_length, allow_repeats)
+    except XwsatError as exc:
+        raise _fail(str(exc)) from None
+    if json_out:
+        typer.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(report.as_text())
+
+
+def main() -> None:
+    """Entry point: domain errors become one line and exit 2; Ctrl-C exits 130 quietly."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("xwsat: interrupted", err=True)
+        sys.exit(130)

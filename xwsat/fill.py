@@ -1,0 +1,119 @@
+"""Fill a grid or prove it unfillable: build, propagate, plan, solve (isolated), verify.
+
+This is the library entry point the CLI calls; it prints nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
+from xwsat.backends.registry import AUTO_PORTFOLIO, FACTORIES
+from xwsat.errors import XwsatError
+from xwsat.grid import Grid
+from xwsat.planner import default_plan
+from xwsat.problem import Built, build_problem, fill_letters
+from xwsat.propagate import propagate
+from xwsat.runner import Tick, run_portfolio
+from xwsat.verify import check_fill
+from xwsat.words import WordList
+
+
+@dataclass(frozen=True)
+class FillOptions:
+    """What the user asked for; validated before any work starts."""
+
+    backend: str = "auto"
+    time_limit: float | None = 60.0
+    memory_mb: int | None = None
+    seed: int = 0
+    allow_repeats: bool = False
+    min_length: int = 2
+
+
+@dataclass(frozen=True)
+class FillResult:
+    """The outcome, the filled grid (verified) when there is one, and where the time went."""
+
+    outcome: Outcome
+    built: Built
+    filled: Grid | None = None
+    verified: bool = False
+    times: dict[str, float] = field(default_factory=dict)
+
+
+def auto_portfolio() -> list[str]:
+    """The back-ends ``auto`` races: those of AUTO_PORTFOLIO whose libraries are installed."""
+    specs = []
+    for name in AUTO_PORTFOLIO:
+        try:
+            if FACTORIES[name](None).available():
+                specs.append(name)
+        except (ImportError, XwsatError):
+            continue
+    if not specs:
+        raise XwsatError("no back-end is available (install ortools or python-sat)")
+    return specs
+
+
+def explain_wipeout(built: Built, slot: int, reason: str) -> str:
+    """A sentence on why a slot has no candidate, in the most trivial terms that hold."""
+    info = built.slots[slot]
+    if len(built.words.ids_of_length(info.length)) == 0:
+        return f"slot {info.name} has length {info.length}: no {info.length}-letter word in the dictionary"
+    given = {c: built.grid.cell(c) for c in info.cells if built.grid.cell(c) != "."}
+    pattern = "".join(given.get(c, ".") for c in info.cells)
+    if given and len(built.problem.candidates[slot]) == 0:
+        return f"slot {info.name}: no dictionary word matches {pattern}"
+    return f"slot {info.name} ({pattern}): {reason}"
+
+
+def fill_grid(
+    grid: Grid, words: WordList, options: FillOptions, on_tick: Tick | None = None
+) -> FillResult:
+    """Fill ``grid`` from ``words``; every FILLED result returned here has passed ``check_fill``."""
+    t0 = time.perf_counter()
+    built = build_problem(grid, words, options.min_length, options.allow_repeats)
+    t1 = time.perf_counter()
+    propagated = propagate(built.problem)
+    t2 = time.perf_counter()
+    times = {"build_s": t1 - t0, "propagate_s": t2 - t1}
+    if propagated.wiped is not None:
+        why = explain_wipeout(built, propagated.wiped, propagated.reason)
+        outcome = Outcome(
+            Status.UNFILLABLE,
+            "propagate",
+            stats=Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}),
+            evidence=Evidence("arc consistency", why, slots=(propagated.wiped,)),
+        )
+        return FillResult(outcome, built, times=times)
+    problem = propagated.problem
+    if all(len(c) == 1 for c in problem.candidates):
+        fill = tuple(int(c[0]) for c in problem.candidates)
+        outcome = Outcome(Status.FILLED, "propagate", fill,
+                          Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
+    else:
+        specs = auto_portfolio() if options.backend == "auto" else [options.backend]
+        limits = Limits(options.time_limit, options.memory_mb, options.seed,
+                        threads=1 if len(specs) > 1 else 2)
+        outcome = run_portfolio(specs, problem, default_plan(problem), limits, on_tick)
+    times["solve_s"] = time.perf_counter() - t2
+    if outcome.status is not Status.FILLED:
+        return FillResult(outcome, built, times=times)
+    return _verified(built, outcome, options, times)
+
+
+def _verified(built: Built, outcome: Outcome, options: FillOptions,
+              times: dict[str, float]) -> FillResult:
+    """Check a fill independently; a fill that fails is an ERROR, never reported as a fill."""
+    assert outcome.fill is not None
+    filled = built.grid.with_letters(fill_letters(built, outcome.fill))
+    dictionary = frozenset(built.words.words)
+    problems = check_fill(built.grid.rows, filled.rows, dictionary, options.allow_repeats,
+                          options.min_length)
+    if problems:
+        bad = replace(outcome, status=Status.ERROR, fill=None,
+                      message="fill failed verification: " + "; ".join(problems[:3]))
+        return FillResult(bad, built, times=times)
+    return FillResult(outcome, built, filled, True, times)

@@ -1,0 +1,84 @@
+"""``xwsat info``: what a grid asks of a dictionary, before any search."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from xwsat.fill import explain_wipeout
+from xwsat.grid import Grid
+from xwsat.problem import build_problem
+from xwsat.propagate import propagate
+from xwsat.words import WordList
+
+
+@dataclass(frozen=True)
+class SlotInfo:
+    name: str
+    length: int
+    pattern: str
+    crossings: int
+    candidates: int
+    after_pruning: int
+
+
+@dataclass(frozen=True)
+class GridInfo:
+    """Per-slot facts plus the grid's totals; ``wipeout`` names a slot arc consistency emptied."""
+
+    width: int
+    height: int
+    blocks: int
+    dictionary: str
+    dictionary_size: int
+    slots: tuple[SlotInfo, ...]
+    wipeout: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "width": self.width, "height": self.height, "blocks": self.blocks,
+            "dictionary": self.dictionary, "dictionary_size": self.dictionary_size,
+            "slots": [s.__dict__ for s in self.slots], "unfillable_by_propagation": self.wipeout,
+        }
+
+    def as_text(self) -> str:
+        lines = [
+            f"grid {self.width}x{self.height}, {self.blocks} blocks, {len(self.slots)} slots; "
+            f"dictionary {self.dictionary} ({self.dictionary_size:,} words)",
+            f"{'slot':>5} {'len':>3} {'cross':>5} {'words':>8} {'pruned':>8}  pattern",
+        ]
+        lines += [
+            f"{s.name:>5} {s.length:>3} {s.crossings:>5} {s.candidates:>8} {s.after_pruning:>8}"
+            f"  {s.pattern}"
+            for s in self.slots
+        ]
+        if self.wipeout:
+            lines.append(f"unfillable by arc consistency: {self.wipeout}")
+        return "\n".join(lines)
+
+
+def grid_info(grid: Grid, words: WordList, min_length: int = 2,
+              allow_repeats: bool = False) -> GridInfo:
+    """Build and propagate, and describe each slot."""
+    built = build_problem(grid, words, min_length, allow_repeats)
+    problem = built.problem
+    propagated = propagate(problem)
+    neighbours = problem.neighbours()
+    after = propagated.problem.domain_sizes()
+    slots = tuple(
+        SlotInfo(
+            name=slot.name,
+            length=slot.length,
+            pattern="".join(grid.cell(c) for c in slot.cells),
+            crossings=len(neighbours[i]),
+            candidates=len(problem.candidates[i]),
+            after_pruning=int(after[i]) if propagated.wiped is None else -1,
+        )
+        for i, slot in enumerate(built.slots)
+    )
+    wipeout = (
+        explain_wipeout(built, propagated.wiped, propagated.reason)
+        if propagated.wiped is not None else None
+    )
+    blocks = sum(row.count("#") for row in grid.rows)
+    return GridInfo(grid.width, grid.height, blocks, words.source, len(words), slots, wipeout)

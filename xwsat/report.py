@@ -1,0 +1,78 @@
+"""Turn results into text and JSON for people and machines (no computation, no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from xwsat.backends.base import Status
+from xwsat.fill import FillResult
+from xwsat.grid import Slot
+
+VERDICT = {
+    Status.FILLED: "FILLED",
+    Status.UNFILLABLE: "UNFILLABLE",
+    Status.UNKNOWN: "UNDECIDED",
+    Status.ERROR: "ERROR",
+}
+
+
+def slot_words(result: FillResult) -> list[tuple[Slot, str]]:
+    """Each slot with its word, in clue order."""
+    assert result.outcome.fill is not None
+    words = result.built.words.words
+    return [(slot, words[w]) for slot, w in zip(result.built.slots, result.outcome.fill)]
+
+
+def describe(result: FillResult, question: str = "fill") -> str:
+    """The human-readable report: verdict line, grid and word lists, or the evidence."""
+    outcome = result.outcome
+    lines = [f"{VERDICT[outcome.status]} by {outcome.backend} in {total_time(result):.2f} s"]
+    if outcome.status is Status.FILLED and result.filled is not None:
+        if question == "prove":
+            lines[0] = f"FILLABLE: a verified fill was found by {outcome.backend}"
+        lines += ["", *(" ".join(row) for row in result.filled.rows), ""]
+        for direction, title in (("A", "Across"), ("D", "Down")):
+            lines.append(f"{title}:")
+            lines += [f"  {s.number:>3}. {w}" for s, w in slot_words(result) if s.direction == direction]
+    elif outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
+        lines.append(f"proof: {outcome.evidence.method}" +
+                     (f": {outcome.evidence.detail}" if outcome.evidence.detail else ""))
+    elif outcome.message:
+        lines.append(outcome.message)
+    return "\n".join(lines)
+
+
+def total_time(result: FillResult) -> float:
+    return sum(result.times.values())
+
+
+def as_json(result: FillResult) -> dict[str, Any]:
+    """A machine-readable record of the run."""
+    outcome = result.outcome
+    problem = result.built.problem
+    data: dict[str, Any] = {
+        "status": outcome.status.value,
+        "backend": outcome.backend,
+        "verified": result.verified,
+        "message": outcome.message,
+        "times": {k: round(v, 4) for k, v in result.times.items()},
+        "solver_stats": asdict(outcome.stats),
+        "sizes": {
+            "slots": problem.n_slots,
+            "cells": problem.n_cells,
+            "candidates": int(problem.domain_sizes().sum()),
+            "dictionary": len(result.built.words),
+        },
+        "dictionary": result.built.words.source,
+        "evidence": asdict(outcome.evidence) if outcome.evidence else None,
+        "grid": list(result.filled.rows) if result.filled else None,
+        "words": None,
+    }
+    if result.filled is not None:
+        data["words"] = [
+            {"slot": s.name, "number": s.number, "direction": "across" if s.direction == "A"
+             else "down", "row": s.row, "col": s.col, "word": w}
+            for s, w in slot_words(result)
+        ]
+    return data

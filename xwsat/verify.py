@@ -1,0 +1,58 @@
+"""Independent fill checker: re-reads the grid itself and trusts nothing a solver produced.
+
+It shares no code with slot extraction, encodings or back-ends on purpose: a bug there cannot
+hide here. A fill passes when blocks and given letters are kept, every run of ``min_length`` or
+more white cells is a dictionary word, crossings agree (one letter per cell, by construction of
+the filled rows), and no word repeats unless repeats are allowed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Container, Sequence
+
+
+def _runs(rows: Sequence[str], min_length: int) -> list[tuple[str, int, int, str]]:
+    """(direction, row, col, text) of every maximal non-block run in ``rows``."""
+    found = []
+    height, width = len(rows), len(rows[0])
+    columns = ["".join(rows[r][c] for r in range(height)) for c in range(width)]
+    for direction, lines in (("across", rows), ("down", columns)):
+        for i, line in enumerate(lines):
+            j = 0
+            for piece in line.split("#"):
+                if len(piece) >= min_length:
+                    r, c = (i, j) if direction == "across" else (j, i)
+                    found.append((direction, r, c, piece))
+                j += len(piece) + 1
+    return found
+
+
+def check_fill(
+    pattern: Sequence[str],
+    filled: Sequence[str],
+    dictionary: Container[str],
+    allow_repeats: bool = False,
+    min_length: int = 2,
+) -> list[str]:
+    """Every problem found with ``filled`` as a fill of ``pattern``; an empty list means valid."""
+    problems: list[str] = []
+    if len(pattern) != len(filled) or any(len(a) != len(b) for a, b in zip(pattern, filled)):
+        return ["the filled grid does not have the pattern's shape"]
+    for r, (want, got) in enumerate(zip(pattern, filled)):
+        for c, (p, f) in enumerate(zip(want, got)):
+            where = f"row {r + 1}, column {c + 1}"
+            if (p == "#") != (f == "#"):
+                problems.append(f"{where}: block changed")
+            elif p not in "#." and p != f:
+                problems.append(f"{where}: given letter {p} replaced by {f}")
+    runs = _runs(filled, min_length)
+    for direction, r, c, text in runs:
+        if not text.isalpha():
+            problems.append(f"{direction} at row {r + 1}, column {c + 1}: {text!r} is incomplete")
+        elif text not in dictionary:
+            problems.append(f"{direction} at row {r + 1}, column {c + 1}: {text} is not a word")
+    if not allow_repeats:
+        counts = Counter(text for _, _, _, text in runs)
+        problems.extend(f"{word} appears {n} times" for word, n in sorted(counts.items()) if n > 1)
+    return problems
