@@ -37,7 +37,8 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choi
 RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
 ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
 LengthOpt = Annotated[int, typer.Option("--min-length", help="Shortest run that is a slot.")]
-MemoryOpt = Annotated[int, typer.Option("--memory-limit", help="MiB per solver process (0 = none).")]
+MemoryOpt = Annotated[int, typer.Option(
+    "--memory-limit", help="MiB per solver process (0 = none).")]
 AlphabetOpt = Annotated[str, typer.Option("--alphabet", help="Declare the alphabet's letters.")]
 FoldOpt = Annotated[bool, typer.Option("--fold-yo", help="Fold Ё into Е (Russian).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable result.")]

@@ -61,7 +61,8 @@ def explain_wipeout(built: Built, slot: int, reason: str) -> str:
     """A sentence on why a slot has no candidate, in the most trivial terms that hold."""
     info = built.slots[slot]
     if len(built.words.ids_of_length(info.length)) == 0:
-        return f"slot {info.name} has length {info.length}: no {info.length}-letter word in the dictionary"
+        n = info.length
+        return f"slot {info.name} has length {n}: no {n}-letter word in the dictionary"
     given = {c: built.grid.cell(c) for c in info.cells if built.grid.cell(c) != "."}
     pattern = "".join(given.get(c, ".") for c in info.cells)
     if given and len(built.problem.candidates[slot]) == 0:

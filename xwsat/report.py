@@ -34,7 +34,8 @@ def describe(result: FillResult, question: str = "fill") -> str:
         lines += ["", *(" ".join(row) for row in result.filled.rows), ""]
         for direction, title in (("A", "Across"), ("D", "Down")):
             lines.append(f"{title}:")
-            lines += [f"  {s.number:>3}. {w}" for s, w in slot_words(result) if s.direction == direction]
+            lines += [f"  {s.number:>3}. {w}"
+                      for s, w in slot_words(result) if s.direction == direction]
     elif outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
         lines.append(f"proof: {outcome.evidence.method}" +
                      (f": {outcome.evidence.detail}" if outcome.evidence.detail else ""))
