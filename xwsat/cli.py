@@ -22,7 +22,7 @@ from xwsat.fill import FillOptions, FillResult, fill_grid
 from xwsat.grid import Grid, parse_grid
 from xwsat.info import grid_info
 from xwsat.report import as_json, describe
-from xwsat.words import WordList, load_words, read_text_file
+from xwsat.words import WordList, load_words, normalize_word, read_text_file
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
@@ -56,7 +56,7 @@ def _load(grid_path: Path, dictionary: str, min_score: int, alphabet: str | None
         raise XwsatError("--min-score must be between 0 and 100")
     grid = parse_grid(read_text_file(grid_path), str(grid_path))
     words = load_words(dictionary, min_score, alphabet or None, fold_yo=fold_yo)
-    return grid, words
+    return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo)), words
 
 
 def _options(backend: str, time_limit: float, seed: int, allow_repeats: bool, min_length: int,
@@ -69,8 +69,8 @@ def _options(backend: str, time_limit: float, seed: int, allow_repeats: bool, mi
         raise XwsatError("--min-length must be between 1 and 100")
     if memory_limit < 0:
         raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
-    if 0 < memory_limit < 256:
-        raise XwsatError("--memory-limit below 256 MiB cannot load a solver")
+    if 0 < memory_limit < 512:
+        raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its dictionary")
     return FillOptions(validate_spec(backend), time_limit, memory_limit or None, seed,
                        allow_repeats, min_length)
 
@@ -183,9 +183,23 @@ def info(
 
 
 def main() -> None:
-    """Entry point: domain errors become one line and exit 2; Ctrl-C exits 130 quietly."""
+    """Entry point: usage errors are one line and exit 2; a bug is one line and exit 4."""
+    if len(sys.argv) == 1:
+        sys.argv.append("--help")
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)
+    except typer.Exit as exc:
+        code = exc.exit_code
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("xwsat: interrupted", err=True)
-        sys.exit(130)
+        code = 130
+    except Exception as exc:
+        if getattr(exc, "exit_code", None) == 2 and hasattr(exc, "format_message"):
+            # Typer's (vendored click's) usage errors: one line, like every other bad input.
+            message = " ".join(exc.format_message().split())
+            typer.echo(f"xwsat: error: {message} (see 'xwsat --help')", err=True)
+            code = 2
+        else:  # a bug: say so in one line, never with a verdict's exit code
+            typer.echo(f"xwsat: internal error: {type(exc).__name__}: {exc}", err=True)
+            code = 4
+    sys.exit(code if isinstance(code, int) else 0)

@@ -6,6 +6,7 @@ A grid knows nothing of solvers. Cells are numbered row-major (``r * width + c``
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
@@ -71,6 +72,12 @@ class Grid:
             cells[index // self.width][index % self.width] = ch
         return Grid(tuple("".join(row) for row in cells))
 
+    def map_letters(self, convert: Callable[[str], str]) -> Grid:
+        """A copy with every given letter passed through ``convert`` (dictionary folding)."""
+        return Grid(tuple(
+            "".join(ch if ch in (BLOCK, EMPTY) else convert(ch) for ch in row) for row in self.rows
+        ))
+
     def to_text(self) -> str:
         return "\n".join(self.rows) + "\n"
 
@@ -98,7 +105,13 @@ def parse_grid(text: str, source: str = "grid") -> Grid:
             elif ch == BLOCK:
                 row.append(BLOCK)
             elif ch.isalpha():
-                row.append(ch.upper())
+                upper = ch.upper()
+                if len(upper) != 1:
+                    raise XwsatError(
+                        f"{source}: line {number}, column {col}: letter {ch!r} has no single "
+                        f"upper-case form; write it as the dictionary does ({upper!r} is 2 cells)"
+                    )
+                row.append(upper)
             else:
                 raise XwsatError(
                     f"{source}: line {number}, column {col}: unexpected character {ch!r} "

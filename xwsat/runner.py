@@ -1,13 +1,15 @@
 """Run back-ends in child processes with hard wall-clock and memory limits, alone or racing.
 
 pysat's CaDiCaL ignores interrupts, so a limit is enforced by killing the child; the parent never
-hangs and always returns an Outcome. Ctrl-C in the parent stops every child and returns UNKNOWN.
+hangs and always returns an Outcome. The memory limit is on the child's resident memory, read from
+/proc while it runs (an address-space rlimit would also count the threads' reserved stacks).
+Ctrl-C in the parent stops every child and returns UNKNOWN.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
-import resource
+import os
 import signal
 import time
 import traceback
@@ -20,15 +22,13 @@ from xwsat.backends.registry import make_backend
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
 
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 GRACE_S = 2.0  # time past the limit a back-end gets to report before it is killed
 Tick = Callable[[float, str], None]
 
 
 def _child(spec: str, problem: FillProblem, plan: Plan, limits: Limits, conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if limits.memory_mb:
-        size = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
     try:
         outcome = make_backend(spec).solve(problem, plan, limits)
     except MemoryError:
@@ -50,9 +50,23 @@ class _Run:
         )
         self.process.start()
         sender.close()
+        self.memory_bytes = limits.memory_mb * 1024 * 1024 if limits.memory_mb else None
         self.outcome: Outcome | None = None
 
+    def resident_bytes(self) -> int:
+        """The child's resident set size, 0 if it cannot be read (not Linux, or gone)."""
+        try:
+            with open(f"/proc/{self.process.pid}/statm", encoding="ascii") as statm:
+                return int(statm.read().split()[1]) * _PAGE
+        except (OSError, ValueError, IndexError):
+            return 0
+
     def poll(self) -> Outcome | None:
+        over = self.memory_bytes and self.resident_bytes() > self.memory_bytes
+        if self.outcome is None and over and self.process.is_alive():
+            self.process.kill()
+            self.outcome = Outcome(Status.UNKNOWN, self.spec,
+                                   message=f"memory limit of {self.memory_bytes >> 20} MiB reached")
         if self.outcome is None:
             if self.receiver.poll():
                 try:

@@ -53,7 +53,8 @@ class Alphabet:
     def __post_init__(self) -> None:
         if len(self.letters) > MAX_ALPHABET:
             raise XwsatError(
-                f"the alphabet has {len(self.letters)} letters; at most {MAX_ALPHABET} are supported"
+                f"the alphabet has {len(self.letters)} letters; "
+                f"at most {MAX_ALPHABET} are supported"
             )
 
     @property
@@ -153,27 +154,18 @@ def parse_entries(
         if not line or line.startswith("#"):
             continue
         score, clue = DEFAULT_SCORE, None
-        if ";" in line:
+        described = _split_description(line)
+        if described is not None:
+            raw, clue = described
+        elif ";" in line:
             parts = line.split(";", 2)
             raw = parts[0]
             if len(parts) > 1 and parts[1].strip():
-                try:
-                    score = int(float(parts[1]))
-                except ValueError:
-                    raise XwsatError(
-                        f"{source}: line {number}: score {parts[1].strip()!r} is not a number"
-                    ) from None
-                if not 0 <= score <= 100:
-                    raise XwsatError(f"{source}: line {number}: score {score} is outside 0-100")
+                score = _parse_score(parts[1].strip(), f"{source}: line {number}")
             if len(parts) > 2 and parts[2].strip():
                 clue = parts[2].strip()
         else:
             raw = line
-            for sep in _DESCRIPTION_SEPARATORS:
-                if sep in line:
-                    raw, clue = line.split(sep, 1)
-                    clue = clue.strip() or None
-                    break
         if raw.isascii() and raw.isalpha() and raw.isupper():
             word = raw
         else:
@@ -189,6 +181,26 @@ def parse_entries(
         if len(entries) > MAX_WORDS:
             raise XwsatError(f"{source}: more than {MAX_WORDS:,} words; split the dictionary")
     return entries, skipped
+
+
+def _split_description(line: str) -> tuple[str, str | None] | None:
+    """``word — description`` (or a tab) when the separator comes before any ';'."""
+    for sep in _DESCRIPTION_SEPARATORS:
+        at = line.find(sep)
+        if at > 0 and ";" not in line[:at]:
+            return line[:at], line[at + len(sep):].strip() or None
+    return None
+
+
+def _parse_score(text: str, where: str) -> int:
+    """A score 0-100 (decimals rounded); anything else is a one-line error."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise XwsatError(f"{where}: score {text!r} is not a number") from None
+    if not 0 <= value <= 100:
+        raise XwsatError(f"{where}: score {text} is outside 0-100")
+    return round(value)
 
 
 def read_text_file(path: Path) -> str:

@@ -50,7 +50,10 @@ def make_backend(spec: str) -> Backend:
     if name not in FACTORIES:
         known = ", ".join(["auto", *FACTORIES])
         raise XwsatError(f"unknown back-end {spec!r}; choose one of {known}")
-    backend = FACTORIES[name](sub or None)
+    try:
+        backend = FACTORIES[name](sub or None)
+    except ImportError as exc:
+        raise XwsatError(f"back-end {spec!r} is not available ({exc})") from None
     if not backend.available():
         raise XwsatError(f"back-end {spec!r} is not available (its solver library is missing)")
     return backend

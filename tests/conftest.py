@@ -1,0 +1,42 @@
+"""Shared helpers: tiny word lists and files written inline, never the big dictionaries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from xwsat.grid import Grid, parse_grid
+from xwsat.words import WordList, build_wordlist
+
+
+@pytest.fixture
+def make_words() -> Callable[..., WordList]:
+    """Build a WordList straight from upper-case words (all scored 50), no file involved."""
+
+    def make(words: Iterable[str], alphabet: str | None = None) -> WordList:
+        return build_wordlist({w: (50, None) for w in words}, alphabet, source="inline")
+
+    return make
+
+
+@pytest.fixture
+def make_grid() -> Callable[[str], Grid]:
+    """Parse a grid from its text form."""
+    return parse_grid
+
+
+@pytest.fixture
+def write(tmp_path: Path) -> Callable[[str, str | bytes], Path]:
+    """Write text (UTF-8) or bytes to a file under tmp_path and return its path."""
+
+    def write_file(name: str, content: str | bytes) -> Path:
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        return path
+
+    return write_file

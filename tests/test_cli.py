@@ -1,0 +1,317 @@
+"""The command line: exit codes, human and JSON output, --out, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.backends import registry
+from xwsat.cli import app
+from xwsat.grid import parse_grid
+
+WORDS = "AB\nAC\nBD\nCD\nXY\n"  # 2x2 fills: AB/CD (down AC, BD) or AC/BD (down AB, CD)
+FILLS = {("AB", "CD"), ("AC", "BD")}
+# Arc consistent but unfillable: rows must be complements of each other (see test_contract).
+UNFILLABLE_SEARCH = ("...\n...\n", "AAB\nABA\nBAA\nAB\nBA\n")
+XWSAT = shutil.which("xwsat", path=os.path.dirname(sys.executable)) or "xwsat"
+
+
+def invoke(*args: str | Path):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def tiny(write) -> tuple[Path, Path]:
+    return write("grid.txt", "..\n..\n"), write("words.txt", WORDS)
+
+
+def assert_one_line_error(result) -> None:
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("xwsat: error: "), result.stderr
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+
+
+def test_fill_prints_grid_and_word_lists(tiny) -> None:
+    grid, words = tiny
+    result = invoke("fill", grid, "--dict", words, "--backend", "sat")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("FILLED by sat")
+    rows = (lines[2].replace(" ", ""), lines[3].replace(" ", ""))
+    assert rows in FILLS
+    assert "Across:" in lines and "Down:" in lines
+    across = lines[lines.index("Across:") + 1: lines.index("Down:")]
+    assert [line.split()[0] for line in across] == ["1.", "3."]
+    assert [line.split()[1] for line in across] == list(rows)
+
+
+def test_fill_json_has_status_grid_words_and_times(tiny) -> None:
+    grid, words = tiny
+    result = invoke("fill", grid, "--dict", words, "--backend", "cpsat", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == "filled" and data["verified"] is True
+    assert tuple(data["grid"]) in FILLS
+    assert {w["slot"] for w in data["words"]} == {"1A", "3A", "1D", "2D"}
+    by_slot = {w["slot"]: w["word"] for w in data["words"]}
+    assert (by_slot["1A"], by_slot["3A"]) == tuple(data["grid"])
+    assert {"build_s", "propagate_s", "solve_s"} <= set(data["times"])
+    assert all(v >= 0 for v in data["times"].values())
+
+
+def test_fill_out_writes_the_grid_in_the_input_format(tiny, tmp_path) -> None:
+    grid, words = tiny
+    out = tmp_path / "filled.txt"
+    result = invoke("fill", grid, "--dict", words, "--backend", "sat", "--out", out)
+    assert result.exit_code == 0, result.output
+    reparsed = parse_grid(out.read_text(encoding="utf-8"))
+    assert reparsed.rows in FILLS
+
+
+def test_fill_out_keeps_blocks_and_given_letters(write, tmp_path) -> None:
+    grid = write("g.txt", "C..\n#.#\n")
+    words = write("w.txt", "CAT\nCOT\nAX\nOX\nTX\n")
+    out = tmp_path / "filled.txt"
+    result = invoke("fill", grid, "--dict", words, "--out", out)
+    assert result.exit_code == 0, result.output
+    rows = parse_grid(out.read_text(encoding="utf-8")).rows
+    assert rows in {("CAT", "#X#"), ("COT", "#X#")}
+
+
+def test_out_into_missing_directory_is_a_usage_error(tiny, tmp_path) -> None:
+    grid, words = tiny
+    result = invoke("fill", grid, "--dict", words, "--out", tmp_path / "nowhere" / "f.txt")
+    assert_one_line_error(result)
+
+
+def test_prove_fillable_exits_0(tiny) -> None:
+    grid, words = tiny
+    result = invoke("prove", grid, "--dict", words, "--backend", "sat")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("FILLABLE")
+
+
+def test_prove_unfillable_by_propagation_exits_1_with_evidence(write) -> None:
+    grid = write("g.txt", "...\n#.#\n")
+    words = write("w.txt", "ABC\nXY\n")
+    result = invoke("prove", grid, "--dict", words)
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith("UNFILLABLE")
+    assert "proof: arc consistency" in result.stdout
+    assert "1A" in result.stdout or "2D" in result.stdout
+
+
+def test_prove_unfillable_by_search_exits_1_naming_the_solver(write) -> None:
+    grid = write("g.txt", UNFILLABLE_SEARCH[0])
+    words = write("w.txt", UNFILLABLE_SEARCH[1])
+    result = invoke("prove", grid, "--dict", words, "--backend", "sat", "--allow-repeats")
+    assert result.exit_code == 1, result.output
+    assert "UNFILLABLE by sat" in result.stdout
+    assert "proof: sat:" in result.stdout
+
+
+def test_prove_unfillable_json_has_evidence(write) -> None:
+    grid = write("g.txt", UNFILLABLE_SEARCH[0])
+    words = write("w.txt", UNFILLABLE_SEARCH[1])
+    result = invoke("prove", grid, "--dict", words, "--backend", "cpsat", "--json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == "unfillable" and data["grid"] is None and data["words"] is None
+    assert data["evidence"]["method"] == "cpsat"
+
+
+def test_slot_longer_than_any_word_says_so(write) -> None:
+    grid = write("g.txt", "." * 19 + "\n")
+    words = write("w.txt", "CAT\nDOG\n")
+    result = invoke("prove", grid, "--dict", words)
+    assert result.exit_code == 1, result.output
+    assert "no 19-letter word" in result.stdout
+
+
+class Fake:
+    """A registered back-end that sleeps past any limit or raises."""
+
+    name = "fake"
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+
+    @staticmethod
+    def available() -> bool:
+        return True
+
+    def solve(self, problem, plan, limits):
+        if self.action == "sleep":
+            time.sleep(120)
+        raise RuntimeError("kaput")
+
+
+def test_undecided_exits_3(tiny, monkeypatch) -> None:
+    monkeypatch.setitem(registry.FACTORIES, "sleepy", lambda sub: Fake("sleep"))
+    grid, words = tiny
+    result = invoke("fill", grid, "--dict", words, "--backend", "sleepy", "--time-limit", "0.5")
+    assert result.exit_code == 3, result.output
+    assert result.stdout.startswith("UNDECIDED")
+    assert "time limit" in result.stdout
+
+
+def test_error_exits_4(tiny, monkeypatch) -> None:
+    monkeypatch.setitem(registry.FACTORIES, "broken", lambda sub: Fake("raise"))
+    grid, words = tiny
+    result = invoke("fill", grid, "--dict", words, "--backend", "broken")
+    assert result.exit_code == 4, result.output
+    assert "kaput" in result.stdout
+
+
+BAD_INPUTS = {
+    "missing-file": ({}, ["fill", "{tmp}/missing.txt", "--dict", "{words}"]),
+    "ragged-grid": ({"grid.txt": "...\n..\n"}, ["fill", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "unknown-character": ({"grid.txt": "..\n.*\n"},
+                          ["fill", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "letter-outside-alphabet": ({"grid.txt": "Q.\n..\n"},
+                                ["fill", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "empty-dictionary": ({"empty.txt": ""}, ["fill", "{grid}", "--dict", "{tmp}/empty.txt"]),
+    "binary-dictionary": ({"bin.dat": b"AB\x00\xff\xfe\nCD\n"},
+                          ["fill", "{grid}", "--dict", "{tmp}/bin.dat"]),
+    "non-utf8-dictionary": ({"latin.txt": "caf\xe9\n".encode("latin-1")},
+                            ["fill", "{grid}", "--dict", "{tmp}/latin.txt"]),
+    "unknown-dictionary-name": ({}, ["fill", "{grid}", "--dict", "klingon"]),
+    "dictionary-is-a-directory": ({}, ["fill", "{grid}", "--dict", "{tmp}"]),
+    "binary-grid": ({"grid.png": b"\x89PNG\r\n\x1a\n\x00\x00"},
+                    ["fill", "{tmp}/grid.png", "--dict", "{words}"]),
+    "non-utf8-grid": ({"grid.txt": b"..\n.\xe9\n"},
+                      ["fill", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "empty-grid": ({"grid.txt": "\n\n"}, ["fill", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "no-slots": ({"grid.txt": ".#\n#.\n"}, ["fill", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "all-blocks": ({"grid.txt": "##\n##\n"}, ["fill", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "negative-time-limit": ({}, ["fill", "{grid}", "--dict", "{words}", "--time-limit", "-1"]),
+    "zero-time-limit": ({}, ["fill", "{grid}", "--dict", "{words}", "--time-limit", "0"]),
+    "unknown-backend": ({}, ["fill", "{grid}", "--dict", "{words}", "--backend", "magic"]),
+    "unknown-sat-solver": ({}, ["fill", "{grid}", "--dict", "{words}", "--backend", "sat:nope"]),
+    "unknown-cpsat-variant": ({}, ["fill", "{grid}", "--dict", "{words}", "--backend",
+                                   "cpsat:nope"]),
+    "negative-seed": ({}, ["fill", "{grid}", "--dict", "{words}", "--seed", "-3"]),
+    "nan-time-limit": ({}, ["fill", "{grid}", "--dict", "{words}", "--time-limit", "nan"]),
+    "min-score-200": ({}, ["fill", "{grid}", "--dict", "{words}", "--min-score", "200"]),
+    "min-length-0": ({}, ["fill", "{grid}", "--dict", "{words}", "--min-length", "0"]),
+    "tiny-memory-limit": ({}, ["fill", "{grid}", "--dict", "{words}", "--memory-limit", "10"]),
+    "alphabet-repeats": ({}, ["fill", "{grid}", "--dict", "{words}", "--alphabet", "ABA"]),
+    "prove-missing-file": ({}, ["prove", "{tmp}/missing.txt", "--dict", "{words}"]),
+    "info-ragged-grid": ({"grid.txt": "...\n..\n"},
+                         ["info", "{tmp}/grid.txt", "--dict", "{words}"]),
+    "info-min-score-200": ({}, ["info", "{grid}", "--dict", "{words}", "--min-score", "200"]),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+def test_bad_input_exits_2_with_one_error_line(case: str, tiny, write, tmp_path) -> None:
+    files, args = BAD_INPUTS[case]
+    for name, content in files.items():
+        write(name, content)
+    grid, words = tiny
+    result = invoke(*(a.format(tmp=tmp_path, grid=grid, words=words) for a in args))
+    assert_one_line_error(result)
+
+
+def test_infinite_score_in_dictionary_exits_2(tiny, write) -> None:
+    grid, _ = tiny
+    words = write("inf.txt", "AB;inf\nCD\n")
+    assert_one_line_error(invoke("fill", grid, "--dict", words))
+
+
+def test_fold_yo_applies_to_given_letters(write) -> None:
+    grid = write("g.txt", "Ё.\n")
+    words = write("ru.txt", "ёж\nуж\n")
+    result = invoke("fill", grid, "--dict", words, "--fold-yo")
+    assert result.exit_code == 0, result.output
+    assert "ЕЖ" in result.stdout
+
+
+def test_minimum_memory_limit_still_solves_a_tiny_grid(tiny) -> None:
+    grid, words = tiny
+    proc = subprocess.run([XWSAT, "fill", str(grid), "--dict", str(words), "--backend", "cpsat",
+                           "--memory-limit", "512"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_fill_russian_with_declared_alphabet(write) -> None:
+    grid = write("g.txt", "Е.\n")
+    words = write("ru.txt", "ёж\nуж\n")
+    result = invoke("fill", grid, "--dict", words, "--fold-yo", "--alphabet",
+                    "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["grid"] == ["ЕЖ"]
+
+
+def test_info_prints_the_slot_table(tiny) -> None:
+    grid, words = tiny
+    result = invoke("info", grid, "--dict", words)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("grid 2x2, 0 blocks, 4 slots")
+    assert lines[1].split() == ["slot", "len", "cross", "words", "pruned", "pattern"]
+    table = {line.split()[0]: line.split()[1:] for line in lines[2:6]}
+    # 5 two-letter words, 2 left after arc consistency (see test_propagate)
+    assert table == {name: ["2", "2", "5", "2", ".."] for name in ("1A", "3A", "1D", "2D")}
+
+
+def test_info_json_parses(tiny) -> None:
+    grid, words = tiny
+    result = invoke("info", grid, "--dict", words, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["width"], data["height"], data["blocks"]) == (2, 2, 0)
+    assert data["dictionary_size"] == 5
+    assert [s["name"] for s in data["slots"]] == ["1A", "3A", "1D", "2D"]
+    assert all(s["after_pruning"] == 2 for s in data["slots"])
+    assert data["unfillable_by_propagation"] is None
+
+
+def test_info_reports_wipeout(write) -> None:
+    grid = write("g.txt", "." * 19 + "\n")
+    words = write("w.txt", "CAT\n")
+    result = invoke("info", grid, "--dict", words, "--json")
+    assert result.exit_code == 0, result.output
+    assert "no 19-letter word" in json.loads(result.stdout)["unfillable_by_propagation"]
+
+
+def test_executable_fills_a_tiny_grid(tiny) -> None:
+    grid, words = tiny
+    proc = subprocess.run([XWSAT, "fill", str(grid), "--dict", str(words), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert tuple(json.loads(proc.stdout)["grid"]) in FILLS
+
+
+def test_executable_usage_error_is_one_line(tiny) -> None:
+    grid, words = tiny
+    proc = subprocess.run([XWSAT, "fill", str(grid), "--dict", str(words), "--time-limit", "abc"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("xwsat: error: ")
+
+
+def test_unexpected_exception_exits_4_not_1(tiny) -> None:
+    grid, words = tiny
+    script = (
+        "import sys, xwsat.cli as cli\n"
+        "def boom(*args, **kwargs):\n"
+        "    raise RuntimeError('unexpected')\n"
+        "cli.fill_grid = boom\n"
+        f"sys.argv = ['xwsat', 'fill', {str(grid)!r}, '--dict', {str(words)!r}]\n"
+        "cli.main()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 4, (proc.returncode, proc.stderr[-500:])

@@ -1,0 +1,206 @@
+"""Dictionary formats, normalisation, scores, alphabets, and file errors."""
+
+from __future__ import annotations
+
+import gzip
+import time
+
+import numpy as np
+import pytest
+
+from xwsat.errors import XwsatError
+from xwsat.words import load_words, normalize_word, parse_entries
+
+RUSSIAN = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+
+
+def entries(*lines: str, **kwargs: object) -> dict[str, tuple[int, str | None]]:
+    found, _ = parse_entries(list(lines), "test", **kwargs)  # type: ignore[arg-type]
+    return found
+
+
+def test_plain_word_gets_default_score() -> None:
+    assert entries("CAT") == {"CAT": (50, None)}
+
+
+def test_word_and_score() -> None:
+    assert entries("CAT;70") == {"CAT": (70, None)}
+
+
+def test_word_score_and_clue() -> None:
+    assert entries("CAT;70;Feline; a pet") == {"CAT": (70, "Feline; a pet")}
+
+
+def test_word_with_empty_score_and_clue() -> None:
+    assert entries("CAT;;Feline") == {"CAT": (50, "Feline")}
+
+
+def test_word_with_description_after_dash() -> None:
+    assert entries("ice cream — a frozen dessert") == {"ICECREAM": (50, "a frozen dessert")}
+
+
+def test_word_with_description_after_tab() -> None:
+    assert entries("dog\ta pet") == {"DOG": (50, "a pet")}
+
+
+def test_description_may_contain_semicolon() -> None:
+    assert entries("ice cream — frozen; sweet") == {"ICECREAM": (50, "frozen; sweet")}
+
+
+def test_comments_and_blank_lines_are_ignored() -> None:
+    assert entries("# a comment", "", "   ", "CAT") == {"CAT": (50, None)}
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("cat", "CAT"),
+        ("ice-cream", "ICECREAM"),
+        ("o'clock", "OCLOCK"),
+        ("o’clock", "OCLOCK"),
+        ("new york", "NEWYORK"),
+        ("cafe\u0301", "CAFÉ"),  # decomposed é composes (NFC) and stays one letter
+        ("niño", "NIÑO"),
+        ("ёжик", "ЁЖИК"),
+    ],
+)
+def test_normalisation(raw: str, expected: str) -> None:
+    assert normalize_word(raw) == expected
+    assert list(entries(raw)) == [expected]
+
+
+def test_duplicates_keep_the_highest_score() -> None:
+    found = entries("CAT;30;low", "cat;80", "C-A-T;60")
+    assert found["CAT"][0] == 80
+    assert list(found) == ["CAT"]
+
+
+def test_duplicate_with_higher_score_keeps_earlier_clue_when_it_has_none() -> None:
+    assert entries("CAT;30;Feline", "CAT;80") == {"CAT": (80, "Feline")}
+
+
+@pytest.mark.parametrize("score", ["101", "-1", "250"])
+def test_score_outside_0_100_is_an_error(score: str) -> None:
+    with pytest.raises(XwsatError, match="outside 0-100"):
+        entries(f"CAT;{score}")
+
+
+def test_score_that_is_not_a_number_is_an_error() -> None:
+    with pytest.raises(XwsatError, match="not a number"):
+        entries("CAT;high")
+
+
+def test_infinite_score_is_an_error() -> None:
+    with pytest.raises(XwsatError):
+        entries("CAT;inf")
+
+
+def test_min_score_filters_low_words() -> None:
+    assert set(entries("CAT;10", "DOG;60", "EMU", min_score=50)) == {"DOG", "EMU"}
+
+
+def test_words_with_digits_are_skipped() -> None:
+    found, skipped = parse_entries(["R2D2", "CAT"], "test")
+    assert found == {"CAT": (50, None)} and skipped == 1
+
+
+def test_declared_alphabet_skips_words_with_other_letters() -> None:
+    found, skipped = parse_entries(["CAT", "DOG", "ACT"], "test", alphabet="ACT")
+    assert set(found) == {"CAT", "ACT"} and skipped == 1
+
+
+def test_load_with_declared_alphabet(write) -> None:
+    path = write("w.txt", "cat\ndog\nact\n")
+    words = load_words(str(path), alphabet="tac")
+    assert words.alphabet.letters == "TAC"
+    assert words.words == ("ACT", "CAT")
+    # letter codes follow the declared order: T=0, A=1, C=2
+    assert words.codes_of_length(3).tolist() == [[1, 2, 0], [2, 1, 0]]
+
+
+def test_alphabet_with_repeated_letters_is_an_error(write) -> None:
+    path = write("w.txt", "cat\n")
+    with pytest.raises(XwsatError, match="distinct"):
+        load_words(str(path), alphabet="CATA")
+
+
+def test_cyrillic_alphabet_of_33_letters(write) -> None:
+    path = write("ru.txt", "ёж\nуж\nелка\nёлка\n")
+    words = load_words(str(path), alphabet=RUSSIAN.lower())
+    assert words.alphabet.size == 33
+    assert words.alphabet.letters == RUSSIAN
+    assert set(words.words) == {"ЁЖ", "УЖ", "ЕЛКА", "ЁЛКА"}
+
+
+def test_fold_yo_merges_yo_into_ye(write) -> None:
+    path = write("ru.txt", "ёж\nуж\nелка;30\nёлка;70\n")
+    words = load_words(str(path), fold_yo=True)
+    assert set(words.words) == {"ЕЖ", "УЖ", "ЕЛКА"}
+    assert "Ё" not in words.alphabet.letters
+    assert int(words.scores[words.words.index("ЕЛКА")]) == 70
+
+
+def test_spanish_enye_is_kept_as_its_own_letter(write) -> None:
+    path = write("es.txt", "niño\nnino\naño\n")
+    words = load_words(str(path))
+    assert set(words.words) == {"NIÑO", "NINO", "AÑO"}
+    assert "Ñ" in words.alphabet.letters and "N" in words.alphabet.letters
+
+
+def test_words_are_bucketed_by_length(write) -> None:
+    path = write("w.txt", "cat\nto\ndog\nhorse\n")
+    words = load_words(str(path))
+    assert words.lengths() == {2: 1, 3: 2, 5: 1}
+    ids = words.ids_of_length(3)
+    assert sorted(words.words[i] for i in ids) == ["CAT", "DOG"]
+    assert words.ids_of_length(7).dtype == np.int32 and len(words.ids_of_length(7)) == 0
+
+
+def test_gzip_dictionary_loads(write) -> None:
+    path = write("w.txt.gz", gzip.compress(b"cat;90\ndog\n"))
+    words = load_words(str(path))
+    assert set(words.words) == {"CAT", "DOG"}
+
+
+def test_binary_file_is_an_error(write) -> None:
+    path = write("w.bin", b"CAT\x00\x01\x02DOG\n")
+    with pytest.raises(XwsatError, match="binary"):
+        load_words(str(path))
+
+
+def test_non_utf8_file_is_an_error(write) -> None:
+    path = write("w.txt", "café\n".encode("latin-1"))
+    with pytest.raises(XwsatError, match="UTF-8"):
+        load_words(str(path))
+
+
+@pytest.mark.parametrize("content", ["", "# only a comment\n", "123\n4-5\n"])
+def test_dictionary_without_usable_words_is_an_error(write, content: str) -> None:
+    path = write("w.txt", content)
+    with pytest.raises(XwsatError, match="no usable words"):
+        load_words(str(path))
+
+
+def test_min_score_removing_every_word_is_an_error(write) -> None:
+    path = write("w.txt", "cat;10\n")
+    with pytest.raises(XwsatError, match="score >= 50"):
+        load_words(str(path), min_score=50)
+
+
+def test_missing_file_is_an_error(tmp_path) -> None:
+    with pytest.raises(XwsatError, match="no such file"):
+        load_words(str(tmp_path / "missing.txt"))
+
+
+def test_unknown_dictionary_name_is_an_error() -> None:
+    with pytest.raises(XwsatError, match="unknown dictionary"):
+        load_words("klingon")
+
+
+def test_embedded_english_dictionary_loads_quickly() -> None:
+    start = time.process_time()  # CPU time: other processes on a busy machine do not count
+    words = load_words("en")
+    elapsed = time.process_time() - start
+    assert len(words) > 50_000
+    assert elapsed < 1.0
+    assert words.alphabet.letters == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
