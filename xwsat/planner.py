@@ -1,9 +1,9 @@
-"""The fill plan: slot order, fragments, accelerators and difficulty (seeds 000/001, analysis phase).
+"""The fill plan: slot order, fragments, accelerators, difficulty (seeds 000/001, analysis).
 
 ``default_plan`` orders slots longest first, then by most crossings, then by fewest candidates.
 ``make_plan`` is the seed's full analysis phase:
 
-* **Placement difficulty** of a slot (Solution 2 of seed 000; the seed gives no formula, this is ours):
+* **Placement difficulty** of a slot (Solution 2 of seed 000; no formula there, this is ours):
   ``crossings * ln(alphabet) - ln(1 + candidates)``, i.e. minus the log of the number of words
   expected to fit when every crossing letter is fixed at random; more crossings (a failure costs
   more) and fewer candidates (a word is harder to find) both raise it.

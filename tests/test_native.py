@@ -1,0 +1,170 @@
+"""The native back-end: sound fills, verdicts equal to brute force, seeds, limits, stats."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from xwsat.backends.base import Limits, Status
+from xwsat.backends.native import make_native
+from xwsat.errors import XwsatError
+from xwsat.grid import parse_grid
+from xwsat.planner import default_plan, make_plan
+from xwsat.problem import FillProblem, build_problem
+from xwsat.propagate import propagate
+from xwsat.search.engine import luby
+from xwsat.words import build_wordlist
+
+COMPLETE = ["csp", "letters", "fragments"]
+ALL = [*COMPLETE, "balanced"]
+
+
+def problem_of(grid: str, words: list[str], allow_repeats: bool = False) -> FillProblem:
+    wordlist = build_wordlist({w: (50, None) for w in words}, source="inline")
+    return build_problem(parse_grid(grid), wordlist, allow_repeats=allow_repeats).problem
+
+
+def valid(problem: FillProblem, fill: tuple[int, ...]) -> bool:
+    """Independent check: each word is a candidate, crossing letters agree, no repeats."""
+    letters: dict[int, int] = {}
+    for slot, word in enumerate(fill):
+        where = np.flatnonzero(problem.candidates[slot] == word)
+        if len(where) != 1:
+            return False
+        for cell, code in zip(problem.slot_cells[slot], problem.letters[slot][where[0]]):
+            if letters.setdefault(int(cell), int(code)) != int(code):
+                return False
+    return problem.allow_repeats or len(set(fill)) == len(fill)
+
+
+def brute_count(problem: FillProblem) -> int:
+    """Number of fills by trying every combination of candidates."""
+    ranges = [range(len(c)) for c in problem.candidates]
+    count = 0
+    for choice in itertools.product(*ranges):
+        fill = tuple(int(problem.candidates[s][k]) for s, k in enumerate(choice))
+        count += valid(problem, fill)
+    return count
+
+
+def solve(problem: FillProblem, variant: str, seed: int = 0, time_limit: float | None = 20):
+    return make_native(variant).solve(
+        problem, default_plan(problem), Limits(time_limit=time_limit, seed=seed)
+    )
+
+
+def random_instance(rng: random.Random) -> FillProblem:
+    """A tiny grid (with some blocks) and a random word list over a 3-letter alphabet."""
+    height, width = rng.choice([(2, 3), (3, 3), (3, 4)])
+    rows = ["".join("#" if rng.random() < 0.15 else "." for _ in range(width))
+            for _ in range(height)]
+    words = {"".join(rng.choice("ABC") for _ in range(n)) for n in range(2, 5)
+             for _ in range(rng.randint(2, 7))}
+    return problem_of("\n".join(rows), sorted(words), allow_repeats=rng.random() < 0.3)
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_verdicts_agree_with_brute_force(variant: str) -> None:
+    rng = random.Random(7)
+    checked = 0
+    while checked < 40:
+        try:
+            problem = random_instance(rng)
+        except XwsatError:
+            continue
+        if np.prod([float(len(c)) for c in problem.candidates]) > 20_000:
+            continue
+        checked += 1
+        expected = brute_count(problem)
+        outcome = solve(problem, variant)
+        if outcome.status is Status.FILLED:
+            assert valid(problem, outcome.fill)
+            assert expected > 0
+        elif variant == "balanced":
+            assert outcome.status is Status.UNKNOWN
+        else:
+            assert outcome.status is Status.UNFILLABLE, outcome.message
+            assert expected == 0
+        if expected > 0 and variant != "balanced":
+            assert outcome.status is Status.FILLED
+
+
+@pytest.mark.parametrize("variant", COMPLETE)
+def test_unfillable_square_is_proved(variant: str) -> None:
+    # a 3x3 square needs three distinct across and down words; only two words fit
+    problem = problem_of("...\n...\n...", ["ABC", "BCA", "CAB", "AAB"])
+    assert brute_count(problem) == 0
+    outcome = solve(problem, variant)
+    assert outcome.status is Status.UNFILLABLE
+    assert outcome.evidence is not None
+    assert outcome.evidence.method == "native exhaustive search"
+    assert "nodes" in outcome.evidence.detail
+
+
+def test_repeats_rule_decides_the_verdict() -> None:
+    words = ["ABC", "BCA", "CAB"]
+    assert solve(problem_of("...\n...\n...", words), "csp").status is Status.UNFILLABLE
+    allowed = problem_of("...\n...\n...", words, allow_repeats=True)
+    outcome = solve(allowed, "csp")
+    assert outcome.status is Status.FILLED and valid(allowed, outcome.fill)
+
+
+def test_balanced_never_says_unfillable() -> None:
+    problem = problem_of("...\n...\n...", ["ABC", "BCA", "CAB", "AAB"])
+    outcome = solve(problem, "balanced")
+    assert outcome.status is Status.UNKNOWN
+    assert "incomplete" in outcome.message
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_same_seed_same_fill(variant: str) -> None:
+    words = [a + b + c for a in "ABCD" for b in "ABCD" for c in "ABCD"]
+    problem = propagate(problem_of("...\n...\n...", words)).problem
+    first = solve(problem, variant, seed=3)
+    assert first.status is Status.FILLED and valid(problem, first.fill)
+    assert solve(problem, variant, seed=3).fill == first.fill
+    assert solve(problem, variant, seed=0).fill == solve(problem, variant, seed=0).fill
+
+
+def test_time_limit_returns_unknown_with_stats() -> None:
+    words = [a + b + c for a in "ABCD" for b in "ABCD" for c in "ABCD"]
+    outcome = solve(problem_of("...\n...\n...", words), "csp", time_limit=1e-9)
+    assert outcome.status is Status.UNKNOWN
+    assert "time limit" in outcome.message
+    assert "backjumps" in outcome.stats.extra
+
+
+def test_stats_report_search_work() -> None:
+    problem = problem_of("...\n...\n...", ["ABC", "BCA", "CAB", "AAB"])
+    stats = solve(problem, "fragments").stats
+    assert stats.nodes > 0 and stats.conflicts > 0
+    for key in ("backjumps", "pruned", "accelerator_hits"):
+        assert key in stats.extra
+    assert stats.solve_s >= 0
+
+
+def test_given_letters_are_kept() -> None:
+    problem = problem_of("C..\n...\n...", [a + b + c for a in "ABC" for b in "ABC" for c in "ABC"])
+    outcome = solve(problem, "csp")
+    assert outcome.status is Status.FILLED and valid(problem, outcome.fill)
+
+
+def test_unknown_variant_is_a_one_line_error() -> None:
+    with pytest.raises(XwsatError, match="unknown native variant"):
+        make_native("nope")
+    assert make_native(None).variant == "csp"
+
+
+def test_fragments_variant_uses_the_planner_when_given_a_length_plan() -> None:
+    problem = problem_of("...\n...\n...", ["ABC", "BCA", "CAB", "AAB", "BAA", "CCA"])
+    plan = make_plan(problem)
+    a = make_native("fragments").solve(problem, plan, Limits())
+    b = make_native("fragments").solve(problem, default_plan(problem), Limits())
+    assert a.status == b.status
+
+
+def test_luby_sequence() -> None:
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

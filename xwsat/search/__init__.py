@@ -1,0 +1,17 @@
+"""The native filler's search: state with explanations and trail, and the search loop."""
+
+from xwsat.search.engine import Search, SearchConfig, SearchResult
+from xwsat.search.state import SearchState
+
+VARIANTS: dict[str, SearchConfig] = {
+    "csp": SearchConfig(),
+    "letters": SearchConfig(letter_above=0),
+    "fragments": SearchConfig(
+        mac=False, dynamic_order=False, prune="accelerators", wdeg=False
+    ),
+    "balanced": SearchConfig(
+        mac=False, dynamic_order=False, prune="accelerators", wdeg=False, balance=True
+    ),
+}
+
+__all__ = ["VARIANTS", "Search", "SearchConfig", "SearchResult", "SearchState"]
