@@ -27,6 +27,7 @@ class FillProblem:
     letters: tuple[np.ndarray, ...]  # (n_candidates, length) uint8 letter codes per slot
     cell_masks: np.ndarray  # allowed letters per dense cell (uint64 bitmask)
     allow_repeats: bool = False
+    scores: tuple[np.ndarray, ...] = ()  # word score 0-100 per candidate (int16), for value order
 
     @property
     def n_slots(self) -> int:
@@ -99,6 +100,7 @@ class FillProblem:
             self,
             candidates=tuple(c[k] for c, k in zip(self.candidates, keep)),
             letters=tuple(m[k] for m, k in zip(self.letters, keep)),
+            scores=tuple(s[k] for s, k in zip(self.scores, keep)),
             cell_masks=cell_masks,
         )
 
@@ -155,6 +157,7 @@ def build_problem(
         letters=tuple(letters),
         cell_masks=masks,
         allow_repeats=allow_repeats,
+        scores=tuple(words.scores[c] for c in candidates),
     )
     return Built(problem, slots, grid, words)
 
