@@ -116,45 +116,35 @@ def _run(question: str, grid_path: Path, dictionary: str, backend: str, time_lim
     raise typer.Exit(EXIT[result.outcome.status])
 
 
-@app.command()
-def fill(
-    grid: GridArg,
-    dictionary: DictOpt = "en",
-    backend: BackendOpt = "auto",
-    time_limit: TimeOpt = 60.0,
-    seed: SeedOpt = 0,
-    allow_repeats: RepeatsOpt = False,
-    min_score: ScoreOpt = 0,
-    min_length: LengthOpt = 2,
-    memory_limit: MemoryOpt = 0,
-    alphabet: AlphabetOpt = "",
-    fold_yo: FoldOpt = False,
-    json_out: JsonOpt = False,
-    out: OutOpt = None,
-) -> None:
-    """Fill every slot with distinct dictionary words (exit 0), or say why not (1, 3)."""
-    _run("fill", grid, dictionary, backend, time_limit, seed, allow_repeats, min_score,
-         min_length, memory_limit, alphabet, fold_yo, json_out, out)
+def _search_command(question: str, doc: str) -> None:
+    """Register ``fill`` or ``prove``: the same search and options, asked two ways."""
+
+    def command(
+        grid: GridArg,
+        dictionary: DictOpt = "en",
+        backend: BackendOpt = "auto",
+        time_limit: TimeOpt = 60.0,
+        seed: SeedOpt = 0,
+        allow_repeats: RepeatsOpt = False,
+        min_score: ScoreOpt = 0,
+        min_length: LengthOpt = 2,
+        memory_limit: MemoryOpt = 0,
+        alphabet: AlphabetOpt = "",
+        fold_yo: FoldOpt = False,
+        json_out: JsonOpt = False,
+        out: OutOpt = None,
+    ) -> None:
+        _run(question, grid, dictionary, backend, time_limit, seed, allow_repeats, min_score,
+             min_length, memory_limit, alphabet, fold_yo, json_out, out)
+
+    command.__doc__ = doc
+    app.command(question)(command)
 
 
-@app.command()
-def prove(
-    grid: GridArg,
-    dictionary: DictOpt = "en",
-    backend: BackendOpt = "auto",
-    time_limit: TimeOpt = 60.0,
-    seed: SeedOpt = 0,
-    allow_repeats: RepeatsOpt = False,
-    min_score: ScoreOpt = 0,
-    min_length: LengthOpt = 2,
-    memory_limit: MemoryOpt = 0,
-    alphabet: AlphabetOpt = "",
-    fold_yo: FoldOpt = False,
-    json_out: JsonOpt = False,
-) -> None:
-    """Decide whether the grid can be filled at all: 0 fillable, 1 unfillable, 3 undecided."""
-    _run("prove", grid, dictionary, backend, time_limit, seed, allow_repeats, min_score,
-         min_length, memory_limit, alphabet, fold_yo, json_out, None)
+_search_command("fill", "Fill every slot with distinct dictionary words (exit 0), or say why not"
+                        " (1 unfillable, 3 undecided).")
+_search_command("prove", "Decide whether the grid can be filled at all: 0 fillable (--out writes"
+                         " the witness), 1 unfillable, 3 undecided.")
 
 
 @app.command()
