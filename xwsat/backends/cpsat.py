@@ -10,7 +10,9 @@ from xwsat.encode.cpsat import encode_cpsat
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
 
-PRESOLVE_TUPLE_LIMIT = 50_000  # above this many table rows presolve costs more than it gives
+# Presolve never paid off in results/solver_tuning.md: at 9k table rows it turned a 23 s proof into
+# a 30 s timeout, at 150k+ rows it used the whole 30 s budget. Kept only for tiny models.
+PRESOLVE_TUPLE_LIMIT = 5_000
 
 
 class CpsatBackend:
@@ -18,8 +20,9 @@ class CpsatBackend:
 
     name: ClassVar[str] = "cpsat"
 
-    def __init__(self, use_plan: bool = False) -> None:
+    def __init__(self, use_plan: bool = False, strategy: str = "letters") -> None:
         self.use_plan = use_plan
+        self.strategy = strategy  # "letters" or "words": what the plan's decision strategy fixes
 
     @staticmethod
     def available() -> bool:
@@ -33,7 +36,9 @@ class CpsatBackend:
         from ortools.sat.python import cp_model
 
         start = time.perf_counter()
-        built_model = encode_cpsat(problem, plan.order if self.use_plan else None)
+        built_model = encode_cpsat(
+            problem, plan.order if self.use_plan else None, strategy=self.strategy
+        )
         built = time.perf_counter()
         solver = cp_model.CpSolver()
         params = solver.parameters
@@ -42,6 +47,8 @@ class CpsatBackend:
         params.num_workers = max(1, limits.threads)
         params.random_seed = limits.seed
         params.cp_model_presolve = built_model.n_tuples <= PRESOLVE_TUPLE_LIMIT
+        if self.use_plan and params.num_workers == 1:
+            params.search_branching = cp_model.FIXED_SEARCH  # else one worker of the portfolio
         status = solver.solve(built_model.model)
         solved = time.perf_counter()
         proto = built_model.model.proto

@@ -1,29 +1,41 @@
-"""CDCL SAT back-end: the CNF encoding solved by a pysat solver (``sat:NAME`` picks it)."""
+"""CDCL SAT back-end: the CNF encoding solved by a pysat solver (``sat:NAME`` picks it).
+
+Defaults measured in results/solver_tuning.md: CaDiCaL 1.9.5, word variables phased true (a
+decision places a word), repeats handled lazily (solve without the
+no-repeat clauses, forbid the repeats a model shows, re-solve incrementally).
+"""
 
 from __future__ import annotations
 
 import time
+from collections import deque
+from contextlib import suppress
 from typing import ClassVar
 
 import numpy as np
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, fill_from_choice
-from xwsat.encode.cnf import encode_cnf
+from xwsat.encode.cnf import CNF, encode_cnf, repeat_clauses
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
 
 DEFAULT_SOLVER = "cadical195"
-SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "maplecm", "maplechrono",
-           "lingeling", "minisat22", "mergesat3")
+SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose42", "maplecm",
+           "maplechrono", "lingeling", "minisat22", "mergesat3", "kissat404")
+NOT_INCREMENTAL = ("kissat404",)  # cannot take clauses after solve: repeats go in eagerly
 
 
 class SatBackend:
-    """Encode to CNF, load into a pysat solver, solve; word variables start with phase true."""
+    """Encode to CNF, load into a pysat solver, solve; UNSAT of any subset of clauses is a proof."""
 
     name: ClassVar[str] = "sat"
 
-    def __init__(self, solver: str = DEFAULT_SOLVER) -> None:
+    def __init__(
+        self, solver: str = DEFAULT_SOLVER, lazy_repeats: bool = True, use_plan: bool = False
+    ) -> None:
         self.solver = solver
+        self.lazy = lazy_repeats and solver not in NOT_INCREMENTAL
+        self.use_plan = use_plan
 
     @staticmethod
     def available() -> bool:
@@ -38,40 +50,64 @@ class SatBackend:
 
         label = f"sat:{self.solver}"
         start = time.perf_counter()
-        cnf = encode_cnf(problem)
-        clauses = cnf.clauses()
+        cnf = encode_cnf(
+            problem, repeats=not self.lazy, order=plan.order if self.use_plan else None
+        )
         built = time.perf_counter()
-        with Solver(name=self.solver, bootstrap_with=clauses) as solver:
-            del clauses
-            phases = _word_phases(problem, cnf.x_base, plan)
-            if hasattr(solver, "set_phases"):
-                solver.set_phases(phases)
+        with Solver(name=self.solver) as solver:
+            load_cnf(solver, cnf)
+            _set_word_phases(solver, cnf)
             loaded = time.perf_counter()
-            sat = solver.solve()
-            solved = time.perf_counter()
-            stats = Stats(
-                build_s=built - start,
-                load_s=loaded - built,
-                solve_s=solved - loaded,
-                variables=cnf.n_vars,
-                constraints=cnf.n_clauses,
-                conflicts=int(solver.accum_stats().get("conflicts", 0)),
-                nodes=int(solver.accum_stats().get("decisions", 0)),
-                extra={"literals": cnf.n_literals, "solver": self.solver},
-            )
-            if sat:
+            rounds, added, choice = 0, 0, None
+            while True:
+                rounds += 1
+                if not solver.solve():
+                    choice = None
+                    break
                 choice = cnf.decode(problem, np.array(solver.get_model(), dtype=np.int64))
-                return Outcome(Status.FILLED, label, fill_from_choice(problem, choice), stats)
-            return Outcome(
-                Status.UNFILLABLE,
-                label,
-                stats=stats,
-                evidence=Evidence(label, f"CDCL solver {self.solver} found the CNF unsatisfiable"),
-            )
+                extra = repeat_clauses(problem, cnf, fill_from_choice(problem, choice))
+                if not extra:
+                    break
+                added += len(extra)
+                for clause in extra:
+                    solver.add_clause(clause)
+            solved = time.perf_counter()
+            counts = _solver_stats(solver)
+        stats = Stats(
+            build_s=built - start,
+            load_s=loaded - built,
+            solve_s=solved - loaded,
+            variables=cnf.n_vars,
+            constraints=cnf.n_clauses + added,
+            conflicts=counts.get("conflicts", 0),
+            nodes=counts.get("decisions", 0),
+            extra={"literals": cnf.n_literals, "solver": self.solver, "rounds": rounds,
+                   "repeat_clauses": added, "repeats": "lazy" if self.lazy else "eager"},
+        )
+        if choice is not None:
+            return Outcome(Status.FILLED, label, fill_from_choice(problem, choice), stats)
+        detail = f"CDCL solver {self.solver} found the CNF unsatisfiable"
+        if self.lazy and rounds > 1:
+            detail += f" (with {added} of the no-repeat clauses, added over {rounds} rounds)"
+        return Outcome(Status.UNFILLABLE, label, stats=stats, evidence=Evidence(label, detail))
 
 
-def _word_phases(problem: FillProblem, x_base: np.ndarray, plan: Plan) -> list[int]:
-    """Positive phase for every word variable: a decision then places a word (a native-like DFS)."""
-    del plan  # the order enters through variable numbering later (planner issue)
-    total = int(problem.domain_sizes().sum())
-    return list(range(1, total + 1))
+def load_cnf(solver: object, cnf: CNF) -> None:
+    """Feed the clauses block by block through the solver's own ``add_clause`` (fastest path)."""
+    inner = getattr(solver, "solver", solver)
+    add = inner.add_clause
+    for chunk in cnf.chunks():
+        deque(map(add, chunk), maxlen=0)
+
+
+def _set_word_phases(solver: object, cnf: CNF) -> None:
+    """Phase every word variable true, so a decision places a word; letters keep saved phases."""
+    with suppress(NotImplementedError):  # e.g. Kissat in pysat has no phases
+        solver.set_phases(list(range(1, cnf.n_word_vars + 1)))
+
+
+def _solver_stats(solver: object) -> dict[str, int]:
+    try:
+        return {k: int(v) for k, v in (solver.accum_stats() or {}).items()}
+    except NotImplementedError:
+        return {}

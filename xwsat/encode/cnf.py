@@ -144,6 +144,8 @@ def repeat_clauses(problem: FillProblem, cnf: CNF, fill: Sequence[int]) -> list[
     Pairwise needs no new variables, so the clauses can join a running solver (they are a subset
     of what the eager encoding adds; groups are small, a word is a candidate of few slots).
     """
+    if problem.allow_repeats:
+        return []
     counts: dict[int, int] = {}
     for word in fill:
         counts[int(word)] = counts.get(int(word), 0) + 1

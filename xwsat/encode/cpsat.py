@@ -27,8 +27,14 @@ def _domain_values(mask: int, alphabet_size: int) -> list[int]:
     return [a for a in range(alphabet_size) if mask >> a & 1]
 
 
-def encode_cpsat(problem: FillProblem, order: tuple[int, ...] | None = None) -> CpsatModel:
-    """Build the table model; ``order`` (slots) becomes a decision strategy when given."""
+def encode_cpsat(
+    problem: FillProblem, order: tuple[int, ...] | None = None, strategy: str = "letters"
+) -> CpsatModel:
+    """Build the table model; ``order`` (slots) becomes a decision strategy when given.
+
+    ``strategy="letters"`` branches on the cells of the ordered slots (lowest letter first);
+    ``"words"`` on the slots' word variables (lowest word id first).
+    """
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -54,7 +60,11 @@ def encode_cpsat(problem: FillProblem, order: tuple[int, ...] | None = None) -> 
         for group in by_length.values():
             if len(group) > 1:
                 model.add_all_different([words[s] for s in group])
-    if order is not None:
+    if order is not None and strategy == "words":
+        model.add_decision_strategy(
+            [words[s] for s in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
+        )
+    elif order is not None:
         cell_order: list[int] = []
         seen: set[int] = set()
         for s in order:
