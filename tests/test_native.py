@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
+import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -15,7 +18,10 @@ from xwsat.grid import parse_grid
 from xwsat.planner import default_plan, make_plan
 from xwsat.problem import FillProblem, build_problem
 from xwsat.propagate import propagate
+from xwsat.search import Search, SearchConfig
+from xwsat.search.bitsets import bit_indices, letter_bitsets, members, to_bitset
 from xwsat.search.engine import luby
+from xwsat.search.symmetry import transpose_pair
 from xwsat.words import build_wordlist
 
 COMPLETE = ["csp", "letters", "fragments"]
@@ -66,19 +72,25 @@ def random_instance(rng: random.Random) -> FillProblem:
     return problem_of("\n".join(rows), sorted(words), allow_repeats=rng.random() < 0.3)
 
 
-@pytest.mark.parametrize("variant", ALL)
-def test_verdicts_agree_with_brute_force(variant: str) -> None:
-    rng = random.Random(7)
-    checked = 0
-    while checked < 40:
+@functools.cache
+def small_instances(seed: int, count: int) -> list[tuple[FillProblem, int]]:
+    """``count`` random instances small enough to count by brute force, with their counts."""
+    rng = random.Random(seed)
+    cases: list[tuple[FillProblem, int]] = []
+    while len(cases) < count:
         try:
             problem = random_instance(rng)
         except XwsatError:
             continue
         if np.prod([float(len(c)) for c in problem.candidates]) > 20_000:
             continue
-        checked += 1
-        expected = brute_count(problem)
+        cases.append((problem, brute_count(problem)))
+    return cases
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_verdicts_agree_with_brute_force(variant: str) -> None:
+    for problem, expected in small_instances(7, 40):
         outcome = solve(problem, variant)
         if outcome.status is Status.FILLED:
             assert valid(problem, outcome.fill)
@@ -168,3 +180,59 @@ def test_fragments_variant_uses_the_planner_when_given_a_length_plan() -> None:
 
 def test_luby_sequence() -> None:
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+CONFIGS = {
+    "words": SearchConfig(score_weight=3.0),
+    "words-no-symmetry": SearchConfig(symmetry=False),
+    "letters-no-symmetry": SearchConfig(letter_above=0, symmetry=False),
+    "restarts": SearchConfig(restart_base=1, score_weight=3.0),
+    "letters-restarts": SearchConfig(letter_above=0, restart_base=1),
+}
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_search_configs_agree_with_brute_force(name: str) -> None:
+    """Word decisions, symmetry breaking off, and restarts: verdicts still equal brute force."""
+    for problem, expected in small_instances(11, 20):
+        result = Search(problem, default_plan(problem), CONFIGS[name], seed=1).run(
+            time.perf_counter() + 20
+        )
+        assert result.status == ("filled" if expected else "unfillable")
+        if expected:
+            fill = tuple(int(problem.candidates[s][k]) for s, k in enumerate(result.choice))
+            assert valid(problem, fill)
+
+
+def test_transposed_square_is_detected() -> None:
+    words = [a + b + c for a in "ABC" for b in "ABC" for c in "ABC"]
+    pair = transpose_pair(problem_of("...\n...\n...", words))
+    assert pair == (1, 3)  # cell (0, 1) and its mirror (1, 0)
+    assert transpose_pair(problem_of("...\n...", words + ["AB", "BA"])) is None
+    assert transpose_pair(problem_of("A..\n...\n...", words)) is not None
+    assert transpose_pair(problem_of(".A.\n...\n...", words)) is None  # given letter off-mirror
+
+
+def test_symmetry_breaking_keeps_fills() -> None:
+    words = [a + b + c for a in "ABC" for b in "ABC" for c in "ABC"]
+    problem = problem_of("...\n...\n...", words)
+    result = Search(problem, default_plan(problem), SearchConfig()).run()
+    fill = tuple(int(problem.candidates[s][k]) for s, k in enumerate(result.choice))
+    assert result.status == "filled" and valid(problem, fill)
+
+
+def test_missing_scores_are_handled() -> None:
+    words = [a + b + c for a in "ABC" for b in "ABC" for c in "ABC"]
+    problem = replace(problem_of("...\n...\n...", words), scores=())
+    outcome = solve(problem, "csp")
+    assert outcome.status is Status.FILLED and valid(problem, outcome.fill)
+
+
+def test_bitset_helpers_round_trip() -> None:
+    flags = np.array([True, False, False, True] + [False] * 60 + [True])
+    bits = to_bitset(flags)
+    assert bits == (1 | 1 << 3 | 1 << 64)
+    assert bit_indices(bits, len(flags)).tolist() == [0, 3, 64]
+    assert members(bits) == [0, 3, 64]
+    assert bit_indices(0, 0).tolist() == []
+    assert letter_bitsets(np.array([2, 0, 2], dtype=np.uint8), 3) == [0b010, 0, 0b101]

@@ -1,7 +1,9 @@
 """Native back-end: xwsat's own backtracking filler (seeds 000/001/002), no solver library.
 
-Variants: ``native`` = ``native:csp`` (maintained arc consistency, most-constrained slot,
-least-constraining word, conflict-directed backjumping with pruning; complete),
+Variants: ``native`` = ``native:csp`` (maintained arc consistency on candidate bitsets,
+most-constrained slot, least-constraining word weighted by word score, letter decisions on small
+grids, transposition symmetry breaking, conflict-directed backjumping with pruning; complete),
+``native:letters`` (letter decisions everywhere),
 ``native:fragments`` (the planner's order with fragments, templates, backjumping and accelerators;
 complete) and ``native:balanced`` (fragments plus dynamic difficulty balancing; incomplete, so it
 never answers UNFILLABLE). See ``xwsat.search.engine`` for the algorithms.
@@ -39,9 +41,9 @@ class NativeBackend:
         label = f"{self.name}:{self.variant}"
         if not self.config.dynamic_order and plan.source != "fragments":
             plan = make_plan(problem, limits.seed)
-        planned = time.perf_counter()
         deadline = started + limits.time_limit if limits.time_limit else None
-        search = Search(problem, plan, self.config, limits.seed)
+        search = Search(problem, plan, self.config, limits.seed)  # set-up counts as build time
+        planned = time.perf_counter()
         result = search.run(deadline)
         stats = Stats(
             build_s=planned - started,

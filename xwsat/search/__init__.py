@@ -4,7 +4,7 @@ from xwsat.search.engine import Search, SearchConfig, SearchResult
 from xwsat.search.state import SearchState
 
 VARIANTS: dict[str, SearchConfig] = {
-    "csp": SearchConfig(),
+    "csp": SearchConfig(score_weight=3.0, letters_up_to=16),
     "letters": SearchConfig(letter_above=0),
     "fragments": SearchConfig(
         mac=False, dynamic_order=False, prune="accelerators", wdeg=False

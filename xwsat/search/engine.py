@@ -2,13 +2,16 @@
 
 One loop serves every native variant; a ``SearchConfig`` picks the parts:
 
-* ``csp`` (seed 002): maintained arc consistency, most-constrained slot (fewest candidates, ties by
-  more unfilled crossings, then dom/wdeg conflict weight), least-constraining word (sum of logs of
-  the crossing slots' remaining option counts), conflict-directed backjumping and pruning of the
-  jump target by the guilty letters. Complete: an empty conflict set proves the grid unfillable.
+* ``csp`` (seed 002): maintained arc consistency, most-constrained slot (fewest candidates divided
+  by 1 + its dom/wdeg conflict weight, ties by more unfilled crossings), least-constraining word
+  (sum of logs of the crossing slots' remaining option counts, plus 3 x score / 100 so common words
+  come first), conflict-directed backjumping and pruning of the jump target by the guilty letters;
+  in grids of at most 16 slots it decides letters instead (see ``letters``); on a
+  transpose-symmetric grid one of each pair of mirrored fills is kept (``symmetry``). Complete: an
+  empty conflict set proves the grid unfillable.
 * ``letters``: ``csp`` deciding one cell's letter at a time (the letter best supported by both
   crossing slots); a refuted letter leaves the cell for good, which proves small grids unfillable
-  about twice as fast, while word decisions fill large grids faster.
+  several times faster, while word decisions fill large grids faster.
 * ``fragments`` (seeds 000/001): the planner's static order, forward checking with templates,
   backjumping to the latest decision the failure depends on, and accelerators (a failed letter at
   an accelerator's single fragment crossing is never retried). Complete.
@@ -27,6 +30,7 @@ import numpy as np
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
 from xwsat.search.state import SearchState
+from xwsat.search.symmetry import transpose_pair
 
 CLOCK_EVERY = 8  # nodes between clock checks
 
@@ -40,11 +44,18 @@ class SearchConfig:
     prune: str = "letters"  # jump-target pruning: "letters" (exact), "accelerators", "word"
     wdeg: bool = True  # conflict weights break ties in slot choice
     letter_above: int | None = None  # MAC: decide a letter above this many candidates
+    letters_up_to: int = 0  # MAC: decide letters (letter_above=0) in grids of at most this many
+    # slots: small, fully checked grids are mostly proofs, which letter decisions shorten
     balance: bool = False  # dynamic difficulty balancing (incomplete)
     balance_share: float = 0.1  # forbid the rarest letters covering this share of a hard slot
     balance_max_letters: float = 0.6  # but never more than this share of the letters present
     hard_quantile: float = 0.75  # slots at or above this placement-difficulty quantile are hard
-    restart_base: int = 0  # conflicts before the first restart (Luby multiples); 0 = never
+    restart_base: int = 0  # conflicts before the first restart (Luby multiples); 0 = never.
+    # Restarts randomise ties and values (seeded) and keep the conflict weights; measured, they
+    # helped some 15x15 fills and hurt others, so they stay off by default
+    score_weight: float = 0.0  # value order: add this x word score / 100 to the LCV sum
+    symmetry: bool = True  # MAC: keep one of each pair of transposed fills (square grids)
+    noise: float = 0.5  # value order after a restart or with a seed: uniform noise of this size
 
 
 @dataclass
@@ -78,7 +89,8 @@ class Search:
         self.config = config
         self.seed = seed
         self.rng = np.random.default_rng(seed) if seed else None
-        self.state = SearchState(problem, cascade=config.mac)
+        order = transpose_pair(problem) if config.symmetry and config.mac else None
+        self.state = SearchState(problem, cascade=config.mac, order=order)
         n = problem.n_slots
         self.rank = [0] * n
         for i, s in enumerate(plan.order):
@@ -92,6 +104,9 @@ class Search:
             cut = float(np.quantile(np.array(plan.placement), config.hard_quantile))
             self.hard = [p >= cut for p in plan.placement]
         self.result = SearchResult("exhausted")
+        self.letter_above = config.letter_above
+        if config.mac and self.letter_above is None and n <= config.letters_up_to:
+            self.letter_above = 0
 
     # ---- heuristics ------------------------------------------------------------------------
     def select_slot(self) -> int | None:
@@ -105,10 +120,12 @@ class Search:
         best, best_key = None, None
         mac = self.config.mac
         for s in range(st.n_slots):
-            if st.assigned[s] or (mac and len(st.dom[s]) == 1):
+            if st.assigned[s]:
+                continue
+            size = st.dom[s].bit_count()
+            if mac and size == 1:
                 continue
             free = sum(1 for t in st.neighbours[s] if not st.assigned[t])
-            size = len(st.dom[s])
             if self.config.wdeg:
                 size = size / (1 + self.weight[s])
             key = (size, -free, self._tie(s))
@@ -121,28 +138,30 @@ class Search:
             return self.rank[s]
         return float(self.rng.random())
 
-    def value_scores(self, slot: int) -> np.ndarray:
-        """Sum of log option counts left in each unfilled crossing slot, per candidate."""
+    def value_scores(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate indices of ``slot`` and, per candidate, the sum of log option counts left
+        in each unfilled crossing slot (plus the weighted word score)."""
         st = self.state
-        dom = st.dom[slot]
+        dom = st.indices(slot)
         score = np.zeros(len(dom), dtype=np.float64)
         if len(dom) == 1:
-            return score
+            return dom, score
         for j, _, t, p in st.crossings[slot]:
             if st.assigned[t]:
                 continue
-            counts = np.bincount(st.cols[t][p][st.dom[t]], minlength=st.alphabet)
             with np.errstate(divide="ignore"):
-                logs = np.log(counts.astype(np.float64))
+                logs = np.log(st.letter_counts(t, p))
             score += logs[st.cols[slot][j][dom]]
+        if self.config.score_weight and self.problem.scores:
+            score += self.problem.scores[slot][dom] * (self.config.score_weight / 100.0)
         if self.rng is not None:
-            score += self.rng.random(len(dom)) * 0.5
-        return score
+            score += self.rng.random(len(dom)) * self.config.noise
+        return dom, score
 
     def choose_value(self, slot: int) -> int:
         """Least constraining candidate index of ``slot`` (ties: first in the word list)."""
-        dom = self.state.dom[slot]
-        return int(dom[int(np.argmax(self.value_scores(slot)))])
+        dom, score = self.value_scores(slot)
+        return int(dom[int(np.argmax(score))])
 
     def choose_letter(self, slot: int) -> tuple[int, int]:
         """(cell, letter): the open cell of ``slot`` with fewest letters, its best-supported letter.
@@ -162,7 +181,7 @@ class Search:
         _, j, cell = best
         support = np.ones(st.alphabet, dtype=np.float64)
         for t, p in st.covers[cell]:
-            support *= np.bincount(st.cols[t][p][st.dom[t]], minlength=st.alphabet)
+            support *= st.letter_counts(t, p)
         if self.rng is not None:
             support *= 1.0 + 0.5 * self.rng.random(st.alphabet)
         return cell, int(np.argmax(support))
@@ -172,11 +191,11 @@ class Search:
         st = self.state
         cfg = self.config
         dom = st.dom[slot]
-        keep = np.ones(len(dom), dtype=bool)
+        keep = dom
         for j, _, t, p in st.crossings[slot]:
             if st.assigned[t] or not self.hard[t]:
                 continue
-            counts = np.bincount(st.cols[t][p][st.dom[t]], minlength=st.alphabet)
+            counts = st.letter_counts(t, p).astype(np.int64)
             present = np.flatnonzero(counts)
             order = present[np.argsort(counts[present], kind="stable")]
             cum = np.cumsum(counts[order])
@@ -184,13 +203,13 @@ class Search:
             rare = order[: min(limit, int(np.searchsorted(cum, cfg.balance_share * cum[-1])))]
             if len(rare) == 0:
                 continue
-            trial = keep & ~np.isin(st.cols[slot][j][dom], rare)
-            if trial.any():
+            trial = keep & ~st.matching(slot, j, sum(1 << int(a) for a in rare))
+            if trial:
                 keep = trial
-        if keep.all():
+        if keep == dom:
             return None
-        self.result.balanced_cuts += int((~keep).sum())
-        return st.shrink(slot, dom[keep], st.all_literals() | st.marker(slot), cascade=False)
+        self.result.balanced_cuts += (dom & ~keep).bit_count()
+        return st.shrink(slot, keep, st.all_literals() | st.marker(slot), cascade=False)
 
     # ---- conflicts -------------------------------------------------------------------------
     def resolve(self, conflict: int, wiped: int | None) -> bool:
@@ -220,19 +239,19 @@ class Search:
                 conflict = wipe
                 continue
             dom = st.dom[slot]
-            drop = self._nogood(slot, k, guilty, dom)
-            res.pruned += int(drop.sum()) - 1
-            wipe = st.shrink(slot, dom[~drop], rest, st.cascade)
+            drop = self._nogood(slot, k, guilty) & dom
+            res.pruned += drop.bit_count() - 1
+            wipe = st.shrink(slot, dom & ~drop, rest, st.cascade)
             if wipe is None:
                 wipe = st.propagate()
             if wipe is None:
                 return True
             conflict = wipe
 
-    def _nogood(self, slot: int, k: int, guilty: int, dom: np.ndarray) -> np.ndarray:
-        """Which of ``dom`` repeat the failed word ``k``'s guilty letters (always ``k`` itself)."""
+    def _nogood(self, slot: int, k: int, guilty: int) -> int:
+        """Candidates repeating the failed word ``k``'s guilty letters (always ``k`` itself)."""
         st = self.state
-        exact = dom == k
+        exact = 1 << k
         if guilty & st.marker(slot) or self.config.prune == "word":
             return exact
         positions = [j for j, c in enumerate(st.cell_lists[slot]) if guilty >> c & 1]
@@ -241,10 +260,10 @@ class Search:
             if len(positions) != 1 or st.cell_lists[slot][positions[0]] not in cells:
                 return exact
             self.result.accelerator_hits += 1
-        word = self.problem.letters[slot][k]
-        drop = np.ones(len(dom), dtype=bool)
+        word = st.row(slot, k)
+        drop = st.dom[slot]
         for j in positions:
-            drop &= st.cols[slot][j][dom] == word[j]
+            drop &= st.bits[slot][j][word[j]]
         return drop | exact
 
     # ---- main loop -------------------------------------------------------------------------
@@ -273,7 +292,7 @@ class Search:
             slot = self.select_slot()
             if slot is None:
                 res.status = "filled"
-                res.choice = [int(d[0]) for d in st.dom]
+                res.choice = [d.bit_length() - 1 for d in st.dom]
                 return self._finish(started)
             conflict = None
             if not self.config.mac:
@@ -282,8 +301,8 @@ class Search:
                 conflict = self.balance(slot)
             if conflict is None:
                 res.nodes += 1
-                above = self.config.letter_above
-                if self.config.mac and above is not None and len(st.dom[slot]) > above:
+                above = self.letter_above
+                if self.config.mac and above is not None and st.dom[slot].bit_count() > above:
                     res.letter_nodes += 1
                     conflict = st.assign_letter(*self.choose_letter(slot))
                 else:
@@ -302,7 +321,7 @@ class Search:
 
     def _last_wiped(self) -> int | None:
         trail = self.state.trail
-        if trail and trail[-1][0] == 0 and len(self.state.dom[trail[-1][1]]) == 0:
+        if trail and trail[-1][0] == 0 and self.state.dom[trail[-1][1]] == 0:
             return trail[-1][1]
         return None
 
