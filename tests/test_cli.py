@@ -315,3 +315,24 @@ def test_unexpected_exception_exits_4_not_1(tiny) -> None:
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 4, (proc.returncode, proc.stderr[-500:])
+
+
+def test_plan_prints_order_and_draws_svg(tmp_path) -> None:
+    from xml.dom import minidom
+
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid = tmp_path / "g.txt"
+    grid.write_text("...\n.#.\n...\n")
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(["CAT", "COT", "TOE", "TEA", "CUT", "TAT"]) + "\n")
+    svg = tmp_path / "plan.svg"
+    result = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--svg", str(svg)])
+    assert result.exit_code == 0, result.output
+    assert "generation difficulty" in result.output
+    assert len(minidom.parse(str(svg)).getElementsByTagName("rect")) >= 9
+    as_json = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--json"])
+    data = json.loads(as_json.output)
+    assert sorted(row["order"] for row in data["slots"]) == [1, 2, 3, 4]

@@ -21,6 +21,8 @@ from xwsat.errors import XwsatError
 from xwsat.fill import FillOptions, FillResult, fill_grid
 from xwsat.grid import Grid, parse_grid
 from xwsat.info import grid_info
+from xwsat.plan_report import plan_report
+from xwsat.problem import build_problem
 from xwsat.report import as_json, describe
 from xwsat.words import WordList, load_words, normalize_word, read_text_file
 
@@ -164,6 +166,35 @@ def info(
             raise XwsatError("--min-length must be between 1 and 100")
         grid_value, words = _load(grid, dictionary, min_score, alphabet, fold_yo)
         report = grid_info(grid_value, words, min_length, allow_repeats)
+    except XwsatError as exc:
+        raise _fail(str(exc)) from None
+    if json_out:
+        typer.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(report.as_text())
+
+
+@app.command()
+def plan(
+    grid: GridArg,
+    dictionary: DictOpt = "en",
+    seed: SeedOpt = 0,
+    allow_repeats: RepeatsOpt = False,
+    min_score: ScoreOpt = 0,
+    min_length: LengthOpt = 2,
+    alphabet: AlphabetOpt = "",
+    fold_yo: FoldOpt = False,
+    json_out: JsonOpt = False,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Draw the plan on the grid.")] = None,
+) -> None:
+    """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
+    try:
+        if not 1 <= min_length <= 100:
+            raise XwsatError("--min-length must be between 1 and 100")
+        grid_value, words = _load(grid, dictionary, min_score, alphabet, fold_yo)
+        report = plan_report(build_problem(grid_value, words, min_length, allow_repeats), seed)
+        if svg is not None:
+            _write_atomic(svg, report.as_svg())
     except XwsatError as exc:
         raise _fail(str(exc)) from None
     if json_out:

@@ -1,0 +1,120 @@
+"""``xwsat plan``: the planner's analysis as a table, JSON, and an SVG picture of the grid.
+
+The picture colours each white cell by when it is first filled (light = early, dark = late), as
+the seed documents explain their order, and outlines the cells of each fragment in its own hue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+from xwsat.planner import Plan, make_plan
+from xwsat.problem import Built
+from xwsat.propagate import propagate
+
+CELL = 32
+
+
+@dataclass(frozen=True)
+class PlanReport:
+    """A plan together with the grid-side names it needs to be shown."""
+
+    built: Built
+    plan: Plan
+    candidates: tuple[int, ...]
+
+    def rows(self) -> list[dict[str, Any]]:
+        problem = self.built.problem
+        neighbours = problem.neighbours()
+        fragment_of = {s: i for i, f in enumerate(self.plan.fragments) for s in f.slots}
+        accelerators = {a.slot for a in self.plan.accelerators}
+        return [
+            {
+                "order": rank + 1,
+                "slot": self.built.slots[s].name,
+                "length": problem.slot_length(s),
+                "crossings": len(neighbours[s]),
+                "candidates": self.candidates[s],
+                "placement_difficulty": round(self.plan.placement[s], 2)
+                if self.plan.placement else None,
+                "fragment": fragment_of.get(s),
+                "accelerator": s in accelerators,
+            }
+            for rank, s in enumerate(self.plan.order)
+        ]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "difficulty": round(self.plan.difficulty, 2),
+            "slots": self.rows(),
+            "fragments": [
+                {"start": self.built.slots[f.start].name, "first": self.built.slots[f.first].name,
+                 "slots": [self.built.slots[s].name for s in f.slots], "depth": f.depth}
+                for f in self.plan.fragments
+            ],
+            "accelerators": [self.built.slots[a.slot].name for a in self.plan.accelerators],
+        }
+
+    def as_text(self) -> str:
+        lines = [f"generation difficulty {self.plan.difficulty:.1f}; "
+                 f"{len(self.plan.fragments)} fragments, {len(self.plan.accelerators)} accelerators",
+                 f"{'#':>4} {'slot':>5} {'len':>3} {'cross':>5} {'words':>7} {'difficulty':>10}"
+                 f" {'fragment':>8}  accelerator"]
+        for row in self.rows():
+            diff = "" if row["placement_difficulty"] is None else f"{row['placement_difficulty']}"
+            frag = "" if row["fragment"] is None else str(row["fragment"])
+            lines.append(f"{row['order']:>4} {row['slot']:>5} {row['length']:>3} "
+                         f"{row['crossings']:>5} {row['candidates']:>7} {diff:>10} {frag:>8}  "
+                         f"{'yes' if row['accelerator'] else ''}")
+        return "\n".join(lines)
+
+    def as_svg(self) -> str:
+        grid = self.built.grid
+        slots = self.built.slots
+        first_rank: dict[int, int] = {}
+        for rank, s in enumerate(self.plan.order):
+            for cell in slots[s].cells:
+                first_rank.setdefault(cell, rank)
+        last = max(len(self.plan.order) - 1, 1)
+        width, height = grid.width * CELL, grid.height * CELL
+        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 2}" '
+                 f'height="{height + 2}" viewBox="-1 -1 {width + 2} {height + 2}" '
+                 'font-family="sans-serif">']
+        for cell in range(grid.width * grid.height):
+            x, y = (cell % grid.width) * CELL, (cell // grid.width) * CELL
+            if not grid.is_white(cell):
+                fill = "#000"
+            elif cell in first_rank:
+                light = 92 - 55 * first_rank[cell] / last
+                fill = f"hsl(210,70%,{light:.0f}%)"
+            else:
+                fill = "#fff"
+            parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" '
+                         'stroke="#444" stroke-width="1"/>')
+        for i, fragment in enumerate(self.plan.fragments):
+            hue = (i * 137.5 + 20) % 360
+            for s in fragment.slots:
+                for cell in slots[s].cells:
+                    x, y = (cell % grid.width) * CELL + 3, (cell // grid.width) * CELL + 3
+                    parts.append(f'<rect x="{x}" y="{y}" width="{CELL - 6}" height="{CELL - 6}" '
+                                 f'fill="none" stroke="hsl({hue:.0f},80%,45%)" stroke-width="2"/>')
+        for rank, s in enumerate(self.plan.order):
+            slot = slots[s]
+            x, y = slot.col * CELL, slot.row * CELL
+            dx, dy = (CELL * 0.55, CELL * 0.95) if slot.direction == "A" else (2, CELL * 0.95)
+            label = f"{rank + 1}{'→' if slot.direction == 'A' else '↓'}"
+            parts.append(f'<text x="{x + dx:.0f}" y="{y + dy - 2:.0f}" font-size="9" '
+                         f'fill="#000">{escape(label)}</text>')
+            parts.append(f'<text x="{x + 2}" y="{y + 10}" font-size="9">{slot.number}</text>')
+        parts.append("</svg>")
+        return "\n".join(parts) + "\n"
+
+
+def plan_report(built: Built, seed: int = 0) -> PlanReport:
+    """Propagate, then plan; candidates are counted after pruning."""
+    propagated = propagate(built.problem)
+    plan = make_plan(propagated.problem, seed)
+    sizes = tuple(int(n) for n in propagated.problem.domain_sizes())
+    return PlanReport(built, plan, sizes)
