@@ -59,7 +59,8 @@ class PlanReport:
 
     def as_text(self) -> str:
         lines = [f"generation difficulty {self.plan.difficulty:.1f}; "
-                 f"{len(self.plan.fragments)} fragments, {len(self.plan.accelerators)} accelerators",
+                 f"{len(self.plan.fragments)} fragments, "
+                 f"{len(self.plan.accelerators)} accelerators",
                  f"{'#':>4} {'slot':>5} {'len':>3} {'cross':>5} {'words':>7} {'difficulty':>10}"
                  f" {'fragment':>8}  accelerator"]
         for row in self.rows():
