@@ -336,3 +336,34 @@ def test_plan_prints_order_and_draws_svg(tmp_path) -> None:
     as_json = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--json"])
     data = json.loads(as_json.output)
     assert sorted(row["order"] for row in data["slots"]) == [1, 2, 3, 4]
+
+
+def test_missing_out_directory_is_refused_before_search(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid = tmp_path / "g.txt"
+    grid.write_text("..\n..\n")
+    words = tmp_path / "w.txt"
+    words.write_text("AB\nCD\nAC\nBD\n")
+    result = CliRunner().invoke(
+        app, ["fill", str(grid), "--dict", str(words), "--out", str(tmp_path / "no" / "o.txt")]
+    )
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+    assert "FILLED" not in result.output
+
+
+def test_plan_says_when_propagation_already_proves_unfillable(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid = tmp_path / "g.txt"
+    grid.write_text("...\n")
+    words = tmp_path / "w.txt"
+    words.write_text("AB\nCD\n")
+    result = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words)])
+    assert result.exit_code == 0, result.output
+    assert "no 3-letter word" in result.output

@@ -83,11 +83,16 @@ def _status_line(elapsed: float, busy: str) -> None:
         sys.stderr.flush()
 
 
+def _check_writable(path: Path | None) -> None:
+    """Refuse an output path whose folder is missing before any search starts."""
+    if path is not None and not (path.parent if str(path.parent) else Path(".")).is_dir():
+        raise XwsatError(f"{path}: directory {path.parent} does not exist")
+
+
 def _write_atomic(path: Path, text: str) -> None:
     """Write via a temporary file and rename, so a failure never leaves half a file."""
+    _check_writable(path)
     directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise XwsatError(f"{path}: directory {directory} does not exist")
     handle, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -103,6 +108,7 @@ def _run(question: str, grid_path: Path, dictionary: str, backend: str, time_lim
          alphabet: str, fold_yo: bool, as_machine: bool, out: Path | None) -> None:
     try:
         options = _options(backend, time_limit, seed, allow_repeats, min_length, memory_limit)
+        _check_writable(out)
         grid, words = _load(grid_path, dictionary, min_score, alphabet, fold_yo)
         result: FillResult = fill_grid(grid, words, options, _status_line)
         if sys.stderr.isatty():
@@ -191,6 +197,7 @@ def plan(
     try:
         if not 1 <= min_length <= 100:
             raise XwsatError("--min-length must be between 1 and 100")
+        _check_writable(svg)
         grid_value, words = _load(grid, dictionary, min_score, alphabet, fold_yo)
         report = plan_report(build_problem(grid_value, words, min_length, allow_repeats), seed)
         if svg is not None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from xwsat.fill import explain_wipeout
 from xwsat.planner import Plan, make_plan
 from xwsat.problem import Built
 from xwsat.propagate import propagate
@@ -24,6 +25,7 @@ class PlanReport:
     built: Built
     plan: Plan
     candidates: tuple[int, ...]
+    wipeout: str | None = None  # why arc consistency already proves the grid unfillable
 
     def rows(self) -> list[dict[str, Any]]:
         problem = self.built.problem
@@ -47,6 +49,7 @@ class PlanReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {
+            "unfillable_by_propagation": self.wipeout,
             "difficulty": round(self.plan.difficulty, 2),
             "slots": self.rows(),
             "fragments": [
@@ -69,6 +72,8 @@ class PlanReport:
             lines.append(f"{row['order']:>4} {row['slot']:>5} {row['length']:>3} "
                          f"{row['crossings']:>5} {row['candidates']:>7} {diff:>10} {frag:>8}  "
                          f"{'yes' if row['accelerator'] else ''}")
+        if self.wipeout:
+            lines.append(f"unfillable by arc consistency: {self.wipeout}")
         return "\n".join(lines)
 
     def as_svg(self) -> str:
@@ -118,4 +123,7 @@ def plan_report(built: Built, seed: int = 0) -> PlanReport:
     propagated = propagate(built.problem)
     plan = make_plan(propagated.problem, seed)
     sizes = tuple(int(n) for n in propagated.problem.domain_sizes())
-    return PlanReport(built, plan, sizes)
+    wipeout = None
+    if propagated.wiped is not None:
+        wipeout = explain_wipeout(built, propagated.wiped, propagated.reason)
+    return PlanReport(built, plan, sizes, wipeout)
