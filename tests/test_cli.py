@@ -305,10 +305,10 @@ def test_executable_usage_error_is_one_line(tiny) -> None:
 def test_unexpected_exception_exits_4_not_1(tiny) -> None:
     grid, words = tiny
     script = (
-        "import sys, xwsat.cli as cli\n"
+        "import sys, xwsat.cli as cli, xwsat.commands.common as common\n"
         "def boom(*args, **kwargs):\n"
         "    raise RuntimeError('unexpected')\n"
-        "cli.fill_grid = boom\n"
+        "common.fill_grid = boom\n"
         f"sys.argv = ['xwsat', 'fill', {str(grid)!r}, '--dict', {str(words)!r}]\n"
         "cli.main()\n"
     )

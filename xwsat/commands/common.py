@@ -1,0 +1,131 @@
+"""What every command shares: option types, loading inputs, atomic writes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from xwsat.backends.base import Status
+from xwsat.backends.registry import validate_spec
+from xwsat.errors import XwsatError
+from xwsat.fill import FillOptions, FillResult, fill_grid
+from xwsat.grid import Grid, parse_grid
+from xwsat.report import as_json, describe
+from xwsat.words import WordList, load_words, normalize_word, read_text_file
+
+EXIT = {Status.FILLED: 0, Status.UNFILLABLE: 1, Status.UNKNOWN: 3, Status.ERROR: 4}
+
+GridArg = Annotated[Path, typer.Argument(help="Grid file: '.' empty, '#' block, letters given.")]
+DictOpt = Annotated[str, typer.Option("--dict", "-d", help="'en' (embedded) or a word-list file.")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", "-b", help="auto, cpsat, sat, sat:SOLVER, native, native:VARIANT.")]
+TimeOpt = Annotated[float, typer.Option("--time-limit", "-t", help="Seconds of wall clock.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
+RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
+ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
+LengthOpt = Annotated[int, typer.Option("--min-length", help="Shortest run that is a slot.")]
+MemoryOpt = Annotated[int, typer.Option(
+    "--memory-limit", help="MiB per solver process (0 = none).")]
+AlphabetOpt = Annotated[str, typer.Option("--alphabet", help="Declare the alphabet's letters.")]
+FoldOpt = Annotated[bool, typer.Option("--fold-yo", help="Fold Ё into Е (Russian).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable result.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the filled grid here.")]
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line error and return the exit (code 2) for the caller to raise."""
+    typer.echo(f"xwsat: error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def load_inputs(grid_path: Path, dictionary: str, min_score: int, alphabet: str | None,
+                fold_yo: bool) -> tuple[Grid, WordList]:
+    """Read the grid and the dictionary, with the grid's letters normalised like the words."""
+    if not 0 <= min_score <= 100:
+        raise XwsatError("--min-score must be between 0 and 100")
+    grid = parse_grid(read_text_file(grid_path), str(grid_path))
+    words = load_words(dictionary, min_score, alphabet or None, fold_yo=fold_yo)
+    return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo)), words
+
+
+def check_min_length(min_length: int) -> None:
+    if not 1 <= min_length <= 100:
+        raise XwsatError("--min-length must be between 1 and 100")
+
+
+def search_options(backend: str, time_limit: float, seed: int, allow_repeats: bool,
+                   min_length: int, memory_limit: int) -> FillOptions:
+    """Validate the search options before any work starts."""
+    if not 0 < time_limit <= 7 * 24 * 3600:
+        raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
+    if seed < 0:
+        raise XwsatError("--seed must be zero or positive")
+    check_min_length(min_length)
+    if memory_limit < 0:
+        raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
+    if 0 < memory_limit < 512:
+        raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its dictionary")
+    return FillOptions(validate_spec(backend), time_limit, memory_limit or None, seed,
+                       allow_repeats, min_length)
+
+
+def status_line(elapsed: float, busy: str) -> None:
+    """A live one-line progress report on a terminal (nothing when piped)."""
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\x1b[2K[xwsat] {elapsed:6.1f} s  solving with {busy}  (Ctrl-C stops)")
+        sys.stderr.flush()
+
+
+def clear_status_line() -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[2K")
+
+
+def check_writable(path: Path | None) -> None:
+    """Refuse an output path whose folder is missing before any search starts."""
+    if path is not None and not (path.parent if str(path.parent) else Path(".")).is_dir():
+        raise XwsatError(f"{path}: directory {path.parent} does not exist")
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write via a temporary file and rename, so a failure never leaves half a file."""
+    check_writable(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    handle, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+    try:
+        if isinstance(data, bytes):
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+        else:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise XwsatError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+def run_search(question: str, grid_path: Path, dictionary: str, options: FillOptions,
+               min_score: int, alphabet: str, fold_yo: bool,
+               out: Path | None) -> FillResult:
+    """Load, search, verify (inside fill_grid) and write the witness; errors become XwsatError."""
+    check_writable(out)
+    grid, words = load_inputs(grid_path, dictionary, min_score, alphabet, fold_yo)
+    result = fill_grid(grid, words, options, status_line)
+    clear_status_line()
+    if out is not None and result.filled is not None:
+        write_atomic(out, result.filled.to_text())
+    return result
+
+
+def print_result(result: FillResult, question: str, as_machine: bool) -> None:
+    if as_machine:
+        typer.echo(json.dumps(as_json(result), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(describe(result, question))
