@@ -21,7 +21,10 @@ from xwsat.propagate import propagate
 from xwsat.verify import check_fill
 from xwsat.words import build_wordlist
 
-SPECS = ["cpsat", "sat", "sat:glucose4", "sat:maplecm", "native", "native:fragments"]
+SPECS = [
+    "cpsat", "cpsat:plan", "sat", "sat:glucose4", "sat:maplecm", "sat:cadical195:plan",
+    "native", "native:letters", "native:fragments", "native:static",
+]
 
 Cell = tuple[int, int]
 

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
 from xwsat.encode.cpsat import encode_cpsat
-from xwsat.planner import Plan
+from xwsat.planner import Plan, make_plan
 from xwsat.problem import FillProblem
 
 # Presolve never paid off in results/solver_tuning.md: at 9k table rows it turned a 23 s proof into
@@ -36,6 +36,8 @@ class CpsatBackend:
         from ortools.sat.python import cp_model
 
         start = time.perf_counter()
+        if self.use_plan and plan.source != "fragments":
+            plan = make_plan(problem, limits.seed)  # the fragment planner's order, not length only
         built_model = encode_cpsat(
             problem, plan.order if self.use_plan else None, strategy=self.strategy
         )
@@ -59,7 +61,8 @@ class CpsatBackend:
             constraints=len(proto.constraints),
             conflicts=int(solver.num_conflicts),
             nodes=int(solver.num_branches),
-            extra={"tuples": built_model.n_tuples, "presolve": int(params.cp_model_presolve)},
+            extra={"tuples": built_model.n_tuples, "presolve": int(params.cp_model_presolve),
+                   "plan": plan.source if self.use_plan else "none"},
         )
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             fill = tuple(int(solver.value(w)) for w in built_model.words)

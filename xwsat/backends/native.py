@@ -5,8 +5,9 @@ most-constrained slot, least-constraining word weighted by word score, letter de
 grids, transposition symmetry breaking, conflict-directed backjumping with pruning; complete),
 ``native:letters`` (letter decisions everywhere),
 ``native:fragments`` (the planner's order with fragments, templates, backjumping and accelerators;
-complete) and ``native:balanced`` (fragments plus dynamic difficulty balancing; incomplete, so it
-never answers UNFILLABLE). See ``xwsat.search.engine`` for the algorithms.
+complete), ``native:static`` (the same without the planner's features: longest-first
+order, no fragments, no accelerators) and ``native:balanced`` (fragments plus dynamic difficulty
+balancing; incomplete, so it never answers UNFILLABLE). See ``xwsat.search.engine``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import ClassVar
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, fill_from_choice
 from xwsat.errors import XwsatError
-from xwsat.planner import Plan, make_plan
+from xwsat.planner import Plan, default_plan, make_plan
 from xwsat.problem import FillProblem
 from xwsat.search import VARIANTS, Search, SearchConfig
 
@@ -39,7 +40,9 @@ class NativeBackend:
     def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
         started = time.perf_counter()
         label = f"{self.name}:{self.variant}"
-        if not self.config.dynamic_order and plan.source != "fragments":
+        if self.variant == "static":
+            plan = default_plan(problem)  # planner features off: longest first, nothing else
+        elif not self.config.dynamic_order and plan.source != "fragments":
             plan = make_plan(problem, limits.seed)
         deadline = started + limits.time_limit if limits.time_limit else None
         search = Search(problem, plan, self.config, limits.seed)  # set-up counts as build time

@@ -22,10 +22,16 @@ def _cpsat(sub: str | None) -> Backend:
 def _sat(sub: str | None) -> Backend:
     from xwsat.backends.sat import DEFAULT_SOLVER, SOLVERS, SatBackend
 
-    solver = sub or DEFAULT_SOLVER
+    parts = (sub or "").split(":")
+    use_plan = parts[-1] == "plan"  # sat:plan, sat:SOLVER:plan: variables numbered in plan order
+    if use_plan:
+        parts.pop()
+    if len(parts) > 1:
+        raise XwsatError(f"unknown SAT variant {sub!r} (use sat, sat:SOLVER, sat:SOLVER:plan)")
+    solver = parts[0] or DEFAULT_SOLVER
     if solver not in SOLVERS:
         raise XwsatError(f"unknown SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-    return SatBackend(solver)
+    return SatBackend(solver, use_plan=use_plan)
 
 
 def _native(sub: str | None) -> Backend:

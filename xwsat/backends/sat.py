@@ -16,7 +16,7 @@ import numpy as np
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, fill_from_choice
 from xwsat.encode.cnf import CNF, encode_cnf, repeat_clauses
-from xwsat.planner import Plan
+from xwsat.planner import Plan, make_plan
 from xwsat.problem import FillProblem
 
 DEFAULT_SOLVER = "cadical195"
@@ -50,6 +50,8 @@ class SatBackend:
 
         label = f"sat:{self.solver}"
         start = time.perf_counter()
+        if self.use_plan and plan.source != "fragments":
+            plan = make_plan(problem, limits.seed)
         cnf = encode_cnf(
             problem, repeats=not self.lazy, order=plan.order if self.use_plan else None
         )

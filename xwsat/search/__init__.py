@@ -9,6 +9,11 @@ VARIANTS: dict[str, SearchConfig] = {
     "fragments": SearchConfig(
         mac=False, dynamic_order=False, prune="accelerators", wdeg=False
     ),
+    # The same static search with the planner's features off: longest-first order, no fragment
+    # reordering, no accelerators (the baseline that shows what the planner buys).
+    "static": SearchConfig(
+        mac=False, dynamic_order=False, prune="accelerators", wdeg=False
+    ),
     "balanced": SearchConfig(
         mac=False, dynamic_order=False, prune="accelerators", wdeg=False, balance=True
     ),
