@@ -329,10 +329,14 @@ def test_plan_prints_order_and_draws_svg(tmp_path) -> None:
     words = tmp_path / "w.txt"
     words.write_text("\n".join(["CAT", "COT", "TOE", "TEA", "CUT", "TAT"]) + "\n")
     svg = tmp_path / "plan.svg"
-    result = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--svg", str(svg)])
+    png = tmp_path / "plan.png"
+    result = CliRunner().invoke(
+        app, ["plan", str(grid), "--dict", str(words), "--svg", str(svg), "--png", str(png)]
+    )
     assert result.exit_code == 0, result.output
     assert "generation difficulty" in result.output
     assert len(minidom.parse(str(svg)).getElementsByTagName("rect")) >= 9
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 1000
     as_json = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--json"])
     data = json.loads(as_json.output)
     assert sorted(row["order"] for row in data["slots"]) == [1, 2, 3, 4]

@@ -1,4 +1,4 @@
-"""``xwsat plan``: the planner's analysis as a table, JSON, and an SVG picture of the grid.
+"""``xwsat plan``: the planner's analysis as a table, JSON, and a picture of the grid (SVG, PNG).
 
 The picture colours each white cell by when it is first filled (light = early, dark = late), as
 the seed documents explain their order, and outlines the cells of each fragment in its own hue.
@@ -6,10 +6,12 @@ the seed documents explain their order, and outlines the cells of each fragment 
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from xwsat.errors import XwsatError
 from xwsat.fill import explain_wipeout
 from xwsat.planner import Plan, make_plan
 from xwsat.problem import Built
@@ -116,6 +118,57 @@ class PlanReport:
             parts.append(f'<text x="{x + 2}" y="{y + 10}" font-size="9">{slot.number}</text>')
         parts.append("</svg>")
         return "\n".join(parts) + "\n"
+
+
+    def as_png(self, dpi: int = 110) -> bytes:
+        """The same picture as ``as_svg``, rasterised with matplotlib (for viewers without SVG)."""
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+            from matplotlib.colors import hsv_to_rgb
+            from matplotlib.patches import Rectangle
+        except ImportError as exc:  # pragma: no cover - matplotlib is a dependency
+            raise XwsatError(f"PNG output needs matplotlib ({exc})") from None
+        grid, slots = self.built.grid, self.built.slots
+        first_rank: dict[int, int] = {}
+        for rank, s in enumerate(self.plan.order):
+            for cell in slots[s].cells:
+                first_rank.setdefault(cell, rank)
+        last = max(len(self.plan.order) - 1, 1)
+        side = 0.42
+        fig, ax = plt.subplots(figsize=(grid.width * side + 0.2, grid.height * side + 0.2))
+        ax.set_xlim(0, grid.width)
+        ax.set_ylim(grid.height, 0)
+        ax.set_aspect("equal")
+        ax.axis("off")
+        for cell in range(grid.width * grid.height):
+            x, y = cell % grid.width, cell // grid.width
+            if not grid.is_white(cell):
+                colour: object = "black"
+            elif cell in first_rank:
+                colour = plt.cm.Blues(0.12 + 0.7 * first_rank[cell] / last)
+            else:
+                colour = "white"
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#444", lw=0.6))
+        for i, fragment in enumerate(self.plan.fragments):
+            edge = hsv_to_rgb((((i * 137.5 + 20) % 360) / 360, 0.8, 0.75))
+            for s in fragment.slots:
+                for cell in slots[s].cells:
+                    x, y = cell % grid.width, cell // grid.width
+                    ax.add_patch(Rectangle((x + 0.1, y + 0.1), 0.8, 0.8, fill=False,
+                                           edgecolor=edge, lw=1.5))
+        for rank, s in enumerate(self.plan.order):
+            slot = slots[s]
+            arrow = "\u2192" if slot.direction == "A" else "\u2193"
+            dx = 0.55 if slot.direction == "A" else 0.05
+            ax.text(slot.col + dx, slot.row + 0.92, f"{rank + 1}{arrow}", fontsize=5.5)
+            ax.text(slot.col + 0.06, slot.row + 0.3, str(slot.number), fontsize=5.5)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+        plt.close(fig)
+        return buffer.getvalue()
 
 
 def plan_report(built: Built, seed: int = 0) -> PlanReport:

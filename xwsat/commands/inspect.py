@@ -64,15 +64,19 @@ def plan(
     fold_yo: FoldOpt = False,
     json_out: JsonOpt = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Draw the plan on the grid.")] = None,
+    png: Annotated[Path | None, typer.Option("--png", help="The same picture as PNG.")] = None,
 ) -> None:
     """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
     try:
         check_min_length(min_length)
         check_writable(svg)
+        check_writable(png)
         grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
         report = plan_report(build_problem(grid_value, words, min_length, allow_repeats), seed)
         if svg is not None:
             write_atomic(svg, report.as_svg())
+        if png is not None:
+            write_atomic(png, report.as_png())
     except XwsatError as exc:
         raise fail(str(exc)) from None
     if json_out:
