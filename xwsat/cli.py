@@ -10,7 +10,8 @@ import sys
 
 import typer
 
-from xwsat.commands import fill, inspect, prove
+from xwsat.commands import fill, grids, inspect, prove
+from xwsat.commands import evidence as evidence_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
@@ -19,6 +20,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 fill.register(app)
 prove.register(app)
 inspect.register(app)
+grids.register(app)
+evidence_commands.register(app)
 
 
 def main() -> None:

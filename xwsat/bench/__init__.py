@@ -1,0 +1,1 @@
+"""Benchmarks: suites of instances, sweeps of (instance, back-end, seed) runs, and their reports."""

@@ -1,0 +1,139 @@
+"""Benchmark suites: a folder of grid files with a ``suite.json`` manifest.
+
+A manifest names the grids, where they come from and under which licence, the dictionaries to pair
+them with (a suite default, or per grid), and the status the literature knows for a pairing. One
+instance is a (grid, dictionary) pair; the bench multiplies instances by back-ends and seeds.
+
+Dictionary names: ``en`` is the embedded list; a bare name such as ``lex`` is
+``grids/dictionaries/lex.txt`` (or ``.txt.gz``); a name with a suffix (``words5_sub2.txt``,
+``../x/y.txt``) is a file relative to the suite folder.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xwsat.errors import XwsatError
+from xwsat.words import EMBEDDED
+
+MANIFEST = "suite.json"
+VERDICTS = ("filled", "unfillable")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One (grid, dictionary) pairing of a suite, with the literature's status if known."""
+
+    suite: str
+    grid: str  # grid id: the file name without .txt
+    grid_path: Path
+    dictionary: str  # the label used in tables and rows
+    dictionary_path: str  # what load_words takes
+    known: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.suite}/{self.grid}@{self.dictionary}"
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    folder: Path
+    description: str
+    source: str
+    licence: str
+    instances: tuple[Instance, ...]
+    meta: dict = field(default_factory=dict)
+
+
+def grids_root() -> Path:
+    """``./grids`` when run from a checkout, else the grids folder next to the package."""
+    here = Path("grids")
+    if (here / "dictionaries").is_dir():
+        return here
+    return Path(__file__).resolve().parent.parent.parent / "grids"
+
+
+def find_suite(spec: str) -> Path:
+    """A suite folder from a name (``classic``), a folder, or a manifest path."""
+    path = Path(spec)
+    if path.is_file() and path.name == MANIFEST:
+        return path.parent
+    if (path / MANIFEST).is_file():
+        return path
+    if "/" not in spec and (grids_root() / spec / MANIFEST).is_file():
+        return grids_root() / spec
+    known = ", ".join(list_suites()) or "none found"
+    raise XwsatError(f"unknown suite {spec!r}: give a folder with {MANIFEST} or one of {known}")
+
+
+def list_suites() -> list[str]:
+    root = grids_root()
+    if not root.is_dir():
+        return []
+    return sorted(p.parent.name for p in root.glob(f"*/{MANIFEST}"))
+
+
+def resolve_dictionary(name: str, folder: Path) -> str:
+    """The path (or embedded code) of a dictionary name, checked to exist."""
+    if name in EMBEDDED:
+        return name
+    if Path(name).suffix:
+        path = folder / name
+    else:
+        path = grids_root() / "dictionaries" / f"{name}.txt"
+        if not path.is_file() and path.with_suffix(".txt.gz").is_file():
+            path = path.with_suffix(".txt.gz")
+    if not path.is_file():
+        raise XwsatError(f"dictionary {name!r} not found (looked for {path})")
+    return str(path)
+
+
+def dictionary_label(name: str) -> str:
+    """How a dictionary shows in rows and tables: its file stem (``lex``, ``words5_sub2``)."""
+    return Path(name).stem if Path(name).suffix else name
+
+
+def load_suite(spec: str, dictionaries: list[str] | None = None) -> Suite:
+    """Read a suite; ``dictionaries`` replaces every pairing in the manifest (``--dict``)."""
+    folder = find_suite(spec)
+    manifest_path = folder / MANIFEST
+    try:
+        data = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise XwsatError(f"{manifest_path}: not a readable JSON manifest ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("grids"), list):
+        raise XwsatError(f"{manifest_path}: a manifest needs a 'grids' list")
+    name = str(data.get("suite", folder.name))
+    default = data.get("dictionaries", [])
+    instances: list[Instance] = []
+    for entry in data["grids"]:
+        entry = {"file": entry} if isinstance(entry, str) else entry
+        if not isinstance(entry, dict) or "file" not in entry:
+            raise XwsatError(f"{manifest_path}: each grid needs a 'file'")
+        grid_path = folder / entry["file"]
+        if not grid_path.is_file():
+            raise XwsatError(f"{manifest_path}: grid file {entry['file']} is missing")
+        names = dictionaries or entry.get("dictionaries") or default
+        if not names:
+            raise XwsatError(f"{manifest_path}: no dictionary for {entry['file']} (use --dict)")
+        known = entry.get("known", {})
+        for dict_name in names:
+            label = dictionary_label(dict_name)
+            status = known.get(label) if isinstance(known, dict) else None
+            if status is not None and status not in VERDICTS:
+                raise XwsatError(f"{manifest_path}: known status {status!r} is not one of "
+                                 f"{', '.join(VERDICTS)}")
+            instances.append(Instance(name, Path(entry["file"]).stem, grid_path, label,
+                                      resolve_dictionary(dict_name, folder), status))
+    return Suite(name, folder, str(data.get("description", "")), str(data.get("source", "")),
+                 str(data.get("licence", "")), tuple(instances),
+                 {k: v for k, v in data.items() if k not in ("grids",)})
+
+
+def manifest_text(manifest: dict) -> str:
+    """A manifest as written to ``suite.json``: indented JSON, UTF-8, a final newline."""
+    return json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"

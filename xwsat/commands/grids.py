@@ -1,0 +1,99 @@
+"""``xwsat grids generate`` and ``xwsat grids suites``: make fresh patterns, list the suites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from xwsat.bench.suites import MANIFEST, list_suites, load_suite, manifest_text
+from xwsat.commands.common import fail, write_atomic
+from xwsat.errors import XwsatError
+from xwsat.gridgen import block_count, block_range, generate_patterns
+
+grids_app = typer.Typer(no_args_is_help=True,
+                        help="Benchmark grids: generate American-style patterns, list suites.")
+
+
+def parse_blocks(text: str) -> tuple[int, int]:
+    """``30-36`` or ``33`` as an inclusive range."""
+    low, sep, high = text.partition("-")
+    try:
+        lo = int(low)
+        hi = int(high) if sep else lo
+    except ValueError:
+        raise XwsatError(f"--blocks {text!r}: write a count or a range like 30-36") from None
+    return lo, hi
+
+
+@grids_app.command()
+def generate(
+    out_dir: Annotated[Path, typer.Option("--out-dir", "-o", help="Folder for the grid files.")],
+    size: Annotated[int, typer.Option("--size", help="Width and height (at least 5).")] = 15,
+    count: Annotated[int, typer.Option("--count", help="How many patterns.")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same patterns.")] = 0,
+    blocks: Annotated[str, typer.Option(
+        "--blocks", help="Block count or range, e.g. 30-36 (default 13-16% of cells).")] = "",
+    ratio: Annotated[float | None, typer.Option(
+        "--ratio", help="Target share of blocks, e.g. 0.16 (+-1 block).")] = None,
+    long_runs: Annotated[int, typer.Option(
+        "--long-runs", help="At least this many full or nearly full-width runs.")] = 0,
+    dictionary: Annotated[list[str] | None, typer.Option(
+        "--dict", help="Dictionary to pair in the manifest (repeatable).")] = None,
+) -> None:
+    """Seeded 180-degree symmetric patterns, every slot >= 3, connected; files plus suite.json."""
+    try:
+        lo, hi = parse_blocks(blocks) if blocks else (None, None)
+        lo, hi = block_range(size, lo, hi, ratio)
+        grids = generate_patterns(size, count, seed, lo, hi, None, long_runs)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        entries = []
+        for index, grid in enumerate(grids):
+            name = f"g{size}-s{seed}-{index:03d}.txt"
+            write_atomic(out_dir / name, grid.to_text())
+            entries.append({"file": name, "blocks": block_count(grid)})
+        command = (f"xwsat grids generate --size {size} --count {count} --seed {seed} "
+                   f"--blocks {lo}-{hi}" + (f" --long-runs {long_runs}" if long_runs else "")
+                   + "".join(f" --dict {d}" for d in dictionary or [])
+                   + f" --out-dir {out_dir}")
+        manifest = {
+            "suite": out_dir.name,
+            "description": f"{count} generated {size}x{size} American-style patterns "
+                           f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3, connected)",
+            "source": "xwsat.gridgen (this project)",
+            "licence": "generated data, no rights reserved (CC0)",
+            "dictionaries": list(dictionary or ["wamerican"]),
+            "generator": {"size": size, "count": count, "seed": seed, "min_blocks": lo,
+                          "max_blocks": hi, "long_runs": long_runs, "command": command},
+            "grids": entries,
+        }
+        write_atomic(out_dir / MANIFEST, manifest_text(manifest))
+    except OSError as exc:
+        raise fail(f"{out_dir}: cannot write ({exc.strerror})") from None
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    typer.echo(f"wrote {len(grids)} patterns ({min(entries, key=lambda e: e['blocks'])['blocks']}-"
+               f"{max(entries, key=lambda e: e['blocks'])['blocks']} blocks) and {MANIFEST} "
+               f"to {out_dir}")
+
+
+@grids_app.command()
+def suites() -> None:
+    """The benchmark suites in grids/: instances, dictionaries, known statuses."""
+    try:
+        names = list_suites()
+        if not names:
+            raise XwsatError("no suites found (run from the repository, with grids/)")
+        for name in names:
+            suite = load_suite(name)
+            dicts = sorted({i.dictionary for i in suite.instances})
+            known = sum(i.known is not None for i in suite.instances)
+            typer.echo(f"{name:10} {len(suite.instances):4d} instances, {known:3d} with a known "
+                       f"status; dictionaries: {', '.join(dicts)}")
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(grids_app, name="grids")
