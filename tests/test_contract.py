@@ -22,7 +22,7 @@ from xwsat.verify import check_fill
 from xwsat.words import build_wordlist
 
 SPECS = [
-    "cpsat", "cpsat:plan", "sat", "sat:glucose4", "sat:maplecm", "sat:cadical195:plan",
+    "cpsat", "cpsat:plan", "sat", "sat:glucose4", "sat:maplecm", "sat:plan", "sat:glucose4:plan",
     "native", "native:letters", "native:fragments", "native:static",
 ]
 

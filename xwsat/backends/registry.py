@@ -28,7 +28,7 @@ def _sat(sub: str | None) -> Backend:
         parts.pop()
     if len(parts) > 1:
         raise XwsatError(f"unknown SAT variant {sub!r} (use sat, sat:SOLVER, sat:SOLVER:plan)")
-    solver = parts[0] or DEFAULT_SOLVER
+    solver = (parts[0] if parts else "") or DEFAULT_SOLVER
     if solver not in SOLVERS:
         raise XwsatError(f"unknown SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     return SatBackend(solver, use_plan=use_plan)
