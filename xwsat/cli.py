@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from xwsat.commands import fill, grids, inspect, prove
+from xwsat.commands import bench, fill, grids, inspect, prove
 from xwsat.commands import evidence as evidence_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -21,6 +21,7 @@ fill.register(app)
 prove.register(app)
 inspect.register(app)
 grids.register(app)
+bench.register(app)
 evidence_commands.register(app)
 
 

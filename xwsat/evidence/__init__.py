@@ -1,0 +1,1 @@
+"""Evidence for verdicts: certificates, explanations, cross-checks, counts."""

@@ -1,0 +1,106 @@
+"""Export a fill problem for external solvers: DIMACS CNF, XCSP3, or the CP-SAT model proto.
+
+Each export is complete (the no-repeat rule included eagerly), so an external solver's verdict is
+a verdict on the grid; the exact models are specified in ``encodings/``.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from xwsat.encode.cnf import CNF, encode_cnf
+from xwsat.encode.xcsp3 import to_xcsp3
+from xwsat.errors import XwsatError
+from xwsat.problem import Built, FillProblem
+from xwsat.propagate import propagate
+
+FORMATS = ("dimacs", "xcsp3", "cpsat")
+CNF_ENCODING = "xwsat-cnf/1 (encodings/cnf.md: slot, cell, word, support, eager repeat)"
+
+
+@dataclass(frozen=True)
+class Export:
+    """The exported bytes, a one-line summary, and whether arc consistency pruned first."""
+
+    data: bytes
+    summary: str
+    pruned: bool
+
+
+def chosen_problem(built: Built, prune: bool) -> tuple[FillProblem, bool, str]:
+    """The raw problem, or its arc-consistent pruning when asked and no slot wipes out."""
+    if not prune:
+        return built.problem, False, ""
+    propagated = propagate(built.problem)
+    if propagated.wiped is not None:
+        name = built.problem.slot_names[propagated.wiped]
+        return built.problem, False, f"arc consistency empties slot {name}; exported unpruned"
+    return propagated.problem, True, ""
+
+
+def dimacs_text(cnf: CNF, comments: tuple[str, ...] = ()) -> bytes:
+    """The formula as DIMACS CNF bytes (the same text ``write_dimacs`` writes)."""
+    out = io.StringIO()
+    for line in comments:
+        out.write(f"c {line}\n")
+    out.write(f"p cnf {cnf.n_vars} {cnf.n_clauses}\n")
+    for block in cnf.blocks:
+        if len(block):
+            np.savetxt(out, np.hstack([block, np.zeros((len(block), 1), np.int64)]), fmt="%d")
+    for clause in cnf.ragged:
+        out.write(" ".join(map(str, clause.tolist())) + (" 0\n" if len(clause) else "0\n"))
+    return out.getvalue().encode("ascii")
+
+
+def cnf_comments(built: Built, problem: FillProblem, cnf: CNF, source: str) -> tuple[str, ...]:
+    """DIMACS header comments: what the formula is and how to read its variables."""
+    lines = [
+        f"xwsat {CNF_ENCODING}",
+        f"grid {source}: {built.grid.height}x{built.grid.width}, {problem.n_slots} slots, "
+        f"repeats {'allowed' if problem.allow_repeats else 'forbidden'}",
+        f"word variables 1..{cnf.n_word_vars}: x[s,k] = x_base[s] + k + 1 (k-th candidate)",
+        "families " + ", ".join(f"{n}={c}" for n, c, _ in cnf.families),
+    ]
+    for s in range(problem.n_slots):
+        lines.append(f"slot {problem.slot_names[s]} x_base {int(cnf.x_base[s])} "
+                     f"candidates {len(problem.candidates[s])}")
+    return tuple(lines)
+
+
+def export_problem(built: Built, fmt: str, prune: bool = False, source: str = "grid",
+                   binary: bool = False) -> Export:
+    """Encode ``built`` in format ``fmt`` (one of FORMATS); ``binary`` = CP-SAT wire format."""
+    if fmt not in FORMATS:
+        raise XwsatError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
+    problem, pruned, note = chosen_problem(built, prune)
+    summary = f"{problem.n_slots} slots, {int(problem.domain_sizes().sum())} candidates"
+    if fmt == "dimacs":
+        cnf = encode_cnf(problem, repeats=True)
+        data = dimacs_text(cnf, cnf_comments(built, problem, cnf, source))
+        summary = f"DIMACS: {cnf.n_vars} variables, {cnf.n_clauses} clauses ({summary})"
+    elif fmt == "xcsp3":
+        text = to_xcsp3(problem, list(problem.slot_names), note=f"xwsat export of {source}",
+                        alphabet=built.words.alphabet.letters)
+        data = text.encode("utf-8")
+        summary = f"XCSP3: {problem.n_cells} letter + {problem.n_slots} word variables ({summary})"
+    else:
+        from xwsat.encode.cpsat import encode_cpsat
+
+        model = encode_cpsat(problem)
+        proto = model.model.Proto()
+        with tempfile.TemporaryDirectory() as tmp:  # OR-Tools writes the proto only to a file
+            path = Path(tmp) / ("model.pb" if binary else "model.txt")
+            if not model.model.export_to_file(str(path)):
+                raise XwsatError("OR-Tools could not export the CP-SAT model")
+            data = path.read_bytes()
+        kind = "binary" if binary else "text"
+        summary = (f"CP-SAT model ({kind} proto): {len(proto.variables)} variables, "
+                   f"{len(proto.constraints)} constraints, {model.n_tuples} table rows ({summary})")
+    if note:
+        summary += f"; {note}"
+    return Export(data, summary, pruned)
