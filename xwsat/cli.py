@@ -12,6 +12,7 @@ import typer
 
 from xwsat.commands import bench, fill, grids, inspect, prove
 from xwsat.commands import evidence as evidence_commands
+from xwsat.commands import generate as generate_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
@@ -23,6 +24,7 @@ inspect.register(app)
 grids.register(app)
 bench.register(app)
 evidence_commands.register(app)
+generate_commands.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,196 @@
+"""``xwsat generate``: the solver places the blocks and the words together (seed 003)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from xwsat.commands.common import (
+    AlphabetOpt,
+    DictOpt,
+    JsonOpt,
+    OutOpt,
+    RepeatsOpt,
+    ScoreOpt,
+    SeedOpt,
+    TimeOpt,
+    check_writable,
+    fail,
+    write_atomic,
+)
+from xwsat.errors import XwsatError
+from xwsat.generate.run import GenerateResult, generate
+from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
+from xwsat.grid import Grid, extract_slots, parse_grid
+from xwsat.words import load_words, normalize_word, read_text_file
+
+EXIT = {"generated": 0, "impossible": 1, "undecided": 3, "error": 4}
+DEFAULT_RATIO = 1 / 6  # about the share of blocks in a published 15x15
+
+SizeOpt = Annotated[str, typer.Option("--size", "-s", help="Grid size WxH, e.g. 7x7.")]
+BlocksOpt = Annotated[int | None, typer.Option("--blocks", help="At most this many blocks.")]
+RatioOpt = Annotated[float | None, typer.Option(
+    "--block-ratio", help="At most this share of cells as blocks (default 1/6).")]
+MinLenOpt = Annotated[int, typer.Option("--min-length", help="Shortest word (2 allowed).")]
+SymOpt = Annotated[str, typer.Option("--symmetry", help="none, rotational (180) or mirror.")]
+GivenOpt = Annotated[Path | None, typer.Option(
+    "--given", help="Grid file with letters and blocks placed in advance ('.' free).")]
+ThemeOpt = Annotated[list[str] | None, typer.Option(
+    "--theme", help="An entry that must appear (repeat the option for more).")]
+GenBackendOpt = Annotated[str, typer.Option("--backend", "-b", help="native or cpsat.")]
+PatternOpt = Annotated[bool, typer.Option("--pattern-only", help="Print/write the blocks only.")]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
+    if not match:
+        raise XwsatError(f"--size must look like 7x7 (width x height), not {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def build_spec(size: str, blocks: int | None, ratio: float | None, min_length: int,
+               symmetry: str, allow_repeats: bool, given: Path | None,
+               theme: list[str]) -> GenerateSpec:
+    givens: dict[int, str] = {}
+    grid: Grid | None = None
+    if given is not None:
+        grid = parse_grid(read_text_file(given), str(given)).map_letters(normalize_word)
+    if size:
+        width, height = parse_size(size)
+        if grid is not None and (grid.width, grid.height) != (width, height):
+            raise XwsatError(f"{given}: the grid is {grid.width}x{grid.height}, "
+                             f"not the --size {width}x{height}")
+    elif grid is not None:
+        width, height = grid.width, grid.height
+    else:
+        raise XwsatError("give --size WxH (or --given GRIDFILE)")
+    if grid is not None:
+        givens = {r * width + c: ch for r, row in enumerate(grid.rows)
+                  for c, ch in enumerate(row) if ch != "."}
+    if blocks is not None and ratio is not None:
+        raise XwsatError("give --blocks or --block-ratio, not both")
+    if not (1 <= width <= 25 and 1 <= height <= 25):
+        raise XwsatError("--size must be WxH with sides from 1 to 25")
+    cap = blocks if blocks is not None else blocks_from_ratio(
+        DEFAULT_RATIO if ratio is None else ratio, width * height)
+    entries = tuple(normalize_word(t) for t in theme)
+    if any(not t.isalpha() for t in entries):
+        raise XwsatError("--theme entries must be words (letters only)")
+    return GenerateSpec(width, height, cap, min_length, symmetry, allow_repeats, givens, entries)
+
+
+def describe(result: GenerateResult, spec: GenerateSpec, pattern_only: bool) -> str:
+    total = sum(result.times.values())
+    head = {"generated": "GENERATED", "impossible": "IMPOSSIBLE", "undecided": "UNDECIDED",
+            "error": "ERROR"}[result.status]
+    lines = [f"{head} by {result.backend} in {total:.2f} s ({spec.width}x{spec.height}, "
+             f"at most {spec.max_blocks} blocks)"]
+    if result.rows is None:
+        lines.append(result.message)
+        return "\n".join(lines)
+    lines[0] += f": {result.blocks} blocks, verified"
+    rows = pattern(result.rows) if pattern_only else result.rows
+    lines += ["", *(" ".join(row) for row in rows)]
+    if not pattern_only:
+        lines.append("")
+        for direction, title in (("A", "Across"), ("D", "Down")):
+            lines.append(f"{title}:")
+            lines += [f"  {n:>3}. {w}" for n, d, _, _, w in entries(result.rows, spec) if
+                      d == direction]
+    return "\n".join(lines)
+
+
+def pattern(rows: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple("".join("#" if ch == "#" else "." for ch in row) for row in rows)
+
+
+def entries(rows: tuple[str, ...], spec: GenerateSpec) -> list[tuple[int, str, int, int, str]]:
+    """(number, 'A'/'D', row, col, word) in clue order."""
+    grid = Grid(rows)
+    return [(s.number, s.direction, s.row, s.col, "".join(grid.cell(c) for c in s.cells))
+            for s in extract_slots(grid, spec.min_length)]
+
+
+def as_json(result: GenerateResult, spec: GenerateSpec, source: str) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "status": result.status, "backend": result.backend, "verified": result.verified,
+        "message": result.message, "width": spec.width, "height": spec.height,
+        "max_blocks": spec.max_blocks, "min_length": spec.min_length,
+        "symmetry": spec.symmetry, "dictionary": source, "blocks": result.blocks,
+        "grid": list(result.rows) if result.rows else None,
+        "pattern": list(pattern(result.rows)) if result.rows else None,
+        "words": None, "times": result.times, "stats": result.stats,
+        "automata": {str(k): v for k, v in result.automata.items()},
+    }
+    if result.rows:
+        data["words"] = [{"number": n, "direction": "across" if d == "A" else "down",
+                          "row": r, "col": c, "word": w}
+                         for n, d, r, c, w in entries(result.rows, spec)]
+    return data
+
+
+def _progress(started: float):
+    def show(message: str) -> None:
+        sys.stderr.write(f"[xwsat] {time.monotonic() - started:6.1f} s  {message}\n")
+        sys.stderr.flush()
+    return show
+
+
+def generate_command(
+    size: SizeOpt = "",
+    dictionary: DictOpt = "en",
+    blocks: BlocksOpt = None,
+    block_ratio: RatioOpt = None,
+    min_length: MinLenOpt = 3,
+    symmetry: SymOpt = "none",
+    allow_repeats: RepeatsOpt = False,
+    given: GivenOpt = None,
+    theme: ThemeOpt = None,
+    backend: GenBackendOpt = "native",
+    time_limit: TimeOpt = 60.0,
+    seed: SeedOpt = 0,
+    min_score: ScoreOpt = 0,
+    alphabet: AlphabetOpt = "",
+    out: OutOpt = None,
+    json_out: JsonOpt = False,
+    pattern_only: PatternOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Generate a grid, blocks and words together: every row and column reads as dictionary words
+    separated by blocks (exit 0), or say none exists (1) or time ran out (3)."""
+    started = time.monotonic()
+    try:
+        if not 0 < time_limit <= 7 * 24 * 3600:
+            raise XwsatError("--time-limit must be a positive number of seconds")
+        if seed < 0:
+            raise XwsatError("--seed must be zero or positive")
+        if not 0 <= min_score <= 100:
+            raise XwsatError("--min-score must be between 0 and 100")
+        spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
+                          given, theme or [])
+        check_writable(out)
+        words = load_words(dictionary, min_score, alphabet or None)
+        for ch in set(spec.givens.values()) - {"#"}:
+            words.alphabet.code(ch)
+        progress = (lambda _: None) if quiet else _progress(started)
+        result = generate(spec, words, backend, time_limit, seed, progress)
+        if out is not None and result.rows is not None:
+            rows = pattern(result.rows) if pattern_only else result.rows
+            write_atomic(out, "\n".join(rows) + "\n")
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    if json_out:
+        typer.echo(json.dumps(as_json(result, spec, words.source), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(describe(result, spec, pattern_only))
+    raise typer.Exit(EXIT[result.status])
+
+
+def register(app: typer.Typer) -> None:
+    app.command("generate")(generate_command)

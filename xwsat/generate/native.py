@@ -1,0 +1,269 @@
+"""The native route (seed 003): every line keeps its set of possible lines, filtered lazily, and
+the search halves a line's option set instead of picking a word.
+
+A line's option set is the paths of its length-L layered automaton allowed by the cells' symbol
+sets (letters plus block, one boolean row per cell). Propagation is exact per line (the regular
+constraint's forward/backward sweep, as counts so the set's size comes for free): a symbol stays
+at a cell only if some whole valid line puts it there. The search takes the line with the fewest
+options (more than one), finds its first undecided cell, and splits that cell's symbols so each
+half holds about half of the line's options in dictionary order: "is there a grid with this
+line in A-M?". Blocks, the cap, symmetry and connectivity are checked on the partial grid after
+each propagation; repeats as soon as a run is decided.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from xwsat.generate.automaton import START, LineAutomaton
+from xwsat.generate.cpsat_model import SolveReport
+from xwsat.generate.lazy import neighbours
+from xwsat.generate.spec import GenerateSpec
+from xwsat.words import Alphabet
+
+Progress = Callable[[str], None]
+
+
+class _Layers:
+    """A line automaton's layers with states renumbered per layer (small count arrays)."""
+
+    def __init__(self, auto: LineAutomaton) -> None:
+        self.src, self.sym, self.dst, self.sizes = [], [], [], []
+        ids = {START: 0}
+        self.sizes.append(1)
+        for layer in auto.layers:
+            nxt: dict[int, int] = {}
+            src = np.array([ids[s] for s in layer[:, 0].tolist()], dtype=np.int64)
+            dst = np.array([nxt.setdefault(d, len(nxt)) for d in layer[:, 2].tolist()],
+                           dtype=np.int64)
+            self.src.append(src)
+            self.sym.append(layer[:, 1].astype(np.int64))
+            self.dst.append(dst)
+            self.sizes.append(len(nxt))
+            ids = nxt
+        finals = set(auto.finals)
+        self.final = np.array([s in finals for s in sorted(ids, key=ids.get)], dtype=bool)
+
+
+class _Dead(Exception):
+    """A propagation wiped out a line or broke a grid rule."""
+
+
+class NativeGenerator:
+    """Domain-bisection search over per-cell symbol sets with exact per-line propagation."""
+
+    def __init__(self, spec: GenerateSpec, alphabet: Alphabet,
+                 automata: dict[int, LineAutomaton], seed: int = 0) -> None:
+        self.spec, self.alphabet = spec, alphabet
+        self.block = alphabet.size
+        self.n_sym = alphabet.size + 1
+        self.rng = np.random.default_rng(seed)
+        self.lines = [cells for _, _, cells in spec.lines()]
+        self.layers = {length: _Layers(auto) for length, auto in automata.items()}
+        self.lines_of = [[] for _ in range(spec.cells)]
+        for index, cells in enumerate(self.lines):
+            for cell in cells:
+                self.lines_of[cell].append(index)
+        self.nodes = 0
+        self.fails = 0
+
+    def _initial(self) -> np.ndarray:
+        dom = np.ones((self.spec.cells, self.n_sym), dtype=bool)
+        for cell, ch in self.spec.givens.items():
+            dom[cell] = False
+            dom[cell, self.block if ch == "#" else self.alphabet.code(ch)] = True
+        return dom
+
+    def _revise(self, dom: np.ndarray, line: int) -> tuple[list[int], float, list[np.ndarray]]:
+        """Exact filtering of one line; returns changed cells, option count, per-layer weights."""
+        cells = self.lines[line]
+        lay = self.layers[len(cells)]
+        forward = [np.ones(1)]
+        masks = []
+        for i, cell in enumerate(cells):
+            ok = dom[cell][lay.sym[i]] & (forward[i][lay.src[i]] > 0)
+            masks.append(ok)
+            forward.append(np.bincount(lay.dst[i][ok], weights=forward[i][lay.src[i][ok]],
+                                       minlength=lay.sizes[i + 1]))
+        back = np.where(lay.final, 1.0, 0.0)
+        total = float(forward[-1] @ back)
+        if total == 0:
+            raise _Dead
+        changed = []
+        weights: list[np.ndarray] = [np.empty(0)] * len(cells)
+        for i in range(len(cells) - 1, -1, -1):
+            ok = masks[i] & (back[lay.dst[i]] > 0)
+            weight = np.zeros(len(ok))
+            weight[ok] = forward[i][lay.src[i][ok]] * back[lay.dst[i][ok]]
+            weights[i] = weight
+            back = np.bincount(lay.src[i][ok], weights=back[lay.dst[i][ok]],
+                               minlength=lay.sizes[i])
+            keep = np.zeros(self.n_sym, dtype=bool)
+            keep[lay.sym[i][ok]] = True
+            cell = cells[i]
+            if (keep != dom[cell]).any():
+                dom[cell] &= keep
+                changed.append(cell)
+        return changed, total, weights
+
+    def _propagate(self, dom: np.ndarray, queue: set[int], counts: np.ndarray) -> None:
+        while queue:
+            line = queue.pop()
+            changed, counts[line], _ = self._revise(dom, line)
+            for cell in self._symmetry(dom, changed):
+                queue.update(self.lines_of[cell])
+            self._cap(dom, queue)
+
+    def _symmetry(self, dom: np.ndarray, changed: list[int]) -> list[int]:
+        """Mirror block/white decisions onto the symmetric cell; returns every changed cell."""
+        out = list(changed)
+        for cell in changed:
+            other = self.spec.mirror_of(cell)
+            if other is None or other == cell:
+                continue
+            before = dom[other].copy()
+            if not dom[cell, self.block]:
+                dom[other, self.block] = False
+            if not dom[cell, :self.block].any():
+                dom[other, :self.block] = False
+            if not dom[other].any():
+                raise _Dead
+            if (before != dom[other]).any():
+                out.append(other)
+        return out
+
+    def _cap(self, dom: np.ndarray, queue: set[int]) -> None:
+        cap = self.spec.max_blocks
+        if cap is None:
+            return
+        sure = ~dom[:, :self.block].any(axis=1)
+        blocks = int(sure.sum())
+        if blocks > cap:
+            raise _Dead
+        if blocks == cap:
+            open_cells = np.flatnonzero(dom[:, self.block] & ~sure)
+            for cell in open_cells.tolist():
+                dom[cell, self.block] = False
+                queue.update(self.lines_of[cell])
+
+    def _grid_rules(self, dom: np.ndarray) -> None:
+        """Partial-grid checks: sure-white cells must be connectable; decided runs distinct."""
+        w, h = self.spec.width, self.spec.height
+        maybe_white = dom[:, :self.block].any(axis=1)
+        sure_white = np.flatnonzero(~dom[:, self.block])
+        if len(sure_white):
+            start = int(sure_white[0])
+            seen = {start}
+            stack = [start]
+            while stack:
+                cell = stack.pop()
+                for nxt in neighbours(cell, w, h):
+                    if nxt not in seen and maybe_white[nxt]:
+                        seen.add(nxt)
+                        stack.append(nxt)
+            if any(int(c) not in seen for c in sure_white):
+                raise _Dead
+        if not self.spec.allow_repeats:
+            self._decided_runs_distinct(dom)
+
+    def _decided_runs_distinct(self, dom: np.ndarray) -> None:
+        single = dom.sum(axis=1) == 1
+        value = dom.argmax(axis=1)
+        seen: set[tuple[int, ...]] = set()
+        for cells in self.lines:
+            run: list[int] = []
+            bounded = True
+            for cell in (*cells, -1):
+                if cell >= 0 and not (single[cell] and value[cell] == self.block):
+                    if not single[cell]:
+                        bounded = False
+                    run.append(cell)
+                    continue
+                if run and bounded:
+                    word = tuple(int(value[c]) for c in run)
+                    if word in seen:
+                        raise _Dead
+                    seen.add(word)
+                run, bounded = [], True
+
+    def solve(self, deadline: float, stop: threading.Event, progress: Progress) -> SolveReport:
+        started = time.monotonic()
+        counts = np.zeros(len(self.lines))
+        dom = self._initial()
+        try:
+            self._propagate(dom, set(range(len(self.lines))), counts)
+            self._grid_rules(dom)
+        except _Dead:
+            return self._report(None, started, proven=True)
+        stack: list[tuple[np.ndarray, np.ndarray]] = [(dom, counts)]
+        last = started
+        try:
+            while stack:
+                if stop.is_set():
+                    return self._report(None, started, stopped="interrupted")
+                now = time.monotonic()
+                if now >= deadline:
+                    return self._report(None, started, stopped="time limit reached")
+                if now - last > 2:
+                    last = now
+                    progress(f"{self.nodes} nodes, {self.fails} dead ends, depth {len(stack)}")
+                dom, counts = stack.pop()
+                self.nodes += 1
+                undecided = counts > 1
+                if not undecided.any():
+                    return self._report(self._rows(dom), started)
+                for half in self._split(dom, counts):
+                    stack.append(half)
+        except KeyboardInterrupt:
+            return self._report(None, started, stopped="interrupted")
+        return self._report(None, started, proven=True)
+
+    def _split(self, dom: np.ndarray, counts: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The two halves of the most constrained line's options, each propagated (pushed so the
+        first half is explored first; dead halves are dropped)."""
+        line = int(np.argmin(np.where(counts > 1, counts, np.inf)))
+        cells = self.lines[line]
+        _, _, weights = self._revise(dom, line)
+        lay = self.layers[len(cells)]
+        for i, cell in enumerate(cells):
+            if dom[cell].sum() > 1:
+                break
+        per_symbol = np.bincount(lay.sym[i], weights=weights[i], minlength=self.n_sym)
+        symbols = np.flatnonzero(dom[cell])
+        cumulative = np.cumsum(per_symbol[symbols])
+        cut = int(np.searchsorted(cumulative, cumulative[-1] / 2)) + 1
+        cut = min(max(cut, 1), len(symbols) - 1)
+        halves = [symbols[:cut], symbols[cut:]]
+        if self.rng.random() < 0.5:
+            halves.reverse()
+        children = []
+        for keep in reversed(halves):   # the stack pops the last pushed first
+            child = dom.copy()
+            child[cell] = False
+            child[cell, keep] = True
+            child_counts = counts.copy()
+            try:
+                queue = {line for c in self._symmetry(child, [cell]) for line in self.lines_of[c]}
+                self._propagate(child, queue, child_counts)
+                self._grid_rules(child)
+            except _Dead:
+                self.fails += 1
+                continue
+            children.append((child, child_counts))
+        return children
+
+    def _rows(self, dom: np.ndarray) -> tuple[str, ...]:
+        letters = self.alphabet.letters + "#"
+        values = [letters[int(v)] for v in dom.argmax(axis=1)]
+        w = self.spec.width
+        return tuple("".join(values[r * w:(r + 1) * w]) for r in range(self.spec.height))
+
+    def _report(self, rows, started: float, proven: bool = False,
+                stopped: str = "") -> SolveReport:
+        stats = {"nodes": self.nodes, "dead_ends": self.fails,
+                 "solve_s": round(time.monotonic() - started, 3)}
+        return SolveReport(rows, proven, stopped, stats)

@@ -1,0 +1,111 @@
+"""Generate a grid: build the line automata, run one back-end within the limits, verify.
+
+The result is verified by ``xwsat.generate.check`` (which shares no code with the back-ends)
+before it is returned; a grid that fails is withheld and reported as an error.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xwsat.errors import XwsatError
+from xwsat.generate.automaton import LineAutomaton, build_line_automaton
+from xwsat.generate.check import check_generated
+from xwsat.generate.cpsat_model import CpsatGenerator, SolveReport
+from xwsat.generate.native import NativeGenerator
+from xwsat.generate.spec import GenerateSpec
+from xwsat.words import WordList, build_wordlist
+
+BACKENDS = ("native", "cpsat")
+Progress = Callable[[str], None]
+
+
+@dataclass
+class GenerateResult:
+    """status: generated | impossible | undecided | error; rows only when generated."""
+
+    status: str
+    backend: str
+    rows: tuple[str, ...] | None
+    message: str = ""
+    verified: bool = False
+    times: dict[str, float] = field(default_factory=dict)
+    stats: dict[str, float | int] = field(default_factory=dict)
+    automata: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def blocks(self) -> int:
+        return sum(row.count("#") for row in self.rows) if self.rows else 0
+
+
+def with_theme(words: WordList, theme: tuple[str, ...]) -> WordList:
+    """The dictionary plus any theme entry it lacks (a theme entry is always a valid word)."""
+    missing = [t for t in theme if t not in set(words.words)]
+    if not missing:
+        return words
+    bad = sorted({ch for t in missing for ch in t} - set(words.alphabet.letters))
+    if bad:
+        raise XwsatError(f"theme letters {''.join(bad)} are not in the dictionary's alphabet")
+    entries = {w: (int(s), words.clues.get(i)) for i, (w, s) in
+               enumerate(zip(words.words, words.scores))}
+    entries.update({t: (50, None) for t in missing})
+    return build_wordlist(entries, words.alphabet.letters, words.source + " + theme")
+
+
+def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
+             time_limit: float = 60.0, seed: int = 0, progress: Progress = lambda _: None,
+             stop: threading.Event | None = None) -> GenerateResult:
+    """Generate pattern and words together; never raises for a search outcome."""
+    if backend not in BACKENDS:
+        raise XwsatError(f"--backend must be one of {', '.join(BACKENDS)}")
+    if spec.theme and backend == "native":
+        raise XwsatError("--theme is supported by --backend cpsat only")
+    started = time.monotonic()
+    deadline = started + time_limit
+    stop = stop or threading.Event()
+    words = with_theme(words, spec.theme)
+    automata: dict[int, LineAutomaton] = {}
+    for length in sorted({spec.width, spec.height}):
+        progress(f"building the line automaton for length {length}")
+        automata[length] = build_line_automaton(words, length, spec.min_length)
+    sizes = {length: {"trie_nodes": a.trie_nodes, "dawg_states": a.dawg_states,
+                      "transitions": len(a.transitions), "layered_transitions": a.layered_size}
+             for length, a in automata.items()}
+    built = time.monotonic()
+    progress(f"searching with {backend}")
+    engine: CpsatGenerator | NativeGenerator
+    if backend == "cpsat":
+        engine = CpsatGenerator(spec, words.alphabet, automata, seed)
+    else:
+        engine = NativeGenerator(spec, words.alphabet, automata, seed)
+    report: SolveReport = engine.solve(deadline, stop, progress)
+    times = {"build_s": round(built - started, 3),
+             "search_s": round(time.monotonic() - built, 3)}
+    result = GenerateResult("undecided", backend, None, report.stopped, False, times,
+                            report.stats, sizes)
+    if report.rows is None:
+        if report.proven_none:
+            result.status = "impossible"
+            result.message = (f"no grid exists: {backend} exhausted the search"
+                              + (" (with exact lazy cuts)" if backend == "cpsat" else ""))
+        return result
+    problems = check_generated(report.rows, set(words.words), spec.min_length, spec.max_blocks,
+                               spec.symmetry, spec.allow_repeats, _givens_rows(spec),
+                               spec.theme)
+    if problems:
+        result.status = "error"
+        result.message = "generated grid failed verification: " + "; ".join(problems[:3])
+        return result
+    result.status, result.rows, result.verified = "generated", report.rows, True
+    return result
+
+
+def _givens_rows(spec: GenerateSpec) -> list[str]:
+    cells = ["."] * spec.cells
+    for cell, ch in spec.givens.items():
+        cells[cell] = ch
+    w = spec.width
+    return ["".join(cells[r * w:(r + 1) * w]) for r in range(spec.height)]
