@@ -12,6 +12,7 @@ import typer
 
 from xwsat.commands import bench, fill, grids, inspect, prove
 from xwsat.commands import evidence as evidence_commands
+from xwsat.commands import freeform as freeform_commands
 from xwsat.commands import generate as generate_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -25,6 +26,7 @@ grids.register(app)
 bench.register(app)
 evidence_commands.register(app)
 generate_commands.register(app)
+freeform_commands.register(app)
 
 
 def main() -> None:

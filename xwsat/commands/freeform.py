@@ -1,0 +1,117 @@
+"""``xwsat freeform``: lay out a free-form crossword from a word list with clues (seed 004)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from xwsat.commands.common import (
+    JsonOpt,
+    OutOpt,
+    SeedOpt,
+    TimeOpt,
+    check_writable,
+    fail,
+    write_atomic,
+)
+from xwsat.commands.generate import parse_size
+from xwsat.errors import XwsatError
+from xwsat.freeform.layout import ACROSS, load_entries
+from xwsat.freeform.run import FreeformResult, default_size, freeform
+
+WordsArg = Annotated[Path, typer.Argument(
+    help="Word list: WORD;SCORE;CLUE or 'word — description' lines.")]
+SizeOpt = Annotated[str, typer.Option("--size", "-s", help="Board WxH (default: from the words).")]
+MethodOpt = Annotated[str, typer.Option("--method", "-m", help="cpsat (optimise) or greedy.")]
+BoardsOpt = Annotated[int, typer.Option(
+    "--boards", help="Greedy: random word orders to try (best kept).")]
+
+
+def describe(result: FreeformResult) -> str:
+    layout = result.layout
+    total = len(layout.entries)
+    lines = [f"PLACED {len(layout.placed)} of {total} words by {result.method} in "
+             f"{result.elapsed:.2f} s ({layout.width}x{layout.height}, {layout.crossings()} "
+             f"crossings, {'verified' if result.verified else 'NOT VERIFIED'})"]
+    lines += [f"note: {n}" for n in result.notes]
+    lines += ["", *(" ".join(row) for row in layout.rows()), ""]
+    numbered = layout.numbered()
+    for direction, title in ((ACROSS, "Across"), ("down", "Down")):
+        lines.append(f"{title}:")
+        lines += [f"  {n:>3}. {layout.entries[p.entry].clue} ({len(layout.entries[p.entry].word)})"
+                  for n, p in numbered if p.direction == direction]
+    left = sorted(set(range(total)) - {p.entry for p in layout.placed})
+    if left:
+        lines.append("Not placed: " + ", ".join(layout.entries[i].word for i in left))
+    return "\n".join(lines)
+
+
+def as_json(result: FreeformResult) -> dict[str, Any]:
+    layout = result.layout
+    placed_ids = {p.entry for p in layout.placed}
+    return {
+        "status": result.status, "method": result.method, "verified": result.verified,
+        "width": layout.width, "height": layout.height, "words": len(layout.entries),
+        "placed_count": len(layout.placed), "crossings": layout.crossings(),
+        "grid": list(layout.rows()),
+        "placed": [{"number": n, "word": layout.entries[p.entry].word, "row": p.row,
+                    "col": p.col, "direction": p.direction,
+                    "clue": layout.entries[p.entry].clue} for n, p in layout.numbered()],
+        "not_placed": [e.word for i, e in enumerate(layout.entries) if i not in placed_ids],
+        "notes": result.notes, "elapsed_s": round(result.elapsed, 3), "stats": result.stats,
+    }
+
+
+def freeform_command(
+    words: WordsArg,
+    size: SizeOpt = "",
+    time_limit: TimeOpt = 30.0,
+    method: MethodOpt = "cpsat",
+    seed: SeedOpt = 0,
+    boards: BoardsOpt = 100,
+    out: OutOpt = None,
+    json_out: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Place as many words as possible across and down, each crossing another, touching only at
+    crossings; print the grid and the numbered clues (exit 0; 4 if verification failed)."""
+    started = time.monotonic()
+    try:
+        if not 0 < time_limit <= 7 * 24 * 3600:
+            raise XwsatError("--time-limit must be a positive number of seconds")
+        if seed < 0:
+            raise XwsatError("--seed must be zero or positive")
+        if not 1 <= boards <= 1_000_000:
+            raise XwsatError("--boards must be between 1 and 1000000")
+        check_writable(out)
+        entries, notes = load_entries(words)
+        width, height = parse_size(size) if size else default_size(entries)
+        if not (2 <= width <= 40 and 2 <= height <= 40):
+            raise XwsatError("--size must be WxH with sides from 2 to 40")
+
+        def progress(message: str) -> None:
+            if not quiet:
+                sys.stderr.write(f"[xwsat] {time.monotonic() - started:6.1f} s  {message}\n")
+
+        result = freeform(entries, width, height, method, time_limit, seed, boards, progress,
+                          threading.Event())
+        result.notes[:0] = notes
+        if out is not None and result.status == "placed":
+            write_atomic(out, "\n".join(result.layout.rows()) + "\n")
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    if json_out:
+        typer.echo(json.dumps(as_json(result), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(describe(result))
+    raise typer.Exit(0 if result.status == "placed" else 4)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("freeform")(freeform_command)

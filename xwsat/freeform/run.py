@@ -1,0 +1,78 @@
+"""Lay out a free-form puzzle with the chosen method, within the limits, and verify it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xwsat.errors import XwsatError
+from xwsat.freeform.check import check_layout
+from xwsat.freeform.cpsat_model import cpsat_layout
+from xwsat.freeform.greedy import greedy_layout
+from xwsat.freeform.layout import Entry, Layout
+
+METHODS = ("cpsat", "greedy")
+Progress = Callable[[str], None]
+
+
+@dataclass
+class FreeformResult:
+    status: str                     # "placed" | "error"
+    method: str
+    layout: Layout
+    notes: list[str] = field(default_factory=list)
+    verified: bool = False
+    stats: dict[str, float | int | str] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+
+def default_size(entries: list[Entry]) -> tuple[int, int]:
+    """A square board a little larger than the longest word and than the letters need."""
+    longest = max(len(e.word) for e in entries)
+    letters = sum(len(e.word) for e in entries)
+    side = max(longest + 2, int((letters * 2.2) ** 0.5) + 1)
+    return side, side
+
+
+def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat",
+             time_limit: float = 30.0, seed: int = 0, boards: int = 100,
+             progress: Progress = lambda _: None,
+             stop: threading.Event | None = None) -> FreeformResult:
+    if method not in METHODS:
+        raise XwsatError(f"--method must be one of {', '.join(METHODS)}")
+    started = time.monotonic()
+    notes = []
+    fitting = [e for e in entries if len(e.word) <= max(width, height)]
+    for e in entries:
+        if e not in fitting:
+            notes.append(f"{e.word} is longer than the board; skipped")
+    if not fitting:
+        raise XwsatError(f"no word fits a {width}x{height} board")
+    deadline = started + time_limit
+    greedy_deadline = deadline if method == "greedy" else started + time_limit * 0.2
+    layout, stats = greedy_layout(fitting, width, height, boards, seed, greedy_deadline, stop,
+                                  progress)
+    if method == "cpsat" and not (stop and stop.is_set()):
+        left = deadline - time.monotonic()
+        better, cp_stats = cpsat_layout(fitting, width, height, max(left, 0.5), seed, layout,
+                                        stop, progress)
+        stats = {"greedy_" + k: v for k, v in stats.items()} | cp_stats
+        if better is not None and _key(better) >= _key(layout):
+            layout = better
+        else:
+            notes.append("CP-SAT found nothing better than the greedy start in time")
+    problems = check_layout(width, height, [e.word for e in fitting],
+                            [(p.entry, p.row, p.col, p.direction) for p in layout.placed])
+    result = FreeformResult("placed", method, layout, notes, not problems, stats,
+                            time.monotonic() - started)
+    if problems:
+        result.status = "error"
+        result.notes.append("layout failed verification: " + "; ".join(problems[:3]))
+    return result
+
+
+def _key(layout: Layout) -> tuple[int, int, int]:
+    w, h = layout.bounding_box()
+    return len(layout.placed), layout.crossings(), -(w + h)
