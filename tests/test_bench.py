@@ -1,0 +1,158 @@
+"""xwsat bench: suites, isolated runs, resumable sweeps, disagreement alarms, reports, Dask."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.bench.isolate import run_isolated
+from xwsat.bench.suites import list_suites, load_suite
+from xwsat.bench.sweep import ROWS, disagreements, read_rows, task_key
+from xwsat.cli import app
+from xwsat.errors import XwsatError
+
+WORDS = "AB\nAC\nBD\nCD\nXY\nAAB\nABA\nBAA\nBA\n"
+FILLABLE = "..\n..\n"  # AB/CD or AC/BD
+UNFILLABLE = "...\n...\n"  # arc consistent, yet no fill: the back-ends must search
+
+
+@pytest.fixture
+def tiny_suite(tmp_path: Path) -> Path:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "two.txt").write_text(FILLABLE)
+    (folder / "three.txt").write_text(UNFILLABLE)
+    (folder / "words.txt").write_text(WORDS)
+    manifest = {"suite": "tiny", "source": "test", "licence": "CC0",
+                "dictionaries": ["words.txt"],
+                "grids": [{"file": "two.txt", "known": {"words": "filled"}},
+                          {"file": "three.txt", "known": {"words": "unfillable"}}]}
+    (folder / "suite.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def bench(*args: str | Path):
+    return CliRunner().invoke(app, ["bench", *map(str, args)])
+
+
+def test_committed_suites_load_with_their_known_statuses() -> None:
+    assert {"classic", "american", "small", "blank", "generated"} <= set(list_suites())
+    classic = load_suite("classic")
+    assert len(classic.instances) == 72 and {i.dictionary for i in classic.instances} == {"lex"}
+    assert {i.grid for i in classic.instances if i.known == "unfillable"} == {
+        "15-04", "19-05", "19-10"}
+    small = {i.dictionary: i.known for i in load_suite("small").instances if i.grid == "open5"}
+    assert small == {"words5_sub2": "filled", "words5_sub3": "unfillable",
+                     "words5_sub4": "unfillable", "words5_sub5": "unfillable",
+                     "words5_sub10": "unfillable"}
+    blank = {i.grid: i.known for i in load_suite("blank").instances}
+    assert blank["blank7x7"] == "unfillable" and blank["blank6x6"] == "filled"
+    assert len(load_suite("generated").instances) == 20
+    replaced = load_suite("american", ["scowl55"])
+    assert {i.dictionary for i in replaced.instances} == {"scowl55"}
+
+
+def test_bad_suites_are_one_line_errors(tmp_path: Path) -> None:
+    with pytest.raises(XwsatError, match="unknown suite"):
+        load_suite("no-such-suite")
+    (tmp_path / "suite.json").write_text('{"grids": [{"file": "missing.txt"}]}')
+    with pytest.raises(XwsatError, match="missing"):
+        load_suite(str(tmp_path))
+    result = bench("no-such-suite", "--backends", "native")
+    assert result.exit_code == 2 and result.stderr.startswith("xwsat: error: unknown suite")
+    result = bench("small", "--backends", "native,warp")
+    assert result.exit_code == 2 and "warp" in result.stderr
+
+
+def test_tiny_sweep_runs_verifies_resumes_and_reports(tiny_suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = bench(tiny_suite, "--backends", "native,sat", "--time-limit", "20", "--out", out)
+    assert result.exit_code == 0, result.output + result.stderr
+    rows = read_rows(out / ROWS)
+    assert len(rows) == 4
+    by = {(r["grid"], r["backend"]): r for r in rows}
+    for backend in ("native", "sat"):
+        filled = by[("two", backend)]
+        assert filled["status"] == "filled" and filled["verified"] is True
+        assert "".join(filled["fill"]) in ("ABCD", "ACBD")
+        assert by[("three", backend)]["status"] == "unfillable"
+        assert by[("three", backend)]["evidence"]["method"]
+    row = rows[0]
+    for field in ("times", "sizes", "versions", "machine", "wall_s", "time_s", "conflicts",
+                  "nodes"):
+        assert field in row
+    assert row["times"]["dict_load_s"] >= 0 and row["sizes"]["slots"] > 0
+    for name in ("report.md", "summary.csv", "instances.csv", "cactus.png", "cactus.svg",
+                 "scatter_native_vs_sat.png", "scatter_native_vs_sat.svg"):
+        assert (out / name).stat().st_size > 0, name
+    report = (out / "report.md").read_text()
+    assert "xwsat bench" in report and "| native | 2 | 2 |" in report
+
+    # Resume: nothing reruns; a row cut short by a kill (last line torn) reruns alone.
+    again = bench(tiny_suite, "--backends", "native,sat", "--time-limit", "20", "--out", out)
+    assert again.exit_code == 0 and "4 resumed" in again.output
+    lines = (out / ROWS).read_text().splitlines()
+    (out / ROWS).write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])
+    third = bench(tiny_suite, "--backends", "native,sat", "--time-limit", "20", "--out", out)
+    assert third.exit_code == 0 and "3 resumed" in third.output
+    assert len(read_rows(out / ROWS)) == 4
+
+    # A back-end that says the opposite (an injected row) is a loud non-zero exit.
+    fake = dict(read_rows(out / ROWS)[0], backend="cpsat")
+    fake["status"] = "unfillable" if fake["status"] == "filled" else "filled"
+    fake["verified"] = True
+    fake["key"] = task_key(fake)
+    with (out / ROWS).open("a") as handle:
+        handle.write(json.dumps(fake) + "\n")
+    alarm = bench(tiny_suite, "--backends", "native,sat", "--time-limit", "20", "--out", out)
+    assert alarm.exit_code == 4
+    assert "DISAGREEMENT" in alarm.stderr and "back-ends disagree" in alarm.stderr
+    assert "DISAGREEMENTS" in (out / "report.md").read_text()
+
+
+def test_disagreement_checks() -> None:
+    base = {"suite": "s", "grid": "g", "dictionary": "d", "seed": 0, "time_limit": 1,
+            "verified": True}
+    rows = [dict(base, backend="a", status="filled", key="1"),
+            dict(base, backend="b", status="unfillable", key="2", known="filled"),
+            dict(base, backend="c", status="timeout", key="3")]
+    problems = disagreements(rows)
+    assert any("disagree" in p and "filled by a (seed 0)" in p for p in problems)
+    assert any("literature says filled" in p for p in problems)
+    assert disagreements(rows[:1] + rows[2:]) == []
+    assert disagreements([dict(rows[0], verified=False)]) == ["1: FILLED but not verified"]
+
+
+def _task(tiny_suite: Path, **changes) -> dict:
+    task = {"suite": "tiny", "grid": "two", "dictionary": "words", "backend": "native",
+            "seed": 0, "time_limit": 10.0, "memory_mb": None, "known": None,
+            "grid_path": str(tiny_suite / "two.txt"),
+            "dictionary_path": str(tiny_suite / "words.txt")}
+    task.update(changes)
+    task["key"] = task_key(task)
+    return task
+
+
+def test_memout_crash_and_bad_input_are_rows(tiny_suite: Path) -> None:
+    memout = run_isolated(_task(tiny_suite, memory_mb=1))
+    assert memout["status"] == "memout" and memout["verified"] is False
+    crash = run_isolated({k: v for k, v in _task(tiny_suite).items() if k != "dictionary_path"})
+    assert crash["status"] == "crash" and "KeyError" in crash["message"]
+    bad = run_isolated(_task(tiny_suite, grid_path=str(tiny_suite / "nope.txt")))
+    assert bad["status"] == "error" and "no such file" in bad["message"]
+
+
+def test_sweep_through_an_in_process_dask_cluster(tiny_suite: Path, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "dask"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        result = bench(tiny_suite, "--backends", "native", "--time-limit", "20",
+                       "--cluster", cluster.scheduler_address, "--out", out, "--no-report")
+    assert result.exit_code == 0, result.output + result.stderr
+    rows = read_rows(out / ROWS)
+    assert sorted(r["status"] for r in rows) == ["filled", "unfillable"]
+    assert "--cluster" in json.loads((out / "sweep.json").read_text())["commands"][0]

@@ -1,0 +1,176 @@
+"""Run one bench task in a fresh process with a hard wall clock and a memory limit on its tree.
+
+``fill_grid`` already limits the back-end's own process; this outer guard also covers dictionary
+loading, building and verifying, and turns any way a run can end (a result, a crash, an
+out-of-memory kill, a hang) into a row. It is a plain function of picklable values, so a thread
+pool or a Dask worker can call it alike.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+HARD_SLACK_S = 30.0  # outer wall clock = limit * 1.5 + slack (load, build, verify, grace)
+POLL_S = 0.1
+STOP = threading.Event()  # set on Ctrl-C: every watcher kills its run and returns at once
+
+
+def hard_limit(time_limit: float) -> float:
+    return time_limit * 1.5 + HARD_SLACK_S
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        tree.setdefault(ppid, []).append(int(entry))
+    return tree
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and all its descendants (0 where /proc cannot be read)."""
+    tree = _children() if os.path.isdir("/proc") else {}
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        stack.extend(tree.get(current, []))
+        try:
+            with open(f"/proc/{current}/statm", encoding="ascii") as statm:
+                total += int(statm.read().split()[1]) * _PAGE
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def _version(module: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(module)
+    except Exception:  # noqa: BLE001 - a missing package is simply "absent"
+        return "absent"
+
+
+@lru_cache(maxsize=1)
+def versions() -> dict[str, str]:
+    """Versions of everything that can change a result, git commit of the code included."""
+    import xwsat
+
+    root = Path(xwsat.__file__).resolve().parent.parent
+    commit = "unknown"
+    try:
+        out = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"],
+                             capture_output=True, text=True, timeout=10, check=False)
+        commit = out.stdout.strip() or commit
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"xwsat": _version("xwsat"), "git": commit, "python": platform.python_version(),
+            "ortools": _version("ortools"), "python-sat": _version("python-sat"),
+            "numpy": _version("numpy")}
+
+
+@lru_cache(maxsize=1)
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    memory_mb = 0
+    with contextlib.suppress(ValueError, OSError):
+        memory_mb = os.sysconf("SC_PHYS_PAGES") * _PAGE >> 20
+    return {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count() or 0,
+            "memory_mb": memory_mb, "os": f"{platform.system()} {platform.release()}"}
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def run_isolated(task: dict[str, Any]) -> dict[str, Any]:
+    """Run ``task`` in ``python -m xwsat.bench.child``; always returns a row (task + result)."""
+    limit = hard_limit(task["time_limit"])
+    memory = task.get("memory_mb")
+    started = time.time()
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "xwsat.bench.child"],
+                                stdin=subprocess.PIPE, stdout=out, stderr=err, text=True,
+                                start_new_session=True)
+        killed = ""
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps(task))
+            proc.stdin.close()
+            while proc.poll() is None:
+                elapsed = time.monotonic() - t0
+                if STOP.is_set():
+                    killed = "interrupted: the sweep was stopped"
+                elif elapsed > limit:
+                    killed = f"timeout: hard wall-clock limit of {limit:g} s reached"
+                elif memory and tree_rss(proc.pid) > memory * 1024 * 1024:
+                    killed = f"memout: the run's processes passed {memory} MiB"
+                if killed:
+                    _kill_group(proc)
+                    break
+                time.sleep(POLL_S)
+        finally:
+            if proc.poll() is None:  # interrupted: leave nothing running
+                _kill_group(proc)
+            else:  # the back-end's own child is gone with fill_grid; be sure of the group
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+        wall = time.monotonic() - t0
+        out.seek(0)
+        err.seek(0)
+        result = _parse(out.read(), err.read(), proc.returncode, killed)
+    row = dict(task)
+    row.update(result)
+    row.update({"wall_s": round(wall, 3), "started": time.strftime(
+        "%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)), "versions": versions(),
+        "machine": machine()})
+    return row
+
+
+def _parse(stdout: str, stderr: str, code: int | None, killed: str) -> dict[str, Any]:
+    if killed:
+        status, _, message = killed.partition(": ")
+        return {"status": status, "verified": False, "message": message}
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    if code == 0 and lines:
+        try:
+            return json.loads(lines[-1])
+        except json.JSONDecodeError:
+            pass
+    tail = " | ".join(stderr.strip().splitlines()[-3:])[-400:]
+    if code is not None and code < 0:
+        why = f"killed by signal {-code}" + (" (likely out of memory)" if code == -9 else "")
+        status = "memout" if code == -9 else "crash"
+    else:
+        why, status = f"exit {code}", "crash"
+    return {"status": status, "verified": False, "message": f"run process died: {why}. {tail}"}

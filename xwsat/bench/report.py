@@ -1,0 +1,287 @@
+"""Tables and plots from a sweep's rows: what solver papers show.
+
+Time of a run is ``time_s``: problem build + arc consistency + solve wall clock (the back-end's
+process start included), the same for every back-end; dictionary loading is shared by all
+back-ends and left out. A run that did not decide counts as 2 x the time limit in PAR-2.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from xwsat.bench.sweep import VERDICTS, disagreements, instance_id
+
+NOT_DECIDED = ("timeout", "memout", "unknown", "crash", "error", "interrupted")
+
+
+@dataclass(frozen=True)
+class Run:
+    instance: str  # suite/grid@dictionary, plus #seed when several seeds
+    backend: str
+    status: str
+    time_s: float | None  # None unless decided
+    limit: float
+    known: str | None
+
+    @property
+    def solved(self) -> bool:
+        return self.status in VERDICTS
+
+    @property
+    def par2(self) -> float:
+        return self.time_s if self.solved and self.time_s is not None else 2 * self.limit
+
+
+def runs_of(rows: list[dict[str, Any]]) -> list[Run]:
+    seeds = {row["seed"] for row in rows}
+    runs = []
+    for row in rows:
+        name = instance_id(row) + (f"#{row['seed']}" if len(seeds) > 1 else "")
+        solved = row["status"] in VERDICTS and (row["status"] != "filled" or row.get("verified"))
+        status = row["status"] if solved or row["status"] not in VERDICTS else "error"
+        runs.append(Run(name, row["backend"], status,
+                        float(row["time_s"]) if solved and "time_s" in row else None,
+                        float(row["time_limit"]), row.get("known")))
+    return runs
+
+
+def backends_in(runs: list[Run]) -> list[str]:
+    return list(dict.fromkeys(r.backend for r in runs))
+
+
+def summary(runs: list[Run]) -> list[dict[str, Any]]:
+    """One line per back-end: solved, verdicts, failures, PAR-2, median solved time."""
+    lines = []
+    for backend in backends_in(runs):
+        mine = [r for r in runs if r.backend == backend]
+        counts = Counter(r.status for r in mine)
+        solved = sorted(r.time_s for r in mine if r.solved and r.time_s is not None)
+        lines.append({
+            "backend": backend, "runs": len(mine), "solved": len(solved),
+            "filled": counts["filled"], "unfillable": counts["unfillable"],
+            "timeout": counts["timeout"] + counts["unknown"], "memout": counts["memout"],
+            "crash/error": counts["crash"] + counts["error"],
+            "PAR-2 s": round(statistics.fmean(r.par2 for r in mine), 2),
+            "median solved s": round(statistics.median(solved), 3) if solved else None,
+            "total solved s": round(sum(solved), 2),
+        })
+    return lines
+
+
+def versus(runs: list[Run], baseline: str) -> list[dict[str, Any]]:
+    """Per-instance time ratios (back-end / baseline) on the instances both decided."""
+    base = {r.instance: r for r in runs if r.backend == baseline}
+    lines = []
+    for backend in backends_in(runs):
+        if backend == baseline:
+            continue
+        mine = {r.instance: r for r in runs if r.backend == backend}
+        both = [i for i in mine if i in base and mine[i].solved and base[i].solved]
+        ratios = [max(mine[i].time_s or 0, 1e-3) / max(base[i].time_s or 0, 1e-3) for i in both]
+        lines.append({
+            "backend": backend, "baseline": baseline, "both solved": len(both),
+            "median ratio": round(statistics.median(ratios), 3) if ratios else None,
+            "geo-mean ratio": round(math.exp(statistics.fmean(map(math.log, ratios))), 3)
+            if ratios else None,
+            "faster": sum(x < 1 for x in ratios), "slower": sum(x > 1 for x in ratios),
+            "only this": sum(1 for i, r in mine.items()
+                             if r.solved and not (i in base and base[i].solved)),
+            "only baseline": sum(1 for i, r in base.items()
+                                 if r.solved and not (i in mine and mine[i].solved)),
+        })
+    return lines
+
+
+def per_instance(runs: list[Run], baseline: str | None) -> tuple[list[str], list[list[str]]]:
+    """Instance x back-end cells 'status time (ratio)', for the detailed table and CSV."""
+    backends = backends_in(runs)
+    table: dict[str, dict[str, Run]] = {}
+    known: dict[str, str | None] = {}
+    for r in runs:
+        table.setdefault(r.instance, {})[r.backend] = r
+        known[r.instance] = r.known
+    header = ["instance", "known", *backends]
+    body = []
+    for inst, cells in table.items():
+        base = cells.get(baseline) if baseline else None
+        line = [inst, known[inst] or ""]
+        for b in backends:
+            r = cells.get(b)
+            if r is None:
+                line.append("")
+                continue
+            text = f"{r.status} {r.time_s:.2f}" if r.solved and r.time_s is not None else r.status
+            if (r.solved and base is not None and base.solved and b != baseline
+                    and base.time_s and r.time_s is not None):
+                text += f" (x{max(r.time_s, 1e-3) / max(base.time_s, 1e-3):.2g})"
+            line.append(text)
+        body.append(line)
+    return header, body
+
+
+def markdown_table(header: list[str], body: list[list[Any]]) -> str:
+    def cell(v: Any) -> str:
+        return "" if v is None else str(v)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in body]
+    return "\n".join(lines)
+
+
+def dict_table(lines: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
+    header = list(lines[0]) if lines else []
+    return header, [[line[k] for k in header] for line in lines]
+
+
+def csv_text(header: list[str], body: list[list[Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(body)
+    return buffer.getvalue()
+
+
+def _safe(name: str) -> str:
+    return name.replace(":", "-").replace("/", "-")
+
+
+def cactus_plot(runs: list[Run], path_stem: Path, title: str) -> list[Path]:
+    """Instances decided (x) against the time needed (y, log): one line per back-end."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    limit = max(r.limit for r in runs)
+    for backend in backends_in(runs):
+        times = sorted(max(r.time_s or 0, 1e-3) for r in runs if r.backend == backend
+                       and r.solved)
+        if times:
+            ax.step(range(1, len(times) + 1), times, where="post", marker=".",
+                    label=f"{backend} ({len(times)})")
+        else:
+            ax.plot([], [], label=f"{backend} (0)")
+    ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_yscale("log")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_xlabel("instances decided")
+    ax.set_ylabel("time per instance (s, log)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    return _save(fig, path_stem)
+
+
+def scatter_plot(runs: list[Run], x_backend: str, y_backend: str, path_stem: Path,
+                 title: str) -> list[Path]:
+    """Per-instance times of two back-ends, log-log; undecided runs sit at 2 x the limit."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    xs = {r.instance: r for r in runs if r.backend == x_backend}
+    ys = {r.instance: r for r in runs if r.backend == y_backend}
+    common = [i for i in xs if i in ys]
+    limit = max(r.limit for r in runs)
+    low = 1e-2
+    fig, ax = plt.subplots(figsize=(5.2, 5))
+    styles = {"filled": ("o", "tab:blue"), "unfillable": ("x", "tab:red"),
+              "undecided": ("s", "tab:grey")}
+    for label, (marker, color) in styles.items():
+        pts = []
+        for i in common:
+            x, y = xs[i], ys[i]
+            verdict = x.status if x.solved else y.status if y.solved else "undecided"
+            if verdict == label:
+                pts.append((max(x.par2, low), max(y.par2, low)))
+        if pts:
+            ax.scatter(*zip(*pts), marker=marker, color=color, label=f"{label} ({len(pts)})",
+                       s=22)
+    top = 2 * limit * 1.3
+    ax.plot([low, top], [low, top], color="black", linewidth=0.8)
+    for v in (limit,):
+        ax.axvline(v, color="grey", linestyle="--", linewidth=0.8)
+        ax.axhline(v, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(low, top)
+    ax.set_ylim(low, top)
+    ax.set_xlabel(f"{x_backend} time (s; undecided at 2x limit)")
+    ax.set_ylabel(f"{y_backend} time (s; undecided at 2x limit)")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    return _save(fig, path_stem)
+
+
+def _save(fig: Any, stem: Path) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    for path in paths:  # via a temporary name, so a failure never leaves half a picture
+        tmp = path.with_name(f".{path.name}.tmp")
+        fig.savefig(tmp, dpi=120, format=path.suffix[1:])
+        os.replace(tmp, path)
+    plt.close(fig)
+    return paths
+
+
+def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None,
+                 command: str, title: str) -> dict[str, str]:
+    """Markdown and CSV texts by file name (plots are written into ``out_dir`` directly)."""
+    runs = runs_of(rows)
+    backends = backends_in(runs)
+    if baseline is None:
+        baseline = "auto" if "auto" in backends else backends[0]
+    if baseline not in backends:
+        from xwsat.errors import XwsatError
+
+        raise XwsatError(f"baseline {baseline!r} has no runs here (back-ends: "
+                         f"{', '.join(backends)})")
+    limits = sorted({r.limit for r in runs})
+    sums = summary(runs)
+    vs = versus(runs, baseline)
+    header, body = per_instance(runs, baseline)
+    plots = [p.name for p in cactus_plot(runs, out_dir / "cactus", f"{title}: cactus")
+             if p.suffix == ".png"]
+    for other in backends:
+        if other != baseline:
+            stem = out_dir / f"scatter_{_safe(baseline)}_vs_{_safe(other)}"
+            plots += [p.name for p in scatter_plot(runs, baseline, other, stem, f"{title}: "
+                                                   f"{other} vs {baseline}")
+                      if p.suffix == ".png"]
+    problems = disagreements(rows)
+    instances = len({r.instance for r in runs})
+    md = [f"# {title}", "",
+          f"{len(rows)} runs: {instances} instances x {len(backends)} back-ends, time limit "
+          f"{', '.join(f'{x:g}' for x in limits)} s. Time = build + arc consistency + solve wall "
+          f"clock (dictionary load excluded); PAR-2 counts an undecided run as 2 x the limit. "
+          f"Ratios are back-end time / {baseline} time on instances both decided (< 1 = faster)."
+          f" Every `filled` was verified by the independent checker.", "",
+          "Command:", "", "```", command, "```", ""]
+    if problems:
+        md += ["**DISAGREEMENTS:**", "", *(f"- {p}" for p in problems), ""]
+    else:
+        md += ["No back-ends disagreed on a verdict; no verdict contradicts a known status.", ""]
+    md += ["## Solved per back-end", "", markdown_table(*dict_table(sums)), "",
+           f"## Against the baseline ({baseline})", "",
+           markdown_table(*dict_table(vs)) if vs else "(no other back-end)", "",
+           "## Plots", "", *(f"![{p}]({p})" for p in plots), "",
+           "## Per instance", "", markdown_table(header, body), ""]
+    return {"report.md": "\n".join(md), "summary.csv": csv_text(*dict_table(sums)),
+            "versus.csv": csv_text(*dict_table(vs)), "instances.csv": csv_text(header, body)}

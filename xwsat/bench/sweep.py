@@ -1,0 +1,200 @@
+"""A sweep: (instance x back-end x seed) tasks, run through an executor, appended to JSONL.
+
+The JSONL file is the truth: a row is appended (and flushed to disk) the moment its run finishes,
+so an interrupted sweep loses at most the runs in flight, and running the same sweep again skips
+every task whose row is already there. Never prints; progress goes through a callback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xwsat.bench.isolate import run_isolated
+from xwsat.bench.suites import Suite
+from xwsat.errors import XwsatError
+
+ROWS = "rows.jsonl"
+VERDICTS = ("filled", "unfillable")
+
+
+def plan_tasks(suites: Iterable[Suite], backends: list[str], seeds: list[int],
+               time_limit: float, memory_mb: int | None) -> list[dict[str, Any]]:
+    """Every task, instance by instance (all back-ends of an instance run together, so a
+    partial sweep still compares back-ends on the instances it reached)."""
+    tasks = []
+    for suite in suites:
+        for inst in suite.instances:
+            for seed in seeds:
+                for backend in backends:
+                    task = {"suite": inst.suite, "grid": inst.grid, "dictionary": inst.dictionary,
+                            "backend": backend, "seed": seed, "time_limit": time_limit,
+                            "memory_mb": memory_mb, "known": inst.known,
+                            "grid_path": str(inst.grid_path),
+                            "dictionary_path": inst.dictionary_path}
+                    task["key"] = task_key(task)
+                    tasks.append(task)
+    return tasks
+
+
+def task_key(row: dict[str, Any]) -> str:
+    """What makes two runs the same run (the resume key)."""
+    return (f"{row['suite']}/{row['grid']}@{row['dictionary']}|{row['backend']}|seed={row['seed']}"
+            f"|t={row['time_limit']:g}|m={row.get('memory_mb') or 0}")
+
+
+def instance_id(row: dict[str, Any]) -> str:
+    return f"{row['suite']}/{row['grid']}@{row['dictionary']}"
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """Rows of a JSONL file; a line cut short by a kill is skipped (its task will rerun)."""
+    if not path.exists():
+        return []
+    rows = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and "key" in row and "status" in row:
+                rows.append(row)
+    return rows
+
+
+def append_row(path: Path, row: dict[str, Any]) -> None:
+    """Append one row and force it to disk, so a crash of the sweep cannot lose it."""
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _end_torn_line(path: Path) -> None:
+    """A sweep killed mid-write leaves a line without its newline: end it, so the next row
+    starts on its own line (the torn line is then skipped when read)."""
+    if path.exists() and path.stat().st_size:
+        with path.open("rb+") as handle:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                handle.write(b"\n")
+
+
+def disagreements(rows: Iterable[dict[str, Any]]) -> list[str]:
+    """Loud problems: two back-ends with opposite verdicts, a verdict against the literature, or
+    a FILLED row that was not verified."""
+    verdicts: dict[str, dict[str, list[str]]] = {}
+    known: dict[str, str] = {}
+    problems = []
+    for row in rows:
+        status = row.get("status")
+        if status == "filled" and not row.get("verified"):
+            problems.append(f"{row['key']}: FILLED but not verified")
+        if status in VERDICTS:
+            verdicts.setdefault(instance_id(row), {}).setdefault(status, []).append(
+                f"{row['backend']} (seed {row['seed']})")
+        if row.get("known"):
+            known[instance_id(row)] = row["known"]
+    for inst, by_status in sorted(verdicts.items()):
+        if len(by_status) > 1:
+            problems.append(f"{inst}: back-ends disagree: filled by "
+                            f"{', '.join(by_status['filled'])}; unfillable by "
+                            f"{', '.join(by_status['unfillable'])}")
+        expected = known.get(inst)
+        for status, who in by_status.items():
+            if expected and status != expected:
+                problems.append(f"{inst}: {status} by {', '.join(who)} but the literature "
+                                f"says {expected}")
+    return problems
+
+
+@dataclass
+class Progress:
+    """Counts by status, the runs in flight and an ETA, for the live progress line."""
+
+    total: int
+    skipped: int
+    jobs: int
+    time_limit: float
+    counts: Counter = field(default_factory=Counter)
+    started: float = field(default_factory=time.monotonic)
+    durations: list[float] = field(default_factory=list)
+
+    @property
+    def done(self) -> int:
+        return sum(self.counts.values())
+
+    def eta_s(self) -> float | None:
+        remaining = self.total - self.skipped - self.done
+        if remaining <= 0:
+            return 0.0
+        if not self.durations:
+            return None
+        mean = sum(self.durations) / len(self.durations)
+        return mean * remaining / max(1, self.jobs)
+
+    def line(self) -> str:
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items())) or "none yet"
+        eta = self.eta_s()
+        eta_text = "?" if eta is None else _clock(eta)
+        return (f"[bench] {self.done + self.skipped}/{self.total} runs ({self.skipped} resumed) "
+                f"| {counts} | elapsed {_clock(time.monotonic() - self.started)} | ETA {eta_text}")
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    h, rest = divmod(seconds, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
+RunFn = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def run_sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
+              on_row: Callable[[dict[str, Any], Progress], None] | None = None,
+              run: RunFn = run_isolated, jobs: int = 1) -> tuple[list[dict[str, Any]], Progress]:
+    """Run the tasks whose rows are missing from ``out_dir/rows.jsonl``; return all its rows."""
+    if len({t["key"] for t in tasks}) != len(tasks):
+        raise XwsatError("the sweep lists the same run twice (repeated suite or back-end?)")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / ROWS
+    _end_torn_line(path)
+    existing = read_rows(path)
+    done = {row["key"] for row in existing}
+    todo = [t for t in tasks if t["key"] not in done]
+    progress = Progress(len(tasks), len(tasks) - len(todo), jobs,
+                        tasks[0]["time_limit"] if tasks else 0.0)
+    rows = list(existing)  # every row of the folder counts for the disagreement check
+    futures: dict[Future, dict[str, Any]] = {}
+    try:
+        futures = {executor.submit(run, task): task for task in todo}
+        for future in as_completed(futures):
+            task = futures[future]
+            try:
+                row = future.result()
+            except Exception as exc:  # the executor itself failed (a lost worker): still a row
+                row = dict(task, status="crash", verified=False,
+                           message=f"executor lost the run: {type(exc).__name__}: {exc}")
+            append_row(path, row)
+            rows.append(row)
+            progress.counts[row["status"]] += 1
+            progress.durations.append(float(row.get("wall_s", task["time_limit"])))
+            if on_row:
+                on_row(row, progress)
+    finally:
+        for future in futures:
+            future.cancel()
+    return rows, progress
+
+
+def local_executor(jobs: int) -> Executor:
+    """Threads that each watch one isolated run process: ``jobs`` runs at a time."""
+    return ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="xwsat-bench")

@@ -1,0 +1,248 @@
+"""``xwsat bench SUITE...`` (run a sweep, resumable) and ``xwsat bench report DIR``.
+
+Exit codes: 0 the sweep ran and every verdict agrees; 4 back-ends disagreed on a verdict (or a
+verdict contradicts a known status); 2 bad input; 130 interrupted (rerun the command to resume).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from xwsat.backends.registry import validate_spec
+from xwsat.bench import isolate
+from xwsat.bench.report import build_report
+from xwsat.bench.suites import load_suite
+from xwsat.bench.sweep import (
+    ROWS,
+    Progress,
+    disagreements,
+    local_executor,
+    plan_tasks,
+    read_rows,
+    run_sweep,
+)
+from xwsat.commands.common import fail, write_atomic
+from xwsat.errors import XwsatError
+
+SWEEP = "sweep.json"
+
+
+class _DefaultRun(TyperGroup):
+    """``xwsat bench SUITE...`` means ``xwsat bench run SUITE...``; ``report`` is a subcommand."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+bench_app = typer.Typer(cls=_DefaultRun, no_args_is_help=True,
+                        help="Benchmark sweeps (xwsat bench SUITE...) and their reports.")
+
+
+def _split(text: str, what: str) -> list[str]:
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if not items:
+        raise XwsatError(f"{what} is empty")
+    if len(set(items)) != len(items):
+        raise XwsatError(f"{what} lists the same name twice")
+    return items
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(x) for x in _split(text, "--seeds")]
+    except ValueError:
+        raise XwsatError(f"--seeds {text!r}: write integers like 1,2,3") from None
+    if any(s < 0 for s in seeds):
+        raise XwsatError("--seeds must be zero or positive")
+    return seeds
+
+
+def _dictionary(name: str) -> str:
+    """A --dict value: a file path (made absolute) or a name the suites resolve (lex, en)."""
+    path = Path(name)
+    return str(path.resolve()) if path.is_file() else name
+
+
+def _executor(jobs: int, cluster: str | None) -> tuple[Any, Any]:
+    if cluster is None:
+        return local_executor(jobs), None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise XwsatError("--cluster needs dask.distributed (pip install 'xwsat[cluster]')") \
+            from None
+    try:
+        client = Client(cluster, timeout="15s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise XwsatError(f"cannot reach the Dask scheduler at {cluster} ({exc})") from None
+    return client.get_executor(pure=False), client
+
+
+def _show(row: dict[str, Any], progress: Progress) -> None:
+    line = progress.line()
+    last = (f" | last: {row['suite']}/{row['grid']}@{row['dictionary']} {row['backend']} "
+            f"{row['status']}" + (f" {row['time_s']:.2f} s" if "time_s" in row else ""))
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[2K" + (line + last)[:200])
+    else:
+        sys.stderr.write(line + last + "\n")
+    sys.stderr.flush()
+
+
+@bench_app.command("run")
+def run(
+    suites: Annotated[list[str], typer.Argument(help="Suite names (see 'xwsat grids suites') "
+                                                     "or folders with suite.json.")],
+    backends: Annotated[str, typer.Option(
+        "--backends", "-b", help="Comma-separated: auto,native,native:csp,sat,sat:SOLVER,cpsat")
+    ] = "auto",
+    dictionary: Annotated[list[str] | None, typer.Option(
+        "--dict", "-d", help="Replace the suites' dictionaries (name or file; repeatable).")
+    ] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="Seconds per run.")
+                          ] = 60.0,
+    memory_limit: Annotated[int, typer.Option(
+        "--memory-limit", help="MiB per run, all its processes (0 = none).")] = 4096,
+    seeds: Annotated[str, typer.Option("--seeds", help="Comma-separated seeds.")] = "0",
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Runs at a time (local).")] = 1,
+    cluster: Annotated[str | None, typer.Option(
+        "--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Result folder (default results/bench/SUITES).")] = None,
+    no_report: Annotated[bool, typer.Option("--no-report", help="Skip tables and plots.")
+                         ] = False,
+) -> None:
+    """Run every (grid, dictionary, back-end, seed) in its own process; rows go to JSONL."""
+    try:
+        if not 0 < time_limit <= 7 * 24 * 3600:
+            raise XwsatError("--time-limit must be a positive number of seconds")
+        if memory_limit < 0 or 0 < memory_limit < 512:
+            raise XwsatError("--memory-limit must be 0 (none) or at least 512 MiB")
+        if not 1 <= jobs <= 256:
+            raise XwsatError("--jobs must be between 1 and 256")
+        names = [validate_spec(b) for b in _split(backends, "--backends")]
+        seed_list = _seeds(seeds)
+        dicts = [_dictionary(d) for d in dictionary] if dictionary else None
+        loaded = [load_suite(s, dicts) for s in suites]
+        if len({s.name for s in loaded}) != len(loaded):
+            raise XwsatError("a suite is listed twice")
+        out_dir = out or Path("results") / "bench" / "+".join(s.name for s in loaded)
+        tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
+        command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
+                           cluster, out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        _record(out_dir, command, suites, names)
+        executor, client = _executor(jobs, cluster)
+    except OSError as exc:
+        raise fail(f"cannot create the result folder ({exc.strerror})") from None
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    typer.echo(f"[bench] {len(tasks)} runs ({len(loaded)} suites, {len(names)} back-ends, "
+               f"{len(seed_list)} seeds) -> {out_dir / ROWS}", err=True)
+    isolate.STOP.clear()
+    interrupted = False
+    try:
+        rows, progress = run_sweep(tasks, out_dir, executor, _show, jobs=jobs)
+    except KeyboardInterrupt:
+        interrupted = True
+        isolate.STOP.set()
+    finally:
+        if client is None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        else:  # Dask's executor cancels its pending futures itself on shutdown
+            executor.shutdown(wait=True)
+            client.close()
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
+    if interrupted:
+        typer.echo("xwsat: interrupted; rows so far are kept, rerun the same command to resume",
+                   err=True)
+        raise typer.Exit(130)
+    if not no_report:
+        _write_report(out_dir, None)
+    problems = disagreements(rows)
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(progress.counts.items())) or "nothing new"
+    typer.echo(f"{len(rows)} rows in {out_dir / ROWS} ({progress.skipped} resumed; this run: "
+               f"{counts})")
+    if problems:
+        typer.echo("xwsat: DISAGREEMENT between verdicts:", err=True)
+        for problem in problems:
+            typer.echo(f"  !! {problem}", err=True)
+        raise typer.Exit(4)
+
+
+def _command(suites: list[str], backends: list[str], dictionary: list[str] | None,
+             time_limit: float, memory_limit: int, seeds: list[int], jobs: int,
+             cluster: str | None, out: Path) -> str:
+    parts = ["xwsat", "bench", *suites, "--backends", ",".join(backends)]
+    for d in dictionary or []:
+        parts += ["--dict", d]
+    parts += ["--time-limit", f"{time_limit:g}", "--memory-limit", str(memory_limit),
+              "--seeds", ",".join(map(str, seeds)), "--jobs", str(jobs)]
+    if cluster:
+        parts += ["--cluster", cluster]
+    return shlex.join([*parts, "--out", str(out)])
+
+
+def _record(out_dir: Path, command: str, suites: list[str], backends: list[str]) -> None:
+    """Keep every command that wrote into this folder (sweep.json), for the report."""
+    path = out_dir / SWEEP
+    data: dict[str, Any] = {"commands": []}
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            data = {"commands": []}
+    if command not in data.setdefault("commands", []):
+        data["commands"].append(command)
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
+
+
+def _write_report(out_dir: Path, baseline: str | None, title: str | None = None) -> str:
+    """Tables and plots from the folder's rows, headed by the commands that wrote them."""
+    rows = read_rows(out_dir / ROWS)
+    if not rows:
+        raise XwsatError(f"{out_dir / ROWS}: no rows yet")
+    try:
+        command = "\n".join(json.loads((out_dir / SWEEP).read_text("utf-8"))["commands"])
+    except (OSError, json.JSONDecodeError, KeyError, TypeError):
+        command = "(command not recorded)"
+    for stale in out_dir.glob("scatter_*.*"):  # plots of an earlier baseline
+        stale.unlink()
+    files = build_report(rows, out_dir, baseline, command,
+                         title or f"xwsat bench: {out_dir.name}")
+    for name, text in files.items():
+        write_atomic(out_dir / name, text)
+    return files["report.md"]
+
+
+@bench_app.command("report")
+def report(
+    folder: Annotated[Path, typer.Argument(help="A sweep's result folder (with rows.jsonl).")],
+    baseline: Annotated[str | None, typer.Option(
+        "--baseline", help="Back-end the ratios compare against (default auto).")] = None,
+    title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+) -> None:
+    """Markdown and CSV tables (solved, PAR-2, median, ratios), cactus and scatter plots."""
+    try:
+        if not (folder / ROWS).is_file():
+            raise XwsatError(f"{folder}: no {ROWS} here (run xwsat bench first)")
+        text = _write_report(folder, baseline, title)
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    summary = text.split("## Solved per back-end", 1)[1].split("## Plots", 1)[0]
+    typer.echo(summary.strip())
+    typer.echo(f"\nwrote report.md, summary.csv, versus.csv, instances.csv and plots to {folder}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(bench_app, name="bench")
