@@ -89,11 +89,7 @@ def build_line_automaton(words: WordList, length: int, min_length: int) -> LineA
     entries: list[tuple[int, ...]] = []
     for size in range(max(min_length, 1), length + 1):
         entries.extend(tuple(int(x) for x in row) for row in words.codes_of_length(size))
-    if not entries:
-        raise XwsatError(
-            f"the dictionary has no word of {min_length} to {length} letters for a line of "
-            f"{length} cells"
-        )
+    # No word fits a line shorter than min_length: then the only valid line is all blocks.
     children, final, root, trie_nodes = _dawg(entries)
     # Renumber: START is 0, DAWG state d (not the root) is d + 1. The root is only ever entered
     # through START, so its edges become START's letter edges.

@@ -229,9 +229,8 @@ class NativeGenerator:
         cells = self.lines[line]
         _, _, weights = self._revise(dom, line)
         lay = self.layers[len(cells)]
-        for i, cell in enumerate(cells):
-            if dom[cell].sum() > 1:
-                break
+        i = next(k for k, c in enumerate(cells) if dom[c].sum() > 1)
+        cell = cells[i]
         per_symbol = np.bincount(lay.sym[i], weights=weights[i], minlength=self.n_sym)
         symbols = np.flatnonzero(dom[cell])
         cumulative = np.cumsum(per_symbol[symbols])
