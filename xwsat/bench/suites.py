@@ -89,7 +89,7 @@ def resolve_dictionary(name: str, folder: Path) -> str:
             path = path.with_suffix(".txt.gz")
     if not path.is_file():
         raise XwsatError(f"dictionary {name!r} not found (looked for {path})")
-    return str(path)
+    return str(path.resolve())
 
 
 def dictionary_label(name: str) -> str:
@@ -114,7 +114,7 @@ def load_suite(spec: str, dictionaries: list[str] | None = None) -> Suite:
         entry = {"file": entry} if isinstance(entry, str) else entry
         if not isinstance(entry, dict) or "file" not in entry:
             raise XwsatError(f"{manifest_path}: each grid needs a 'file'")
-        grid_path = folder / entry["file"]
+        grid_path = (folder / entry["file"]).resolve()  # absolute: Dask workers may differ in cwd
         if not grid_path.is_file():
             raise XwsatError(f"{manifest_path}: grid file {entry['file']} is missing")
         names = dictionaries or entry.get("dictionaries") or default

@@ -145,7 +145,10 @@ class Progress:
         counts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items())) or "none yet"
         eta = self.eta_s()
         eta_text = "?" if eta is None else _clock(eta)
-        return (f"[bench] {self.done + self.skipped}/{self.total} runs ({self.skipped} resumed) "
+        finished = self.done + self.skipped
+        filled = round(20 * finished / self.total) if self.total else 20
+        bar = "#" * filled + "." * (20 - filled)
+        return (f"[bench] [{bar}] {finished}/{self.total} runs ({self.skipped} resumed) "
                 f"| {counts} | elapsed {_clock(time.monotonic() - self.started)} | ETA {eta_text}")
 
 

@@ -142,6 +142,8 @@ def run(
         out_dir.mkdir(parents=True, exist_ok=True)
         _record(out_dir, command, suites, names)
         executor, client = _executor(jobs, cluster)
+        if client is not None:  # the ETA divides by the cluster's worker threads
+            jobs = max(1, sum(client.nthreads().values()))
     except OSError as exc:
         raise fail(f"cannot create the result folder ({exc.strerror})") from None
     except XwsatError as exc:
