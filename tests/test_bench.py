@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from xwsat.bench.isolate import run_isolated
+from xwsat.bench.isolate import _recheck, run_isolated
 from xwsat.bench.suites import list_suites, load_suite
 from xwsat.bench.sweep import ROWS, disagreements, read_rows, task_key
 from xwsat.cli import app
@@ -77,6 +77,7 @@ def test_tiny_sweep_runs_verifies_resumes_and_reports(tiny_suite: Path, tmp_path
     for backend in ("native", "sat"):
         filled = by[("two", backend)]
         assert filled["status"] == "filled" and filled["verified"] is True
+        assert filled["rechecked"] is True
         assert "".join(filled["fill"]) in ("ABCD", "ACBD")
         assert by[("three", backend)]["status"] == "unfillable"
         assert by[("three", backend)]["evidence"]["method"]
@@ -143,6 +144,16 @@ def test_memout_crash_and_bad_input_are_rows(tiny_suite: Path) -> None:
     assert crash["status"] == "crash" and "KeyError" in crash["message"]
     bad = run_isolated(_task(tiny_suite, grid_path=str(tiny_suite / "nope.txt")))
     assert bad["status"] == "error" and "no such file" in bad["message"]
+
+
+def test_second_check_rejects_a_wrong_fill(tiny_suite: Path) -> None:
+    task = _task(tiny_suite)
+    good = _recheck(task, {"status": "filled", "verified": True, "fill": ["AB", "CD"]})
+    assert good["status"] == "filled" and good["rechecked"] is True
+    wrong = _recheck(task, {"status": "filled", "verified": True, "fill": ["AB", "XY"]})
+    assert wrong["status"] == "error" and "second check" in wrong["message"]
+    unverified = _recheck(task, {"status": "filled", "verified": False, "fill": ["AB", "CD"]})
+    assert unverified["status"] == "error"
 
 
 def test_sweep_through_an_in_process_dask_cluster(tiny_suite: Path, tmp_path: Path) -> None:

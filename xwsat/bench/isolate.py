@@ -149,12 +149,45 @@ def run_isolated(task: dict[str, Any]) -> dict[str, Any]:
         out.seek(0)
         err.seek(0)
         result = _parse(out.read(), err.read(), proc.returncode, killed)
+    if result.get("status") == "filled":
+        result = _recheck(task, result)
     row = dict(task)
     row.update(result)
     row.update({"wall_s": round(wall, 3), "started": time.strftime(
         "%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)), "versions": versions(),
         "machine": machine()})
     return row
+
+
+@lru_cache(maxsize=4)
+def _dictionary(path: str) -> frozenset[str]:
+    from xwsat.words import load_words
+
+    return frozenset(load_words(path).words)
+
+
+def _recheck(task: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """Check a FILLED row's grid again here, outside the run's process, with the checker.
+
+    The run already verified it; this second look means a row cannot claim a fill that the
+    watcher's own reading of the grid and dictionary rejects.
+    """
+    from xwsat.grid import parse_grid
+    from xwsat.verify import check_fill
+    from xwsat.words import normalize_word, read_text_file
+
+    try:
+        grid = parse_grid(read_text_file(Path(task["grid_path"])), task["grid_path"])
+        pattern = grid.map_letters(normalize_word).rows
+        problems = check_fill(pattern, result.get("fill") or [],
+                              _dictionary(task["dictionary_path"]))
+    except Exception as exc:  # noqa: BLE001 - any failure to re-check withholds the verdict
+        problems = [f"could not re-check: {type(exc).__name__}: {exc}"]
+    if problems or not result.get("verified"):
+        why = "; ".join(problems[:3]) or "the run did not verify it"
+        return dict(result, status="error", verified=False,
+                    message=f"fill rejected by the second check: {why}")
+    return dict(result, rechecked=True)
 
 
 def _parse(stdout: str, stderr: str, code: int | None, killed: str) -> dict[str, Any]:
