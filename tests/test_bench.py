@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from xwsat.bench.isolate import _recheck, run_isolated
+from xwsat.bench.report import splice
 from xwsat.bench.suites import list_suites, load_suite
 from xwsat.bench.sweep import ROWS, disagreements, read_rows, task_key
 from xwsat.cli import app
@@ -125,6 +126,14 @@ def test_disagreement_checks() -> None:
     assert any("literature says filled" in p for p in problems)
     assert disagreements(rows[:1] + rows[2:]) == []
     assert disagreements([dict(rows[0], verified=False)]) == ["1: FILLED but not verified"]
+
+
+def test_readme_splice_keeps_the_rest_and_replaces_its_own_block() -> None:
+    once = splice("# Results\n\nby the lead\n", "run1", "table v1")
+    assert once.startswith("# Results\n\nby the lead\n") and "table v1" in once
+    twice = splice(once + "\nlater text\n", "run1", "table v2")
+    assert "table v1" not in twice and "table v2" in twice and twice.endswith("later text\n")
+    assert twice.count("xwsat bench run1: start") == 1
 
 
 def _task(tiny_suite: Path, **changes) -> dict:

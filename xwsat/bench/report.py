@@ -272,7 +272,8 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
           f"{', '.join(f'{x:g}' for x in limits)} s. Time = build + arc consistency + solve wall "
           f"clock (dictionary load excluded); PAR-2 counts an undecided run as 2 x the limit. "
           f"Ratios are back-end time / {baseline} time on instances both decided (< 1 = faster)."
-          f" Every `filled` was verified by the independent checker.", "",
+          f" Every `filled` was verified by the independent checker, in the run and again "
+          f"outside it.", "",
           "Command:", "", "```", command, "```", ""]
     if problems:
         md += ["**DISAGREEMENTS:**", "", *(f"- {p}" for p in problems), ""]
@@ -285,3 +286,33 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
            "## Per instance", "", markdown_table(header, body), ""]
     return {"report.md": "\n".join(md), "summary.csv": csv_text(*dict_table(sums)),
             "versus.csv": csv_text(*dict_table(vs)), "instances.csv": csv_text(header, body)}
+
+
+def readme_section(report_md: str, folder: Path, readme: Path) -> str:
+    """The report without its per-instance table, with links made relative to ``readme``."""
+    rel = Path(os.path.relpath(folder, readme.parent))
+    head, _, _ = report_md.partition("## Per instance")
+    lines = []
+    for line in head.rstrip().splitlines():
+        if line.startswith("# "):
+            line = "#" + line  # one level down inside the README
+        elif line.startswith("## "):
+            line = "#" + line
+        elif line.startswith("![") and "](" in line:
+            name = line.split("](", 1)[1].rstrip(")")
+            line = f"![{name}]({(rel / name).as_posix()})"
+        lines.append(line)
+    lines += ["", f"Per-instance times and ratios: [{(rel / 'report.md').as_posix()}]"
+                  f"({(rel / 'report.md').as_posix()}); rows: `{(rel / 'rows.jsonl').as_posix()}`."]
+    return "\n".join(lines)
+
+
+def splice(readme_text: str, name: str, section: str) -> str:
+    """Replace the block between this sweep's markers, or append it (everything else is kept)."""
+    start, end = f"<!-- xwsat bench {name}: start -->", f"<!-- xwsat bench {name}: end -->"
+    block = f"{start}\n{section}\n{end}"
+    if start in readme_text and end in readme_text:
+        before, _, rest = readme_text.partition(start)
+        _, _, after = rest.partition(end)
+        return before + block + after
+    return readme_text.rstrip("\n") + "\n\n" + block + "\n"

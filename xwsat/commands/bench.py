@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from xwsat.backends.registry import validate_spec
 from xwsat.bench import isolate
-from xwsat.bench.report import build_report
+from xwsat.bench.report import build_report, readme_section, splice
 from xwsat.bench.suites import load_suite
 from xwsat.bench.sweep import (
     ROWS,
@@ -233,12 +233,21 @@ def report(
     baseline: Annotated[str | None, typer.Option(
         "--baseline", help="Back-end the ratios compare against (default auto).")] = None,
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+    readme: Annotated[Path | None, typer.Option(
+        "--readme", help="Also put the tables and plots in this Markdown file, between markers "
+                         "(the rest of it is kept).")] = None,
 ) -> None:
     """Markdown and CSV tables (solved, PAR-2, median, ratios), cactus and scatter plots."""
     try:
         if not (folder / ROWS).is_file():
             raise XwsatError(f"{folder}: no {ROWS} here (run xwsat bench first)")
         text = _write_report(folder, baseline, title)
+        if readme is not None:
+            old = readme.read_text(encoding="utf-8") if readme.exists() else ""
+            section = readme_section(text, folder, readme)
+            write_atomic(readme, splice(old, folder.name, section))
+    except OSError as exc:
+        raise fail(f"{readme}: cannot read ({exc.strerror})") from None
     except XwsatError as exc:
         raise fail(str(exc)) from None
     summary = text.split("## Solved per back-end", 1)[1].split("## Plots", 1)[0]
