@@ -102,6 +102,12 @@ def test_tiny_sweep_runs_verifies_resumes_and_reports(tiny_suite: Path, tmp_path
     assert third.exit_code == 0 and "3 resumed" in third.output
     assert len(read_rows(out / ROWS)) == 4
 
+    # --rerun STATUS runs those again; the newer row replaces the older one.
+    fourth = bench(tiny_suite, "--backends", "native,sat", "--time-limit", "20", "--out", out,
+                   "--rerun", "unfillable")
+    assert fourth.exit_code == 0 and "2 resumed" in fourth.output
+    assert len((out / ROWS).read_text().splitlines()) == 7 and len(read_rows(out / ROWS)) == 4
+
     # A back-end that says the opposite (an injected row) is a loud non-zero exit.
     fake = dict(read_rows(out / ROWS)[0], backend="cpsat")
     fake["status"] = "unfillable" if fake["status"] == "filled" else "filled"

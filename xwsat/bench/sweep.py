@@ -55,10 +55,11 @@ def instance_id(row: dict[str, Any]) -> str:
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a JSONL file; a line cut short by a kill is skipped (its task will rerun)."""
+    """The latest row of each run in a JSONL file (a rerun appends a newer row for its key);
+    a line cut short by a kill is skipped (its task will rerun)."""
     if not path.exists():
         return []
-    rows = []
+    rows: dict[str, dict[str, Any]] = {}
     with path.open(encoding="utf-8") as handle:
         for line in handle:
             try:
@@ -66,8 +67,9 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
             except json.JSONDecodeError:
                 continue
             if isinstance(row, dict) and "key" in row and "status" in row:
-                rows.append(row)
-    return rows
+                rows.pop(row["key"], None)  # keep file order, newest last
+                rows[row["key"]] = row
+    return list(rows.values())
 
 
 def append_row(path: Path, row: dict[str, Any]) -> None:
@@ -163,19 +165,22 @@ RunFn = Callable[[dict[str, Any]], dict[str, Any]]
 
 def run_sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
               on_row: Callable[[dict[str, Any], Progress], None] | None = None,
-              run: RunFn = run_isolated, jobs: int = 1) -> tuple[list[dict[str, Any]], Progress]:
-    """Run the tasks whose rows are missing from ``out_dir/rows.jsonl``; return all its rows."""
+              run: RunFn = run_isolated, jobs: int = 1,
+              rerun: frozenset[str] = frozenset()) -> tuple[list[dict[str, Any]], Progress]:
+    """Run the tasks whose rows are missing from ``out_dir/rows.jsonl`` (or whose status is in
+    ``rerun``; ``"all"`` reruns every task); return the folder's latest row per run."""
     if len({t["key"] for t in tasks}) != len(tasks):
         raise XwsatError("the sweep lists the same run twice (repeated suite or back-end?)")
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / ROWS
     _end_torn_line(path)
     existing = read_rows(path)
-    done = {row["key"] for row in existing}
+    done = {row["key"] for row in existing
+            if "all" not in rerun and row["status"] not in rerun}
     todo = [t for t in tasks if t["key"] not in done]
     progress = Progress(len(tasks), len(tasks) - len(todo), jobs,
                         tasks[0]["time_limit"] if tasks else 0.0)
-    rows = list(existing)  # every row of the folder counts for the disagreement check
+    latest = {row["key"]: row for row in existing}  # every run of the folder counts
     futures: dict[Future, dict[str, Any]] = {}
     try:
         futures = {executor.submit(run, task): task for task in todo}
@@ -187,7 +192,8 @@ def run_sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
                 row = dict(task, status="crash", verified=False,
                            message=f"executor lost the run: {type(exc).__name__}: {exc}")
             append_row(path, row)
-            rows.append(row)
+            latest.pop(row["key"], None)
+            latest[row["key"]] = row
             progress.counts[row["status"]] += 1
             progress.durations.append(float(row.get("wall_s", task["time_limit"])))
             if on_row:
@@ -195,7 +201,7 @@ def run_sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
     finally:
         for future in futures:
             future.cancel()
-    return rows, progress
+    return list(latest.values()), progress
 
 
 def local_executor(jobs: int) -> Executor:

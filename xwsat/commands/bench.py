@@ -118,6 +118,9 @@ def run(
         "--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Result folder (default results/bench/SUITES).")] = None,
+    rerun: Annotated[str, typer.Option(
+        "--rerun", help="Run again the runs with these statuses (e.g. crash,error,timeout; "
+                        "'all' after a back-end changed); the newer row wins.")] = "",
     no_report: Annotated[bool, typer.Option("--no-report", help="Skip tables and plots.")
                          ] = False,
 ) -> None:
@@ -131,6 +134,12 @@ def run(
             raise XwsatError("--jobs must be between 1 and 256")
         names = [validate_spec(b) for b in _split(backends, "--backends")]
         seed_list = _seeds(seeds)
+        rerun_set = frozenset(_split(rerun, "--rerun")) if rerun else frozenset()
+        statuses = {"all", "filled", "unfillable", "timeout", "memout", "crash", "error",
+                    "unknown"}
+        if not rerun_set <= statuses:
+            raise XwsatError(f"--rerun: unknown status {sorted(rerun_set - statuses)[0]!r} "
+                             f"(use {', '.join(sorted(statuses))})")
         dicts = [_dictionary(d) for d in dictionary] if dictionary else None
         loaded = [load_suite(s, dicts) for s in suites]
         if len({s.name for s in loaded}) != len(loaded):
@@ -153,7 +162,7 @@ def run(
     isolate.STOP.clear()
     interrupted = False
     try:
-        rows, progress = run_sweep(tasks, out_dir, executor, _show, jobs=jobs)
+        rows, progress = run_sweep(tasks, out_dir, executor, _show, jobs=jobs, rerun=rerun_set)
     except KeyboardInterrupt:
         interrupted = True
         isolate.STOP.set()
