@@ -25,6 +25,7 @@ from typing import Any
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 HARD_SLACK_S = 30.0  # outer wall clock = limit * 1.5 + slack (load, build, verify, grace)
 POLL_S = 0.1
+MEMORY_EVERY = 4  # polls between memory readings (each scans /proc for the process tree)
 STOP = threading.Event()  # set on Ctrl-C: every watcher kills its run and returns at once
 
 
@@ -127,13 +128,16 @@ def run_isolated(task: dict[str, Any]) -> dict[str, Any]:
             assert proc.stdin is not None
             proc.stdin.write(json.dumps(task))
             proc.stdin.close()
+            polls = 0
             while proc.poll() is None:
+                polls += 1
                 elapsed = time.monotonic() - t0
                 if STOP.is_set():
                     killed = "interrupted: the sweep was stopped"
                 elif elapsed > limit:
                     killed = f"timeout: hard wall-clock limit of {limit:g} s reached"
-                elif memory and tree_rss(proc.pid) > memory * 1024 * 1024:
+                elif (memory and polls % MEMORY_EVERY == 1
+                      and tree_rss(proc.pid) > memory * 1024 * 1024):
                     killed = f"memout: the run's processes passed {memory} MiB"
                 if killed:
                     _kill_group(proc)
