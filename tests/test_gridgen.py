@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from xwsat.bench.suites import load_suite
 from xwsat.cli import app
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, extract_slots, parse_grid
@@ -105,9 +107,15 @@ def test_bad_requests_are_errors(kwargs) -> None:
 
 def test_cli_writes_grids_and_manifest(tmp_path) -> None:
     out = tmp_path / "gen"
+    words = tmp_path / "words.txt.gz"
+    words.write_bytes(gzip.compress(b"ABC\nDEF\n"))
     result = CliRunner().invoke(app, ["grids", "generate", "--size", "15", "--count", "3",
-                                      "--seed", "9", "--blocks", "30-36", "--out-dir", str(out)])
+                                      "--seed", "9", "--blocks", "30-36", "--out-dir", str(out),
+                                      "--dict", str(words)])
     assert result.exit_code == 0, result.output
+    suite = load_suite(str(out))  # the dictionary file resolves from the manifest
+    assert {(i.dictionary, i.dictionary_path) for i in suite.instances} == {
+        ("words", str(words.resolve()))}
     manifest = json.loads((out / "suite.json").read_text())
     assert manifest["generator"]["seed"] == 9 and len(manifest["grids"]) == 3
     expected = generate_patterns(15, 3, 9, 30, 36)

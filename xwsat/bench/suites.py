@@ -83,6 +83,8 @@ def resolve_dictionary(name: str, folder: Path) -> str:
         return name
     if Path(name).suffix:
         path = folder / name
+        if not path.is_file() and (grids_root().parent / name).is_file():
+            path = grids_root().parent / name  # written relative to the repository
     else:
         path = grids_root() / "dictionaries" / f"{name}.txt"
         if not path.is_file() and path.with_suffix(".txt.gz").is_file():
@@ -93,8 +95,12 @@ def resolve_dictionary(name: str, folder: Path) -> str:
 
 
 def dictionary_label(name: str) -> str:
-    """How a dictionary shows in rows and tables: its file stem (``lex``, ``words5_sub2``)."""
-    return Path(name).stem if Path(name).suffix else name
+    """How a dictionary shows in rows and tables: its file stem (``lex``, ``words5_sub2``,
+    ``wamerican-large`` for ``wamerican-large.txt.gz``)."""
+    label = Path(name).name
+    for suffix in (".gz", ".txt"):
+        label = label.removesuffix(suffix)
+    return label
 
 
 def load_suite(spec: str, dictionaries: list[str] | None = None) -> Suite:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -48,6 +49,9 @@ def generate(
         lo, hi = block_range(size, lo, hi, ratio)
         grids = generate_patterns(size, count, seed, lo, hi, None, long_runs)
         out_dir.mkdir(parents=True, exist_ok=True)
+        # A dictionary given as a file is recorded relative to the suite folder, as loaders read it.
+        pairs = [os.path.relpath(d, out_dir) if Path(d).is_file() else d
+                 for d in dictionary or ["wamerican"]]
         entries = []
         for index, grid in enumerate(grids):
             name = f"g{size}-s{seed}-{index:03d}.txt"
@@ -63,7 +67,7 @@ def generate(
                            f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3, connected)",
             "source": "xwsat.gridgen (this project)",
             "licence": "generated data, no rights reserved (CC0)",
-            "dictionaries": list(dictionary or ["wamerican"]),
+            "dictionaries": pairs,
             "generator": {"size": size, "count": count, "seed": seed, "min_blocks": lo,
                           "max_blocks": hi, "long_runs": long_runs, "command": command},
             "grids": entries,
@@ -86,7 +90,11 @@ def suites() -> None:
         if not names:
             raise XwsatError("no suites found (run from the repository, with grids/)")
         for name in names:
-            suite = load_suite(name)
+            try:
+                suite = load_suite(name)
+            except XwsatError as exc:  # one broken manifest does not hide the others
+                typer.echo(f"{name:10} unreadable: {exc}")
+                continue
             dicts = sorted({i.dictionary for i in suite.instances})
             known = sum(i.known is not None for i in suite.instances)
             typer.echo(f"{name:10} {len(suite.instances):4d} instances, {known:3d} with a known "
