@@ -43,7 +43,7 @@ GivenOpt = Annotated[Path | None, typer.Option(
     "--given", help="Grid file with letters and blocks placed in advance ('.' free).")]
 ThemeOpt = Annotated[list[str] | None, typer.Option(
     "--theme", help="An entry that must appear (repeat the option for more).")]
-GenBackendOpt = Annotated[str, typer.Option("--backend", "-b", help="native or cpsat.")]
+GenBackendOpt = Annotated[str, typer.Option("--backend", "-b", help="native, cpsat or sat.")]
 PatternOpt = Annotated[bool, typer.Option("--pattern-only", help="Print/write the blocks only.")]
 
 

@@ -134,3 +134,24 @@ def _layers(table: np.ndarray, n_states: int, finals: list[int],
     if not len(layers[0]):
         raise XwsatError(f"no valid line of {length} cells can be built from the dictionary")
     return tuple(layers)
+
+
+class LayeredStates:
+    """A line automaton's layers with states renumbered per layer (small count arrays)."""
+
+    def __init__(self, auto: LineAutomaton) -> None:
+        self.src, self.sym, self.dst, self.sizes = [], [], [], []
+        ids = {START: 0}
+        self.sizes.append(1)
+        for layer in auto.layers:
+            nxt: dict[int, int] = {}
+            src = np.array([ids[s] for s in layer[:, 0].tolist()], dtype=np.int64)
+            dst = np.array([nxt.setdefault(d, len(nxt)) for d in layer[:, 2].tolist()],
+                           dtype=np.int64)
+            self.src.append(src)
+            self.sym.append(layer[:, 1].astype(np.int64))
+            self.dst.append(dst)
+            self.sizes.append(len(nxt))
+            ids = nxt
+        finals = set(auto.finals)
+        self.final = np.array([s in finals for s in sorted(ids, key=ids.get)], dtype=bool)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xwsat.generate.automaton import START, LineAutomaton
-from xwsat.generate.lazy import neighbours, repeated_runs, white_regions
+from xwsat.generate.lazy import lazy_cuts, run_literals
 from xwsat.generate.spec import GenerateSpec
 from xwsat.words import Alphabet
 
@@ -83,18 +83,10 @@ class CpsatGenerator:
             self._eq[key] = lit
         return lit
 
-    def _run_literals(self, cells: tuple[int, ...], symbols: list[int]) -> list:
-        """Literals that together say 'this exact run, bounded by blocks or edges, is here'."""
-        lits = [self._is(c, s) for c, s in zip(cells, symbols)]
-        step = cells[1] - cells[0] if len(cells) > 1 else 1
-        w = self.spec.width
-        before, after = cells[0] - step, cells[-1] + step
-        across = step == 1
-        if (before // w == cells[0] // w) if across else before >= 0:
-            lits.append(self.b[before])
-        if (after // w == cells[-1] // w) if across else after < self.spec.cells:
-            lits.append(self.b[after])
-        return lits
+    def _lit(self, literal):
+        cell, symbol, positive = literal
+        lit = self._is(cell, symbol)
+        return lit if positive else lit.Not()
 
     def _place_theme(self, word: str) -> None:
         codes = [self.alphabet.code(ch) for ch in word]
@@ -102,33 +94,19 @@ class CpsatGenerator:
         for _, _, cells in self.spec.lines():
             for start in range(len(cells) - len(word) + 1):
                 lit = self.model.NewBoolVar(f"theme {word}@{cells[start]}")
-                for needed in self._run_literals(cells[start:start + len(word)], codes):
-                    self.model.AddImplication(lit, needed)
+                run = run_literals(cells[start:start + len(word)], codes, self.block,
+                                   self.spec.width, self.spec.cells)
+                for needed in run:
+                    self.model.AddImplication(lit, self._lit(needed))
                 options.append(lit)
         self.model.AddBoolOr(options)
 
     def _cut(self, rows: tuple[str, ...]) -> int:
         """Add cuts for every lazy rule the grid breaks; returns how many were added."""
-        added = 0
-        w, h = self.spec.width, self.spec.height
-        if not self.spec.allow_repeats:
-            for first, second in repeated_runs(rows):
-                text = [self.alphabet.code(rows[c // w][c % w]) for c in first]
-                lits = self._run_literals(first, text) + self._run_literals(second, text)
-                self.model.AddBoolOr([lit.Not() for lit in lits])
-                added += 1
-        regions = white_regions(rows)
-        for region in regions[1:]:
-            # Region R is walled in by blocks; while that wall stands, a cell of R and a cell of
-            # the main region cannot both be white.
-            inside = set(region)
-            wall = sorted({m for c in region for m in neighbours(c, w, h)} - inside)
-            anchor = regions[0][0]
-            for cell in region:
-                self.model.AddBoolOr([self.b[m].Not() for m in wall] +
-                                     [self.b[cell], self.b[anchor]])
-                added += 1
-        return added
+        cuts = lazy_cuts(rows, self.alphabet.letters, self.spec.allow_repeats)
+        for clause in cuts:
+            self.model.AddBoolOr([self._lit(lit) for lit in clause])
+        return len(cuts)
 
     def solve(self, deadline: float, stop: threading.Event, progress: Progress) -> SolveReport:
         started = time.monotonic()

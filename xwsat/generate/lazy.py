@@ -73,3 +73,45 @@ def repeated_runs(rows: Sequence[str]) -> list[tuple[tuple[int, ...], tuple[int,
         else:
             first[text] = cells
     return pairs
+
+
+Literal = tuple[int, int, bool]   # (cell, symbol, True: "cell is symbol" / False: "is not")
+
+
+def run_literals(cells: tuple[int, ...], symbols: list[int], block: int,
+                 width: int, n_cells: int) -> list[Literal]:
+    """What makes this exact run sit here: its symbols, and blocks (or edges) around it."""
+    lits = [(c, s, True) for c, s in zip(cells, symbols)]
+    step = cells[1] - cells[0] if len(cells) > 1 else 1
+    before, after = cells[0] - step, cells[-1] + step
+    across = step == 1 and (len(cells) > 1 or width > 1)
+    if (before // width == cells[0] // width and before >= 0) if across else before >= 0:
+        lits.append((before, block, True))
+    if (after // width == cells[-1] // width) if across else after < n_cells:
+        lits.append((after, block, True))
+    return lits
+
+
+def lazy_cuts(rows: Sequence[str], letters: str, allow_repeats: bool) -> list[list[Literal]]:
+    """Clauses (lists of literals, one must hold) that the grid ``rows`` violates, each exact:
+    it removes this grid and only grids that break the same rule."""
+    height, width = len(rows), len(rows[0])
+    block = len(letters)
+    cuts: list[list[Literal]] = []
+    if not allow_repeats:
+        for first, second in repeated_runs(rows):
+            text = [letters.index(rows[c // width][c % width]) for c in first]
+            both = run_literals(first, text, block, width, height * width) + \
+                run_literals(second, text, block, width, height * width)
+            cuts.append([(c, s, not v) for c, s, v in both])
+    regions = white_regions(rows)
+    for region in regions[1:]:
+        # Region R is walled in by blocks; while that wall stands, a cell of R and a cell of the
+        # main region cannot both be white.
+        inside = set(region)
+        wall = sorted({m for c in region for m in neighbours(c, width, height)} - inside)
+        anchor = regions[0][0]
+        for cell in region:
+            cuts.append([(m, block, False) for m in wall] +
+                        [(cell, block, True), (anchor, block, True)])
+    return cuts

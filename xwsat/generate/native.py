@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xwsat.generate.automaton import START, LineAutomaton
+from xwsat.generate.automaton import LayeredStates, LineAutomaton
 from xwsat.generate.cpsat_model import SolveReport
 from xwsat.generate.lazy import neighbours
 from xwsat.generate.spec import GenerateSpec
@@ -28,25 +28,8 @@ from xwsat.words import Alphabet
 Progress = Callable[[str], None]
 
 
-class _Layers:
-    """A line automaton's layers with states renumbered per layer (small count arrays)."""
-
-    def __init__(self, auto: LineAutomaton) -> None:
-        self.src, self.sym, self.dst, self.sizes = [], [], [], []
-        ids = {START: 0}
-        self.sizes.append(1)
-        for layer in auto.layers:
-            nxt: dict[int, int] = {}
-            src = np.array([ids[s] for s in layer[:, 0].tolist()], dtype=np.int64)
-            dst = np.array([nxt.setdefault(d, len(nxt)) for d in layer[:, 2].tolist()],
-                           dtype=np.int64)
-            self.src.append(src)
-            self.sym.append(layer[:, 1].astype(np.int64))
-            self.dst.append(dst)
-            self.sizes.append(len(nxt))
-            ids = nxt
-        finals = set(auto.finals)
-        self.final = np.array([s in finals for s in sorted(ids, key=ids.get)], dtype=bool)
+Sub = tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]   # live (src, sym, dst) per layer
+Node = tuple[np.ndarray, np.ndarray, list[Sub]]               # cell symbol sets, counts, lines
 
 
 class _Dead(Exception):
@@ -63,7 +46,7 @@ class NativeGenerator:
         self.n_sym = alphabet.size + 1
         self.rng = np.random.default_rng(seed)
         self.lines = [cells for _, _, cells in spec.lines()]
-        self.layers = {length: _Layers(auto) for length, auto in automata.items()}
+        self.layers = {length: LayeredStates(auto) for length, auto in automata.items()}
         self.lines_of = [[] for _ in range(spec.cells)]
         for index, cells in enumerate(self.lines):
             for cell in cells:
@@ -78,43 +61,54 @@ class NativeGenerator:
             dom[cell, self.block if ch == "#" else self.alphabet.code(ch)] = True
         return dom
 
-    def _revise(self, dom: np.ndarray, line: int) -> tuple[list[int], float, list[np.ndarray]]:
-        """Exact filtering of one line; returns changed cells, option count, per-layer weights."""
+    def _revise(self, dom: np.ndarray, line: int, sub: Sub) -> tuple[list[int], float,
+                                                                     list[np.ndarray], Sub]:
+        """Exact filtering of one line: its transitions still on some whole valid line.
+
+        ``sub`` holds the line's live transitions per layer (they only shrink down the search,
+        which keeps deep nodes cheap). Returns the changed cells, the line's option count, the
+        number of options through each live transition, and the new live transitions.
+        """
         cells = self.lines[line]
         lay = self.layers[len(cells)]
         forward = [np.ones(1)]
-        masks = []
+        kept = []
         for i, cell in enumerate(cells):
-            ok = dom[cell][lay.sym[i]] & (forward[i][lay.src[i]] > 0)
-            masks.append(ok)
-            forward.append(np.bincount(lay.dst[i][ok], weights=forward[i][lay.src[i][ok]],
-                                       minlength=lay.sizes[i + 1]))
-        back = np.where(lay.final, 1.0, 0.0)
+            src, sym, dst = sub[i]
+            ok = dom[cell][sym] & (forward[i][src] > 0)
+            src, sym, dst = src[ok], sym[ok], dst[ok]
+            kept.append((src, sym, dst))
+            forward.append(np.bincount(dst, weights=forward[i][src], minlength=lay.sizes[i + 1]))
+        back = lay.final.astype(float)
         total = float(forward[-1] @ back)
         if total == 0:
             raise _Dead
         changed = []
         weights: list[np.ndarray] = [np.empty(0)] * len(cells)
+        new: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = [kept[0]] * len(cells)
         for i in range(len(cells) - 1, -1, -1):
-            ok = masks[i] & (back[lay.dst[i]] > 0)
-            weight = np.zeros(len(ok))
-            weight[ok] = forward[i][lay.src[i][ok]] * back[lay.dst[i][ok]]
-            weights[i] = weight
-            back = np.bincount(lay.src[i][ok], weights=back[lay.dst[i][ok]],
-                               minlength=lay.sizes[i])
+            src, sym, dst = kept[i]
+            ok = back[dst] > 0
+            src, sym, dst = src[ok], sym[ok], dst[ok]
+            new[i] = (src, sym, dst)
+            weights[i] = forward[i][src] * back[dst]
+            back = np.bincount(src, weights=back[dst], minlength=lay.sizes[i])
             keep = np.zeros(self.n_sym, dtype=bool)
-            keep[lay.sym[i][ok]] = True
+            keep[sym] = True
             cell = cells[i]
             if (keep != dom[cell]).any():
                 dom[cell] &= keep
                 changed.append(cell)
-        return changed, total, weights
+        return changed, total, weights, tuple(new)
 
-    def _propagate(self, dom: np.ndarray, queue: set[int], counts: np.ndarray) -> None:
+    def _propagate(self, dom: np.ndarray, queue: set[int], counts: np.ndarray,
+                   subs: list[Sub]) -> None:
         while queue:
             line = queue.pop()
-            changed, counts[line], _ = self._revise(dom, line)
-            for cell in self._symmetry(dom, changed):
+            changed, counts[line], _, subs[line] = self._revise(dom, line, subs[line])
+            for cell in changed:      # the revised line itself is consistent already
+                queue.update(x for x in self.lines_of[cell] if x != line)
+            for cell in self._symmetry(dom, changed)[len(changed):]:
                 queue.update(self.lines_of[cell])
             self._cap(dom, queue)
 
@@ -194,12 +188,16 @@ class NativeGenerator:
         started = time.monotonic()
         counts = np.zeros(len(self.lines))
         dom = self._initial()
+        subs: list[Sub] = []
+        for cells in self.lines:
+            lay = self.layers[len(cells)]
+            subs.append(tuple(zip(lay.src, lay.sym, lay.dst)))
         try:
-            self._propagate(dom, set(range(len(self.lines))), counts)
+            self._propagate(dom, set(range(len(self.lines))), counts, subs)
             self._grid_rules(dom)
         except _Dead:
             return self._report(None, started, proven=True)
-        stack: list[tuple[np.ndarray, np.ndarray]] = [(dom, counts)]
+        stack: list[Node] = [(dom, counts, subs)]
         last = started
         try:
             while stack:
@@ -211,27 +209,24 @@ class NativeGenerator:
                 if now - last > 2:
                     last = now
                     progress(f"{self.nodes} nodes, {self.fails} dead ends, depth {len(stack)}")
-                dom, counts = stack.pop()
+                node = stack.pop()
                 self.nodes += 1
-                undecided = counts > 1
-                if not undecided.any():
-                    return self._report(self._rows(dom), started)
-                for half in self._split(dom, counts):
-                    stack.append(half)
+                if not (node[1] > 1).any():
+                    return self._report(self._rows(node[0]), started)
+                stack.extend(self._split(*node))
         except KeyboardInterrupt:
             return self._report(None, started, stopped="interrupted")
         return self._report(None, started, proven=True)
 
-    def _split(self, dom: np.ndarray, counts: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _split(self, dom: np.ndarray, counts: np.ndarray, subs: list[Sub]) -> list[Node]:
         """The two halves of the most constrained line's options, each propagated (pushed so the
         first half is explored first; dead halves are dropped)."""
         line = int(np.argmin(np.where(counts > 1, counts, np.inf)))
         cells = self.lines[line]
-        _, _, weights = self._revise(dom, line)
-        lay = self.layers[len(cells)]
+        _, _, weights, sub = self._revise(dom, line, subs[line])
         i = next(k for k, c in enumerate(cells) if dom[c].sum() > 1)
         cell = cells[i]
-        per_symbol = np.bincount(lay.sym[i], weights=weights[i], minlength=self.n_sym)
+        per_symbol = np.bincount(sub[i][1], weights=weights[i], minlength=self.n_sym)
         symbols = np.flatnonzero(dom[cell])
         cumulative = np.cumsum(per_symbol[symbols])
         cut = int(np.searchsorted(cumulative, cumulative[-1] / 2)) + 1
@@ -239,20 +234,21 @@ class NativeGenerator:
         halves = [symbols[:cut], symbols[cut:]]
         if self.rng.random() < 0.5:
             halves.reverse()
-        children = []
+        children: list[Node] = []
         for keep in reversed(halves):   # the stack pops the last pushed first
             child = dom.copy()
             child[cell] = False
             child[cell, keep] = True
             child_counts = counts.copy()
+            child_subs = list(subs)
             try:
-                queue = {line for c in self._symmetry(child, [cell]) for line in self.lines_of[c]}
-                self._propagate(child, queue, child_counts)
+                queue = {x for c in self._symmetry(child, [cell]) for x in self.lines_of[c]}
+                self._propagate(child, queue, child_counts, child_subs)
                 self._grid_rules(child)
             except _Dead:
                 self.fails += 1
                 continue
-            children.append((child, child_counts))
+            children.append((child, child_counts, child_subs))
         return children
 
     def _rows(self, dom: np.ndarray) -> tuple[str, ...]:

@@ -16,10 +16,11 @@ from xwsat.generate.automaton import LineAutomaton, build_line_automaton
 from xwsat.generate.check import check_generated
 from xwsat.generate.cpsat_model import CpsatGenerator, SolveReport
 from xwsat.generate.native import NativeGenerator
+from xwsat.generate.sat_model import SatGenerator
 from xwsat.generate.spec import GenerateSpec
 from xwsat.words import WordList, build_wordlist
 
-BACKENDS = ("native", "cpsat")
+BACKENDS = ("native", "cpsat", "sat")
 Progress = Callable[[str], None]
 
 
@@ -76,9 +77,11 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
              for length, a in automata.items()}
     built = time.monotonic()
     progress(f"searching with {backend}")
-    engine: CpsatGenerator | NativeGenerator
+    engine: CpsatGenerator | NativeGenerator | SatGenerator
     if backend == "cpsat":
         engine = CpsatGenerator(spec, words.alphabet, automata, seed)
+    elif backend == "sat":
+        engine = SatGenerator(spec, words.alphabet, automata, seed)
     else:
         engine = NativeGenerator(spec, words.alphabet, automata, seed)
     report: SolveReport = engine.solve(deadline, stop, progress)
@@ -90,7 +93,7 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
         if report.proven_none:
             result.status = "impossible"
             result.message = (f"no grid exists: {backend} exhausted the search"
-                              + (" (with exact lazy cuts)" if backend == "cpsat" else ""))
+                              + (" (with exact lazy cuts)" if backend != "native" else ""))
         return result
     problems = check_generated(report.rows, set(words.words), spec.min_length, spec.max_blocks,
                                spec.symmetry, spec.allow_repeats, _givens_rows(spec),
