@@ -99,17 +99,22 @@ def main() -> int:
         )
         return 1
     entries = build()
-    text = "".join(f"{w};{s}\n" for w, s in sorted(entries.items()))
-    args.output.parent.mkdir(parents=True, exist_ok=True)
+    write_dictionary([f"{w};{s}" for w, s in sorted(entries.items())], args.output)
+    return 0
+
+
+def write_dictionary(lines: list[str], output: Path) -> None:
+    """Write sorted lines as gzip with mtime=0 (byte-reproducible) and print a summary."""
+    text = "".join(line + "\n" for line in lines)
+    output.parent.mkdir(parents=True, exist_ok=True)
     with (
-        open(args.output, "wb") as fh,
+        open(output, "wb") as fh,
         gzip.GzipFile(filename="", mode="wb", fileobj=fh, mtime=0, compresslevel=9) as gz,
     ):
         gz.write(text.encode("utf-8"))
-    by_len = Counter(len(w) for w in entries)
-    print(f"wrote {len(entries)} entries to {args.output} ({args.output.stat().st_size} bytes)")
+    by_len = Counter(len(line.split(";", 1)[0]) for line in lines)
+    print(f"wrote {len(lines)} entries to {output} ({output.stat().st_size} bytes)")
     print("by length: " + ", ".join(f"{n}:{by_len[n]}" for n in sorted(by_len)))
-    return 0
 
 
 if __name__ == "__main__":

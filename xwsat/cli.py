@@ -11,6 +11,7 @@ import sys
 import typer
 
 from xwsat.commands import bench, fill, grids, inspect, prove
+from xwsat.commands import dictionary as dictionary_commands
 from xwsat.commands import evidence as evidence_commands
 from xwsat.commands import freeform as freeform_commands
 from xwsat.commands import generate as generate_commands
@@ -27,6 +28,7 @@ bench.register(app)
 evidence_commands.register(app)
 generate_commands.register(app)
 freeform_commands.register(app)
+dictionary_commands.register(app)
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from xwsat.errors import XwsatError
 MAX_ALPHABET = 64  # letter sets are uint64 bitmasks
 MAX_WORDS = 5_000_000
 DEFAULT_SCORE = 50
-EMBEDDED = {"en": "en.txt.gz"}
+EMBEDDED = {"en": "en.txt.gz", "ru": "ru.txt.gz", "es": "es.txt.gz"}
 _DROPPED = str.maketrans("", "", " -'’‐‑_.")
 _DESCRIPTION_SEPARATORS = (" — ", " – ", "\t")
 

@@ -1,0 +1,78 @@
+"""``xwsat dict info`` and ``xwsat dict export``: what a dictionary holds, and its plain text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from xwsat.commands.common import (
+    AlphabetOpt,
+    FoldOpt,
+    JsonOpt,
+    ScoreOpt,
+    check_writable,
+    fail,
+    write_atomic,
+)
+from xwsat.dicts import dict_info, export_lines, format_info
+from xwsat.errors import XwsatError
+from xwsat.words import load_words
+
+dict_app = typer.Typer(no_args_is_help=True,
+                       help="Dictionaries: sizes, alphabet and scores; export as WORD;SCORE;CLUE.")
+
+SpecArg = Annotated[str, typer.Argument(help="'en', 'ru', 'es' (embedded) or a word-list file.")]
+
+
+@dict_app.command()
+def info(
+    spec: SpecArg,
+    min_score: ScoreOpt = 0,
+    alphabet: AlphabetOpt = "",
+    fold_yo: FoldOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Sizes by length, alphabet, score spread and clue count of a dictionary."""
+    try:
+        if not 0 <= min_score <= 100:
+            raise XwsatError("--min-score must be between 0 and 100")
+        words = load_words(spec, min_score, alphabet or None, fold_yo=fold_yo)
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    summary = dict_info(words)
+    if json_out:
+        typer.echo(json.dumps(summary.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_info(summary))
+
+
+@dict_app.command()
+def export(
+    spec: SpecArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="File to write ('-' for stdout).")],
+    min_score: ScoreOpt = 0,
+    alphabet: AlphabetOpt = "",
+    fold_yo: FoldOpt = False,
+) -> None:
+    """Write a dictionary as plain WORD;SCORE;CLUE lines (UTF-8), sorted by word."""
+    try:
+        if not 0 <= min_score <= 100:
+            raise XwsatError("--min-score must be between 0 and 100")
+        if str(out) != "-":
+            check_writable(out)
+        words = load_words(spec, min_score, alphabet or None, fold_yo=fold_yo)
+        text = "".join(line + "\n" for line in export_lines(words))
+        if str(out) == "-":
+            typer.echo(text, nl=False)
+            return
+        write_atomic(out, text)
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    typer.echo(f"wrote {len(words):,} words ({len(words.clues):,} with clues) to {out}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(dict_app, name="dict")
