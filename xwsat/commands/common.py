@@ -15,9 +15,10 @@ from xwsat.backends.base import Status
 from xwsat.backends.registry import validate_spec
 from xwsat.errors import XwsatError
 from xwsat.fill import FillOptions, FillResult, fill_grid
-from xwsat.grid import Grid, parse_grid
+from xwsat.formats import read_grid
+from xwsat.grid import Grid
 from xwsat.report import as_json, describe
-from xwsat.words import WordList, load_words, normalize_word, read_text_file
+from xwsat.words import WordList, load_words, normalize_word
 
 EXIT = {Status.FILLED: 0, Status.UNFILLABLE: 1, Status.UNKNOWN: 3, Status.ERROR: 4}
 
@@ -49,7 +50,7 @@ def load_inputs(grid_path: Path, dictionary: str, min_score: int, alphabet: str 
     """Read the grid and the dictionary, with the grid's letters normalised like the words."""
     if not 0 <= min_score <= 100:
         raise XwsatError("--min-score must be between 0 and 100")
-    grid = parse_grid(read_text_file(grid_path), str(grid_path))
+    grid = read_grid(grid_path)  # by extension: text, .json, .ipuz, .puz
     words = load_words(dictionary, min_score, alphabet or None, fold_yo=fold_yo)
     return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo)), words
 

@@ -1,0 +1,164 @@
+"""Puzzle files: every format round-trips (Latin, Cyrillic, Ñ), bad files fail in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.cli import app
+from xwsat.errors import XwsatError
+from xwsat.formats import Puzzle, read_grid, read_puzzle, render_puzzle, render_svg
+from xwsat.grid import extract_slots, parse_grid
+
+runner = CliRunner()
+
+CASES = {
+    "latin": ("C..#\n....\n#...\n", "CAT#\nOBOE\n#ALE\n"),
+    "cyrillic": ("Ё..#\n....\n#...\n", "ЁЖИ#\nДОМА\n#ЕЛЬ\n"),
+    "enye": ("Ñ..#\n....\n#...\n", "ÑOS#\nARTE\n#ALA\n"),
+}
+
+
+def puzzle(case: str) -> Puzzle:
+    pattern, solution = CASES[case]
+    return Puzzle(parse_grid(pattern), parse_grid(solution), {"1A": "first ; clue", "6A": "last"},
+                  "Test", "xwsat")
+
+
+def write(path: Path, data: str | bytes) -> Path:
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("ext", [".ipuz", ".json", ".puz"])
+def test_round_trip(tmp_path, case, ext):
+    p = puzzle(case)
+    if ext == ".puz" and case == "cyrillic":
+        with pytest.raises(XwsatError, match="do not fit"):
+            render_puzzle(p, "x.puz")
+        return
+    path = write(tmp_path / f"x{ext}", render_puzzle(p, f"x{ext}"))
+    back = read_puzzle(path)
+    assert back.pattern == p.pattern  # blocks and the given letter
+    assert back.solution == p.solution
+    assert back.clues == p.clues
+    assert back.title == "Test"
+    assert read_grid(path) == p.pattern
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_text_round_trip(tmp_path, case):
+    p = puzzle(case)
+    path = write(tmp_path / "x.txt", render_puzzle(p, "x.txt"))
+    assert read_grid(path) == p.solution
+    blank = write(tmp_path / "p.txt", p.pattern.to_text())
+    assert read_grid(blank) == p.pattern
+
+
+def test_ipuz_is_valid_and_numbered():
+    import ipuz
+
+    text = render_puzzle(puzzle("cyrillic"), "x.ipuz")
+    data = ipuz.read(text)
+    assert data["puzzle"][0][0] == {"cell": 1, "value": "Ё"}
+    assert data["puzzle"][1][0] == 4 and data["puzzle"][0][3] == "#"
+    assert [n for n, _ in data["clues"]["Down"]] == [1, 2, 3, 5]
+    assert data["solution"][1] == ["Д", "О", "М", "А"]
+
+
+def test_puz_is_readable_by_puzpy_with_checksums():
+    import puz
+
+    p = puz.load(render_puzzle(puzzle("enye"), "x.puz"))
+    assert p.solution == "ÑOS.ARTE.ALA"
+    assert p.fill == "Ñ--.----.---"
+    numbering = p.clue_numbering()
+    assert [c["num"] for c in numbering.across] == [1, 4, 6]
+    assert numbering.across[0]["clue"] == "first ; clue"
+
+
+def test_puz_needs_a_full_solution():
+    with pytest.raises(XwsatError, match="complete solution"):
+        render_puzzle(Puzzle(parse_grid("...\n...\n")), "x.puz")
+
+
+def test_svg_numbers_letters_and_highlights():
+    p = puzzle("cyrillic")
+    slots = extract_slots(p.pattern)
+    svg = render_svg(p.solution, p.numbering(), highlight_slots=[slots[0]])
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert ">Ж</text>" in svg and ">5</text>" in svg
+    assert svg.count('fill-opacity="0.8"') == 3  # the three cells of 1A
+    blank = render_svg(p.pattern, p.numbering(), show_letters=False)
+    assert ">Ж</text>" not in blank and ">1</text>" in blank
+
+
+def test_html_embeds_the_puzzle():
+    html = render_puzzle(puzzle("enye"), "x.html")
+    assert html.startswith("<!DOCTYPE html>") and "ÑOS#" in html and "first ; clue" in html
+    assert "<script src" not in html and "http" not in html.split("<script")[1].split("</")[0]
+
+
+@pytest.mark.parametrize("name,data,message", [
+    ("bad.ipuz", "{not json", "not a valid ipuz"),
+    ("bad.ipuz", json.dumps({"version": "http://ipuz.org/v2", "kind": ["x"]}), "not a crossword"),
+    ("bad.puz", b"\x00garbage" * 10, "not a valid .puz"),
+    ("bad.json", "[1, 2]", "must be an object"),
+    ("bad.txt", "..x\n.#\n", "different widths"),
+])
+def test_bad_files_fail_in_one_line(tmp_path, name, data, message):
+    path = write(tmp_path / name, data)
+    with pytest.raises(XwsatError, match=message):
+        read_grid(path)
+    result = runner.invoke(app, ["fill", str(path), "--dict", str(tmp_path / "none.txt")])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture()
+def tiny_dict(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("CAT;60;Feline\nOBOE;50;Reed\nALE;40;Beer\nCO\nABA\nTOL\nEE\n",
+                    encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("ext", [".txt", ".json", ".ipuz", ".puz", ".svg", ".html"])
+def test_fill_out_picks_format_by_extension(tmp_path, tiny_dict, ext):
+    grid = write(tmp_path / "g.ipuz", render_puzzle(Puzzle(parse_grid(CASES["latin"][0])),
+                                                     "g.ipuz"))
+    out = tmp_path / f"filled{ext}"
+    result = runner.invoke(app, ["fill", str(grid), "--dict", str(tiny_dict), "--out", str(out),
+                                 "--backend", "cpsat", "--allow-repeats"])
+    assert result.exit_code == 0, result.output
+    assert out.exists()
+    if ext in (".json", ".ipuz", ".puz"):
+        back = read_puzzle(out)
+        assert back.solution is not None and back.solution.rows[0].startswith("CAT")
+        assert back.clues.get("1A") == "Feline"
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium for the browser test")
+@pytest.mark.parametrize("case", ["enye", "cyrillic"])
+def test_html_page_works_in_headless_chromium(tmp_path, case):
+    page = write(tmp_path / "p.html", render_puzzle(puzzle(case), "p.html"))
+    profile = tmp_path / "profile"
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+               "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
+               "--dump-dom", page.as_uri() + "#selftest"]
+    dom = subprocess.run(command, capture_output=True, text=True, timeout=90).stdout
+    assert "<title>SELFTEST PASS" in dom, dom[-2000:]
+    assert "FAIL" not in dom.split('id="selftest"')[1]

@@ -1,0 +1,148 @@
+"""ipuz (http://ipuz.org/v2) crosswords, validated by the ``ipuz`` library on read and write.
+
+ipuz is JSON and Unicode, so every alphabet (Cyrillic, Ñ) round-trips. Given letters are
+``{"cell": N, "value": "A"}`` cells of ``puzzle``; the fill is ``solution``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from xwsat.errors import XwsatError
+from xwsat.formats.puzzle import Puzzle, make_grid
+from xwsat.grid import BLOCK, EMPTY
+
+VERSION = "http://ipuz.org/v2"
+KIND = "http://ipuz.org/crossword#1"
+_DIRECTIONS = {"across": "A", "down": "D"}
+
+
+def _letter(value: Any, source: str, where: str) -> str:
+    text = str(value).strip().upper()
+    if len(text) != 1 or not text.isalpha():
+        raise XwsatError(f"{source}: {where}: {value!r} is not one letter (rebus cells are not "
+                         "supported)")
+    return text
+
+
+def read_ipuz(text: str, source: str) -> Puzzle:
+    """Parse and validate an ipuz crossword: pattern, given letters, solution and clues."""
+    import ipuz
+
+    try:
+        data = ipuz.read(text)
+    except ipuz.IPUZException as exc:
+        raise XwsatError(f"{source}: not a valid ipuz file ({exc})") from None
+    if not any(str(k).startswith("http://ipuz.org/crossword") for k in data.get("kind", [])):
+        raise XwsatError(f"{source}: the ipuz kind is {data.get('kind')}, not a crossword")
+    try:
+        width, height = int(data["dimensions"]["width"]), int(data["dimensions"]["height"])
+        cells = data["puzzle"]
+    except (KeyError, TypeError, ValueError):
+        raise XwsatError(f"{source}: ipuz crossword without dimensions or puzzle") from None
+    block = data.get("block", "#")
+    if len(cells) != height or any(len(row) != width for row in cells):
+        raise XwsatError(f"{source}: the puzzle grid is not {width}x{height} as declared")
+    pattern = []
+    for r, row in enumerate(cells):
+        out = []
+        for c, cell in enumerate(row):
+            value = cell.get("value") if isinstance(cell, dict) else None
+            label = cell.get("cell") if isinstance(cell, dict) else cell
+            if cell is None or label == block or str(label) == block:
+                out.append(BLOCK)
+            elif value not in (None, "", 0):
+                out.append(_letter(value, source, f"row {r + 1}, column {c + 1}"))
+            else:
+                out.append(EMPTY)
+        pattern.append(out)
+    solution = None
+    raw_solution = data.get("solution")
+    if isinstance(raw_solution, list):
+        if len(raw_solution) != height or any(
+            not isinstance(row, list) or len(row) != width for row in raw_solution
+        ):
+            raise XwsatError(f"{source}: the solution grid is not {width}x{height} as declared")
+        grid = []
+        for r, row in enumerate(raw_solution):
+            out = []
+            for c, cell in enumerate(row):
+                value = cell.get("value") if isinstance(cell, dict) else cell
+                if pattern[r][c] == BLOCK:
+                    out.append(BLOCK)
+                elif value in (None, "", 0, block):
+                    out.append(EMPTY)
+                else:
+                    out.append(_letter(value, source, f"solution row {r + 1}, column {c + 1}"))
+            grid.append(out)
+        if any(ch.isalpha() for row in grid for ch in row):
+            solution = make_grid(grid, source)
+    clues: dict[str, str] = {}
+    for key, entries in (data.get("clues") or {}).items():
+        direction = _DIRECTIONS.get(str(key).split(":")[0].strip().lower())
+        if direction is None or not isinstance(entries, list):
+            continue
+        for entry in entries:
+            number, clue = _clue(entry)
+            if number is not None and clue:
+                clues[f"{number}{direction}"] = clue
+    return Puzzle(make_grid(pattern, source), solution, clues,
+                  str(data.get("title") or ""), str(data.get("author") or ""))
+
+
+def _clue(entry: Any) -> tuple[int | None, str]:
+    """ipuz clues come as [number, text], {"number": .., "clue": ..} or a bare string."""
+    if isinstance(entry, list) and len(entry) >= 2:
+        number, text = entry[0], entry[1]
+    elif isinstance(entry, dict):
+        number, text = entry.get("number"), entry.get("clue", "")
+    else:
+        return None, ""
+    try:
+        return int(number), str(text)
+    except (TypeError, ValueError):
+        return None, ""
+
+
+def write_ipuz(puzzle: Puzzle) -> str:
+    """The puzzle as validated ipuz v2 JSON (UTF-8, letters as they are)."""
+    import ipuz
+
+    pattern = puzzle.pattern
+    numbers = puzzle.numbering()
+    cells: list[list[Any]] = []
+    for r, row in enumerate(pattern.rows):
+        out: list[Any] = []
+        for c, ch in enumerate(row):
+            label = numbers.get(r * pattern.width + c, 0)
+            if ch == BLOCK:
+                out.append(BLOCK)
+            elif ch == EMPTY:
+                out.append(label)
+            else:
+                out.append({"cell": label, "value": ch})
+        cells.append(out)
+    data: dict[str, Any] = {
+        "version": VERSION,
+        "kind": [KIND],
+        "origin": "xwsat",
+        "title": puzzle.title or "Crossword",
+        "author": puzzle.author,
+        "dimensions": {"width": pattern.width, "height": pattern.height},
+        "block": BLOCK,
+        "empty": 0,
+        "puzzle": cells,
+        "clues": {
+            title: [[s.number, puzzle.clues.get(s.name, "")]
+                    for s in puzzle.slots if s.direction == d]
+            for d, title in (("A", "Across"), ("D", "Down"))
+        },
+    }
+    if puzzle.solution is not None:
+        data["solution"] = [
+            [BLOCK if ch == BLOCK else (None if ch == EMPTY else ch) for ch in row]
+            for row in puzzle.solution.rows
+        ]
+    text = ipuz.write(data)
+    return json.dumps(json.loads(text), ensure_ascii=False) + "\n"
