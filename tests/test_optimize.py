@@ -1,0 +1,156 @@
+"""--optimize (best total score, checked against brute force), --lock and --region."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.cli import app
+from xwsat.errors import XwsatError
+from xwsat.fill import FillOptions, fill_grid
+from xwsat.grid import parse_grid
+from xwsat.lock import apply_locks, parse_lock, parse_region, region_grid
+from xwsat.optimize import optimize_fill, weakest_entries
+from xwsat.verify import check_fill
+from xwsat.words import build_wordlist
+
+runner = CliRunner()
+
+# 3x3 open grid: rows and columns are 3-letter words. Scores make the greedy choice poor.
+WORDS = {
+    "CAT": 90, "ARE": 20, "TEN": 20, "ACE": 60, "ERA": 70, "ATE": 30, "TAN": 40, "NET": 50,
+    "EAT": 80, "TEA": 10, "ART": 30, "RAT": 60, "ANT": 40, "TAR": 20, "CAR": 50, "ERE": 30,
+    "AGE": 30, "GEE": 30, "TOE": 40, "ONE": 70, "EON": 20, "NEE": 10, "OAT": 30, "COT": 60,
+}
+
+
+def brute_force_best(words: dict[str, int]) -> int:
+    """The best total over every distinct-word fill of the open 3x3 grid."""
+    best = -1
+    for rows in itertools.permutations(words, 3):
+        cols = ["".join(r[i] for r in rows) for i in range(3)]
+        used = list(rows) + cols
+        if all(c in words for c in cols) and len(set(used)) == 6:
+            best = max(best, sum(words[w] for w in used))
+    return best
+
+
+@pytest.fixture()
+def dictionary():
+    return build_wordlist({w: (s, f"clue {w}") for w, s in WORDS.items()}, None, "t")
+
+
+def test_optimize_reaches_the_brute_force_optimum(dictionary):
+    grid = parse_grid("...\n...\n...\n")
+    result = fill_grid(grid, dictionary, FillOptions("cpsat", 10))
+    assert result.outcome.fill is not None
+    best = optimize_fill(result.built, result.outcome.fill, 10)
+    assert best.total == brute_force_best(WORDS)
+    assert best.optimal and best.total >= best.start_total
+    filled = result.built.grid.with_letters(
+        {c: ch for s, w in zip(result.built.slots, best.fill)
+         for c, ch in zip(s.cells, dictionary.words[w])})
+    assert check_fill(grid.rows, filled.rows, frozenset(dictionary.words)) == []
+    weak = weakest_entries(result.built, best.fill, 2)
+    assert len(weak) == 2 and weak[0][2] <= weak[1][2]
+
+
+def test_parse_lock_and_region():
+    assert parse_lock("1a=ocean") == ("1A", "ocean")
+    assert parse_lock(" 12 down = Río ") == ("12D", "Río")
+    assert parse_region("2,3-4,5").contains(1, 2) and not parse_region("2,3-4,5").contains(0, 2)
+    for bad in ("1=WORD", "A1=W", "1A"):
+        with pytest.raises(XwsatError):
+            parse_lock(bad)
+    with pytest.raises(XwsatError):
+        parse_region("3,3-1,1")
+
+
+def test_lock_places_a_word_outside_the_dictionary(dictionary):
+    grid = parse_grid("...\n...\n...\n")
+    locked, words, placed = apply_locks(grid, dictionary, ["1A=ZZZ"])
+    assert placed == {"1A": "ZZZ"} and "ZZZ" in words.words and locked.rows[0] == "ZZZ"
+    assert words.alphabet.letters.startswith(dictionary.alphabet.letters)  # Z appended
+    with pytest.raises(XwsatError, match="has 3 cells"):
+        apply_locks(grid, dictionary, ["1A=CATS"])
+    with pytest.raises(XwsatError, match="already"):
+        apply_locks(grid, dictionary, ["1A=CAT", "1D=ERA"])
+    with pytest.raises(XwsatError, match="no slot 9A"):
+        apply_locks(grid, dictionary, ["9A=CAT"])
+
+
+def test_region_keeps_the_outside_and_refills_the_inside():
+    start = parse_grid("CAT\nARE\nTEN\n")
+    grid, fixed = region_grid(start, parse_region("2,1-3,3"))
+    assert grid.rows == ("CAT", "...", "...")
+    assert [s.name for s in fixed] == ["1A"]
+    with pytest.raises(XwsatError, match="outside the region and is empty"):
+        region_grid(parse_grid("C.T\nARE\nTEN\n"), parse_region("3,1-3,3"))
+
+
+@pytest.fixture()
+def files(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};{s};clue {w.lower()}\n" for w, s in WORDS.items()),
+                     encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("...\n...\n...\n", encoding="utf-8")
+    return grid, words
+
+
+def test_cli_optimize_reports_total_and_weakest(files):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["optimize"]["total_score"] == brute_force_best(WORDS)
+    assert data["optimize"]["optimal"] is True and len(data["optimize"]["weakest"]) == 5
+    text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10"])
+    assert "total score" in text.output and "weakest entries:" in text.output
+
+
+def test_cli_lock_theme_word_outside_the_dictionary(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("AB\nTE\nCAT\nCB\n", encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("...\n.#.\n", encoding="utf-8")
+    out = tmp_path / "locked.json"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1a=axt",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output  # AXT (and its X) joined the list, verified
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["solution"] == ["AXT", "B#E"]
+    plain = runner.invoke(app, ["fill", str(grid), "-d", str(words)])
+    assert plain.exit_code == 0 and "C A T" in plain.output  # without the lock: CAT
+    clash = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=AXT",
+                                "--lock", "1D=CB"])
+    assert clash.exit_code == 2 and "already A, not C" in clash.output
+    bad = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=CATS"])
+    assert bad.exit_code == 2 and "has 3 cells" in bad.output
+
+
+def test_cli_lock_can_make_a_grid_unfillable(files):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=ZZZ"])
+    assert result.exit_code == 1 and "UNFILLABLE" in result.output
+
+
+def test_cli_region_refills_only_the_rectangle(files, tmp_path):
+    grid, words = files
+    filled = tmp_path / "filled.txt"
+    first = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--out", str(filled)])
+    assert first.exit_code == 0, first.output
+    before = filled.read_text(encoding="utf-8").split()
+    again = tmp_path / "again.txt"
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "--optimize", "-t", "5", "--out", str(again)])
+    assert result.exit_code in (0, 1), result.output
+    if result.exit_code == 0:
+        after = again.read_text(encoding="utf-8").split()
+        assert after[0] == before[0]
+    bad = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--region", "1,1-1,1"])
+    assert bad.exit_code == 2 and "outside the region" in bad.output

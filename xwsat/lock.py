@@ -1,0 +1,140 @@
+"""Constructor's constraints before a fill: locked entries (``1A=WORD``) and region fills.
+
+A locked entry is placed in the grid as given letters, and its word joins the word list when the
+dictionary lacks it (a theme entry), so the solver may use it and the independent verifier, which
+checks against the same list, accepts it. A region fill keeps every letter outside a rectangle
+and refills the inside; the fixed entries that lie wholly outside it join the word list the same
+way, since the constructor has already chosen them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from xwsat.errors import XwsatError
+from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots
+from xwsat.words import DEFAULT_SCORE, WordList, build_wordlist, normalize_word
+
+_LOCK = re.compile(r"^\s*(\d+)\s*-?\s*(A|D|ACROSS|DOWN)\s*=\s*(.+?)\s*$", re.IGNORECASE)
+_REGION = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*-\s*(\d+)\s*,\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Region:
+    """An inclusive rectangle of cells, 1-based as the user writes it (``r1,c1-r2,c2``)."""
+
+    top: int
+    left: int
+    bottom: int
+    right: int
+
+    def contains(self, row: int, col: int) -> bool:
+        """``row``/``col`` are 0-based grid coordinates."""
+        return self.top - 1 <= row <= self.bottom - 1 and self.left - 1 <= col <= self.right - 1
+
+
+def parse_lock(text: str) -> tuple[str, str]:
+    """``"1A=WORD"`` (or ``"12 down = word"``) -> ("1A", "WORD" as typed)."""
+    match = _LOCK.match(text)
+    if not match:
+        raise XwsatError(f"--lock {text!r}: write it as NUMBER+A|D=WORD, e.g. 1A=OCEAN")
+    number, direction, word = match.groups()
+    return f"{int(number)}{direction[0].upper()}", word
+
+
+def parse_region(text: str) -> Region:
+    """``"r1,c1-r2,c2"`` (1-based, inclusive) -> Region."""
+    match = _REGION.match(text)
+    if not match:
+        raise XwsatError(f"--region {text!r}: write it as ROW1,COL1-ROW2,COL2, e.g. 1,1-5,5")
+    top, left, bottom, right = (int(g) for g in match.groups())
+    if top < 1 or left < 1 or bottom < top or right < left:
+        raise XwsatError(f"--region {text!r}: rows and columns start at 1, top-left first")
+    return Region(top, left, bottom, right)
+
+
+def _normalise(word: str, words: WordList, fold_yo: bool) -> str:
+    plain = normalize_word(word, fold_yo=fold_yo)
+    if set(plain) <= set(words.alphabet.letters):
+        return plain
+    return normalize_word(word, fold_accents=True, fold_yo=fold_yo)
+
+
+def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int = 2,
+                fold_yo: bool = False) -> tuple[Grid, WordList, dict[str, str]]:
+    """Place each locked word in its slot; returns the grid, the word list with any new locked
+    words, and the locks as slot name -> word."""
+    if not locks:
+        return grid, words, {}
+    slots = {s.name: s for s in extract_slots(grid, min_length)}
+    letters: dict[int, str] = {}
+    placed: dict[str, str] = {}
+    for text in locks:
+        name, raw = parse_lock(text)
+        slot = slots.get(name)
+        if slot is None:
+            raise XwsatError(f"--lock {text!r}: the grid has no slot {name}")
+        word = _normalise(raw, words, fold_yo)
+        if not word.isalpha():
+            raise XwsatError(f"--lock {text!r}: {raw!r} is not a word of letters")
+        if len(word) != slot.length:
+            raise XwsatError(f"--lock {text!r}: slot {name} has {slot.length} cells, "
+                             f"{word} has {len(word)} letters")
+        for cell, ch in zip(slot.cells, word):
+            before = letters.get(cell) or (grid.cell(cell) if grid.cell(cell) != EMPTY else None)
+            if before is not None and before != ch:
+                r, c = divmod(cell, grid.width)
+                raise XwsatError(f"--lock {text!r}: row {r + 1}, column {c + 1} is already "
+                                 f"{before}, not {ch}")
+            letters[cell] = ch
+        placed[name] = word
+    return grid.with_letters(letters), with_words(words, placed.values()), placed
+
+
+def with_words(words: WordList, extra: object) -> WordList:
+    """The word list plus ``extra`` words (default score) it lacks; the same list if none.
+
+    Letters the dictionary never uses (a theme entry's X in a list without one) extend its
+    alphabet after the existing letters, so the existing letter codes stay the same.
+    """
+    known = set(words.words)
+    missing = sorted({w for w in extra if w not in known})  # type: ignore[attr-defined]
+    if not missing:
+        return words
+    letters = words.alphabet.letters
+    letters += "".join(sorted({ch for w in missing for ch in w} - set(letters)))
+    entries: dict[str, tuple[int, str | None]] = {
+        w: (int(s), words.clues.get(i)) for i, (w, s) in enumerate(zip(words.words, words.scores))
+    }
+    for w in missing:
+        entries[w] = (DEFAULT_SCORE, None)
+    return build_wordlist(entries, letters, words.source + f" + {len(missing)} locked")
+
+
+def region_grid(start: Grid, region: Region, pattern: Grid | None = None,
+                min_length: int = 2) -> tuple[Grid, list[Slot]]:
+    """The grid to fill: letters kept outside ``region``, cleared inside (except the pattern's
+    given letters); returns it and the slots wholly outside the region (fixed entries)."""
+    if region.bottom > start.height or region.right > start.width:
+        raise XwsatError(f"--region reaches row {region.bottom}, column {region.right}; the grid "
+                         f"is {start.height}x{start.width}")
+    rows = []
+    for r, row in enumerate(start.rows):
+        out = []
+        for c, ch in enumerate(row):
+            if ch == BLOCK:
+                out.append(BLOCK)
+            elif region.contains(r, c):
+                given = pattern.rows[r][c] if pattern is not None else EMPTY
+                out.append(given if given not in (BLOCK, EMPTY) else EMPTY)
+            elif ch == EMPTY:
+                raise XwsatError(f"--region: row {r + 1}, column {c + 1} lies outside the region "
+                                 "and is empty; give a filled grid or widen the region")
+            else:
+                out.append(ch)
+        rows.append("".join(out))
+    grid = Grid(tuple(rows))
+    fixed = [s for s in extract_slots(grid, min_length)
+             if not any(region.contains(*divmod(c, grid.width)) for c in s.cells)]
+    return grid, fixed

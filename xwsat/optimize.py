@@ -1,0 +1,187 @@
+"""Best-scoring fill: maximise the sum of word scores with CP-SAT, anytime, from a first fill.
+
+Each model is the CP-SAT table encoding of ``xwsat.encode.cpsat`` (reused unchanged) plus one
+``(word id, score)`` table per slot and the objective "sum of scores", hinted with the current
+fill. The whole grid is tried first (small grids are solved to proven optimality); then large
+neighbourhood search: free a connected group of slots around a random slot, keep every other
+slot's word, propagate, and let CP-SAT find the best refill of the group. Every accepted step is
+a complete fill with a higher total, so the search can stop at any moment (time limit, Ctrl-C:
+CP-SAT catches SIGINT) with the best fill so far. The caller verifies it independently.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from xwsat.backends.base import Status
+from xwsat.backends.cpsat import PRESOLVE_TUPLE_LIMIT
+from xwsat.encode.cpsat import encode_cpsat
+from xwsat.fill import FillResult
+from xwsat.problem import Built, FillProblem, fill_letters
+from xwsat.propagate import propagate
+from xwsat.verify import check_fill
+
+Progress = Callable[[float, str], None]
+FIRST_SHARE = 0.3  # of the budget for the whole-grid model before neighbourhood search
+
+
+@dataclass(frozen=True)
+class Optimized:
+    """The best fill found (word id per slot), its total score, an upper bound, optimality."""
+
+    fill: tuple[int, ...]
+    total: int
+    bound: int
+    optimal: bool
+    improvements: int
+    seconds: float
+    start_total: int
+    rounds: int = 0
+
+
+def fill_score(built: Built, fill: tuple[int, ...]) -> int:
+    return int(sum(int(built.words.scores[w]) for w in fill))
+
+
+def weakest_entries(built: Built, fill: tuple[int, ...],
+                    count: int = 5) -> list[tuple[str, str, int]]:
+    """The ``count`` lowest-scored entries as (slot name, word, score), weakest first."""
+    rows = [(s.index, s.name, built.words.words[w], int(built.words.scores[w]))
+            for s, w in zip(built.slots, fill)]
+    return [(name, word, score) for _, name, word, score in
+            sorted(rows, key=lambda r: (r[3], r[0]))[:count]]
+
+
+def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: float, seed: int,
+           threads: int) -> tuple[tuple[int, ...] | None, int, bool]:
+    """Best refill of ``problem`` (hinted with ``fill``): (fill or None, bound, proven optimal)."""
+    from ortools.sat.python import cp_model
+
+    encoded = encode_cpsat(problem)
+    model = encoded.model
+    scores = []
+    cell_hint: dict[int, int] = {}
+    for s, word in enumerate(encoded.words):
+        cands = problem.candidates[s].astype(np.int64)
+        values = built.words.scores[cands].astype(np.int64)
+        score = model.new_int_var(int(values.min()), int(values.max()), f"score{s}")
+        model.add_allowed_assignments([word, score], np.column_stack([cands, values]).tolist())
+        scores.append(score)
+        model.add_hint(word, int(fill[s]))
+        model.add_hint(score, int(built.words.scores[fill[s]]))
+        at = int(np.flatnonzero(problem.candidates[s] == fill[s])[0])
+        cell_hint.update(zip(problem.slot_cells[s].tolist(), problem.letters[s][at].tolist()))
+    for cell, code in cell_hint.items():  # a complete hint: the search starts from this fill
+        model.add_hint(encoded.letters[cell], int(code))
+    model.maximize(sum(scores))
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.max_time_in_seconds = max(0.05, seconds)
+    params.num_workers = max(1, threads)
+    params.random_seed = seed
+    params.catch_sigint_signal = True
+    params.cp_model_presolve = encoded.n_tuples <= PRESOLVE_TUPLE_LIMIT  # as the cpsat back-end
+    status = solver.solve(model)
+    bound = int(solver.best_objective_bound) if status != cp_model.INFEASIBLE else 0
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return (tuple(int(solver.value(w)) for w in encoded.words), bound,
+                status == cp_model.OPTIMAL)
+    return None, bound, False
+
+
+def _neighbourhood(problem: FillProblem, neighbours: list[set[int]], size: int,
+                   rng: random.Random, weakest: list[int]) -> set[int]:
+    """A connected group of ``size`` slots grown from a weak slot (or a random one)."""
+    seed_slot = rng.choice(weakest) if weakest and rng.random() < 0.7 else \
+        rng.randrange(problem.n_slots)
+    group, frontier = {seed_slot}, [seed_slot]
+    while frontier and len(group) < size:
+        slot = frontier.pop(rng.randrange(len(frontier)))
+        for other in sorted(neighbours[slot]):
+            if other not in group and len(group) < size:
+                group.add(other)
+                frontier.append(other)
+    return group
+
+
+def _restricted(problem: FillProblem, fill: tuple[int, ...], free: set[int]) -> FillProblem:
+    """The problem with every slot outside ``free`` reduced to its current word."""
+    keep = [np.arange(len(c)) if s in free else np.flatnonzero(c == fill[s])
+            for s, c in enumerate(problem.candidates)]
+    return problem.with_candidates(keep, problem.cell_masks)
+
+
+def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed: int = 0,
+                  threads: int = 2, progress: Progress | None = None) -> Optimized:
+    """Maximise the total score of a fill of ``built``, starting from the fill ``start``."""
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit
+    rng = random.Random(seed)
+    propagated = propagate(built.problem)
+    problem = propagated.problem if propagated.wiped is None else built.problem
+    scores = built.words.scores
+    bound = int(sum(int(scores[c].max()) for c in problem.candidates))
+    best, total, start_total = tuple(start), fill_score(built, start), fill_score(built, start)
+    improvements = rounds = 0
+
+    def report() -> None:
+        if progress is not None:
+            progress(time.perf_counter() - t0, f"optimising: total score {total} "
+                     f"(start {start_total}, bound {bound}, {rounds} rounds)")
+
+    whole, whole_bound, optimal = _solve(problem, built, best, time_limit * FIRST_SHARE, seed,
+                                         threads)
+    bound = min(bound, max(whole_bound, total))
+    if whole is not None and fill_score(built, whole) > total:
+        best, total, improvements = whole, fill_score(built, whole), 1
+    neighbours = problem.neighbours()
+    size = max(2, min(problem.n_slots - 1, 8))
+    while not optimal and time.perf_counter() < deadline - 0.1 and problem.n_slots > 1:
+        rounds += 1
+        report()
+        weakest = [s for s in range(problem.n_slots)
+                   if int(scores[best[s]]) <= np.percentile(scores[list(best)], 25)]
+        free = _neighbourhood(problem, neighbours, size, rng, weakest)
+        sub = propagate(_restricted(problem, best, free))
+        if sub.wiped is not None:
+            continue
+        left = deadline - time.perf_counter()
+        refill, _, solved = _solve(sub.problem, built, best, min(left, 2.0), rng.randrange(1 << 30),
+                                   threads)
+        if refill is not None and fill_score(built, refill) > total:
+            best, total = refill, fill_score(built, refill)
+            improvements += 1
+        # grow the neighbourhood while CP-SAT proves its refills optimal, shrink when it cannot
+        size = min(problem.n_slots, size + 1) if solved else max(2, size - 1)
+    report()
+    return Optimized(best, total, max(bound, total), optimal or total >= bound, improvements,
+                     time.perf_counter() - t0, start_total, rounds)
+
+
+def optimized_result(result: FillResult, allow_repeats: bool, min_length: int,
+                     time_limit: float, seed: int = 0,
+                     progress: Progress | None = None) -> tuple[FillResult, Optimized]:
+    """Improve a FILLED result's total score; the new fill passes ``check_fill`` or is withheld."""
+    assert result.outcome.fill is not None and result.filled is not None
+    built = result.built
+    best = optimize_fill(built, result.outcome.fill, time_limit, seed, progress=progress)
+    filled = built.grid.with_letters(fill_letters(built, best.fill))
+    problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words),
+                          allow_repeats, min_length)
+    if problems:
+        bad = replace(result.outcome, status=Status.ERROR, fill=None,
+                      message="optimised fill failed verification: " + "; ".join(problems[:3]))
+        return replace(result, outcome=bad, filled=None, verified=False), best
+    extra = dict(result.outcome.stats.extra)
+    extra.update({"total_score": best.total, "score_bound": best.bound,
+                  "optimal": int(best.optimal), "start_score": best.start_total})
+    outcome = replace(result.outcome, fill=best.fill,
+                      backend=result.outcome.backend + "+optimize",
+                      stats=replace(result.outcome.stats, extra=extra))
+    times = dict(result.times, optimize_s=best.seconds)
+    return replace(result, outcome=outcome, filled=filled, verified=True, times=times), best
