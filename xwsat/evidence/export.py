@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +20,8 @@ from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 
 FORMATS = ("dimacs", "xcsp3", "cpsat")
-CNF_ENCODING = "xwsat-cnf/1 (encodings/cnf.md: slot, cell, word, support, eager repeat)"
+CNF_ENCODING = ("xwsat-cnf/1 (encodings/cnf.md: slot, cell, word, support, eager repeat, "
+                "empty support)")
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,31 @@ def chosen_problem(built: Built, prune: bool) -> tuple[FillProblem, bool, str]:
         name = built.problem.slot_names[propagated.wiped]
         return built.problem, False, f"arc consistency empties slot {name}; exported unpruned"
     return propagated.problem, True, ""
+
+
+def complete_cnf(problem: FillProblem) -> CNF:
+    """The `sat` encoding with the no-repeat clauses eager and the empty support clauses.
+
+    ``encode_cnf`` writes a support clause per letter some candidate uses; on an unpruned problem
+    a cell may still allow a letter that no candidate of a covering slot puts there. Its support
+    clause is then empty of words: the unit ``-y[c,a]``. Adding these units keeps the formula's
+    models and makes unit propagation as strong as arc consistency again (encodings/cnf.md).
+    """
+    cnf = encode_cnf(problem, repeats=True)
+    units = []
+    for s, cells in enumerate(problem.slot_cells):
+        letters = problem.letters[s]
+        for pos, cell in enumerate(cells.tolist()):
+            used = np.zeros(problem.alphabet_size, dtype=bool)
+            used[letters[:, pos]] = True
+            ys = cnf.y_var[cell][~used]
+            units.append(ys[ys > 0])
+    lits = np.unique(np.concatenate(units)) if units else np.zeros(0, dtype=np.int64)
+    if not len(lits):
+        return cnf
+    block = -lits.astype(np.int64)[:, None]
+    return replace(cnf, blocks=(*cnf.blocks, block),
+                   families=(*cnf.families, ("support-empty", len(block), len(block))))
 
 
 def dimacs_text(cnf: CNF, comments: tuple[str, ...] = ()) -> bytes:
@@ -80,7 +106,7 @@ def export_problem(built: Built, fmt: str, prune: bool = False, source: str = "g
     problem, pruned, note = chosen_problem(built, prune)
     summary = f"{problem.n_slots} slots, {int(problem.domain_sizes().sum())} candidates"
     if fmt == "dimacs":
-        cnf = encode_cnf(problem, repeats=True)
+        cnf = complete_cnf(problem)
         data = dimacs_text(cnf, cnf_comments(built, problem, cnf, source))
         summary = f"DIMACS: {cnf.n_vars} variables, {cnf.n_clauses} clauses ({summary})"
     elif fmt == "xcsp3":

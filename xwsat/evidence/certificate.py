@@ -1,0 +1,335 @@
+"""Checked certificates of unfillability: DIMACS + DRAT proof + manifest, verified by dratify.
+
+The CNF is the complete `sat` encoding (encodings/cnf.md) of the *unpruned* problem with the
+no-repeat clauses added eagerly: arc consistency is not trusted, the proof covers it. The proof
+comes from the MAC tree search of ``drup_search`` (small grids) or a proof-logging CDCL solver
+(CaDiCaL 1.9.5 by default; never Maplesat, whose proofs are known to be wrong), in a child process
+under the time limit; dratify (a checker that shares no code with the solver)
+replays the proof from the files as written, in another child. A third party can re-check the
+folder with any DRAT checker (the manifest says how).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field, replace
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from xwsat.backends.base import fill_from_choice
+from xwsat.encode.cnf import CNF
+from xwsat.errors import XwsatError
+from xwsat.evidence.drup_search import search_with_proof
+from xwsat.evidence.export import CNF_ENCODING, cnf_comments, complete_cnf, dimacs_text
+from xwsat.evidence.isolate import Tick, run_isolated
+from xwsat.problem import Built, fill_letters
+from xwsat.verify import check_fill
+
+FORMAT = "xwsat-certificate/1"
+PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "lingeling",
+                 "maplechrono", "maplecm")  # pysat's proof-logging solvers, Maplesat excluded
+COMPRESS_BYTES = 8 << 20  # files above this are written gzip-compressed
+METHODS = ("auto", "search", "cdcl")
+SEARCH_MAX_SLOTS = 24  # 'auto' proves grids up to this many slots with the DRUP tree search
+
+
+@dataclass
+class CertificateRun:
+    """What happened: 'unfillable' (proof written; ``checked`` says if dratify accepted it),
+    'fillable' (a verified fill), 'unknown' (limit, Ctrl-C) or 'error'."""
+
+    result: str
+    directory: Path
+    manifest: dict = field(default_factory=dict)
+    fill: tuple[int, ...] | None = None
+    checked: bool | None = None
+    message: str = ""
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def dictionary_facts(built: Built) -> dict:
+    """The dictionary's identity: the normalised word list's hash (what the CNF was built from)
+    and, for a file, the file's own hash."""
+    words = built.words
+    facts = {"source": words.source, "words": len(words),
+             "normalised_sha256": sha256_bytes("\n".join(words.words).encode("utf-8")),
+             "alphabet": words.alphabet.letters}
+    if words.source and not words.source.startswith("embedded:") and Path(words.source).is_file():
+        facts["file_sha256"] = sha256_file(Path(words.source))
+    return facts
+
+
+def _solve_with_proof(cnf: CNF, solver_name: str, proof_path: str) -> dict:
+    """Child: solve with proof logging; write the proof (DRAT text) when UNSAT."""
+    from pysat.solvers import Solver
+
+    start = time.perf_counter()
+    with Solver(name=solver_name, with_proof=True) as solver:
+        add = solver.add_clause
+        for chunk in cnf.chunks():
+            for clause in chunk:
+                add(clause)
+        loaded = time.perf_counter()
+        sat = solver.solve()
+        solved = time.perf_counter()
+        stats = {}
+        with suppress(NotImplementedError):
+            stats = {k: int(v) for k, v in (solver.accum_stats() or {}).items()}
+        if sat:
+            model = np.array(solver.get_model(), dtype=np.int64)
+            return {"sat": True, "model": model[model > 0], "load_s": loaded - start,
+                    "solve_s": solved - loaded, "stats": stats}
+        lines = solver.get_proof()
+    with open(proof_path, "w", encoding="ascii") as out:
+        for line in lines:
+            out.write(line)
+            out.write("\n")
+    return {"sat": False, "proof_lines": len(lines), "load_s": loaded - start,
+            "solve_s": solved - loaded, "write_s": time.perf_counter() - solved, "stats": stats}
+
+
+def checker_engine(engine: str = "auto") -> str:
+    """'native' when dratify's compiled accelerator is present (cdclkit-native), else 'python'."""
+    if engine == "python":
+        return "python"
+    with suppress(ImportError):
+        import cdclkit.native  # noqa: F401  (registers the Rust checker with dratify)
+    import dratify
+
+    if dratify.native_available():
+        return "native"
+    if engine == "native":
+        raise XwsatError("dratify's native checker is missing (pip install 'cdclkit[native]')")
+    return "python"
+
+
+def check_files(cnf_path: str, proof_path: str, engine: str) -> dict:
+    """Child: dratify reads the CNF and the proof from disk (gzip or plain) and replays it."""
+    import dratify
+
+    engine = checker_engine(engine)
+    start = time.perf_counter()
+    formula = dratify.parse_dimacs(_read_text(Path(cnf_path)))
+    proof = _read_text(Path(proof_path))
+    parsed = time.perf_counter()
+    result = dratify.check_proof(formula, proof, engine=engine)
+    checked = time.perf_counter()
+    return {"ok": bool(result.ok), "reached_empty": bool(result.reached_empty),
+            "steps": int(result.steps), "reason": str(result.reason or ""), "engine": engine,
+            "parse_s": parsed - start, "check_s": checked - parsed}
+
+
+def _read_text(path: Path) -> str:
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="ascii") as handle:
+            return handle.read()
+    return path.read_text(encoding="ascii")
+
+
+def _maybe_compress(path: Path) -> Path:
+    """Gzip ``path`` in place when it is large; returns the file that remains."""
+    if path.stat().st_size <= COMPRESS_BYTES:
+        return path
+    target = path.with_name(path.name + ".gz")
+    with open(path, "rb") as src, gzip.open(target, "wb", compresslevel=6) as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    path.unlink()
+    return target
+
+
+def variable_map(built: Built, cnf: CNF) -> str:
+    """One line per variable: ``x VAR SLOT WORD`` and ``y VAR ROW COL LETTER`` (1-based)."""
+    problem, words, width = built.problem, built.words, built.grid.width
+    lines = ["# xwsat variable map: x VAR SLOT WORD | y VAR ROW COL LETTER (rows, cols from 1)"]
+    for s, cands in enumerate(problem.candidates):
+        base = int(cnf.x_base[s])
+        name = problem.slot_names[s]
+        lines.extend(f"x {base + k + 1} {name} {words.words[int(w)]}"
+                     for k, w in enumerate(cands.tolist()))
+    letters = words.alphabet.letters
+    for c in range(problem.n_cells):
+        row, col = divmod(int(problem.cell_ids[c]), width)
+        for a in np.flatnonzero(cnf.y_var[c]).tolist():
+            lines.append(f"y {int(cnf.y_var[c, a])} {row + 1} {col + 1} {letters[a]}")
+    return "\n".join(lines) + "\n"
+
+
+def proof_method(built: Built, method: str) -> str:
+    """'search' (the MAC tree search's own DRUP proof) on small grids, where it refutes in far
+    fewer steps than CDCL; 'cdcl' (a proof-logging SAT solver) otherwise."""
+    if method != "auto":
+        return method
+    return "search" if built.problem.n_slots <= SEARCH_MAX_SLOTS else "cdcl"
+
+
+def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
+            solver: str = "cadical195", engine: str = "auto", rules: dict | None = None,
+            on_tick: Tick | None = None, method: str = "auto") -> CertificateRun:
+    """Write and check a certificate for ``built`` in ``directory`` (created if missing).
+
+    Files appear only when the run ends with an answer: they are staged in a hidden folder and
+    moved in at the end, the manifest last.
+    """
+    if method not in METHODS:
+        raise XwsatError(f"--proof-method must be one of {', '.join(METHODS)}")
+    if solver not in PROOF_SOLVERS:
+        raise XwsatError(f"--proof-solver must be one of {', '.join(PROOF_SOLVERS)}")
+    if not directory.parent.is_dir():
+        raise XwsatError(f"{directory}: directory {directory.parent} does not exist")
+    if directory.exists() and not directory.is_dir():
+        raise XwsatError(f"{directory}: exists and is not a directory")
+    directory.mkdir(exist_ok=True)
+    stage = directory / f".staging-{os.getpid()}"
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir()
+    try:
+        return _certify(built, directory, stage, grid_source, time_limit, solver, engine,
+                        rules or {}, on_tick, proof_method(built, method))
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_limit: float,
+             solver: str, engine: str, rules: dict, on_tick: Tick | None,
+             method: str) -> CertificateRun:
+    started = time.perf_counter()
+    problem = built.problem
+    cnf = complete_cnf(problem)
+    cnf_path = stage / "formula.cnf"
+    cnf_path.write_bytes(dimacs_text(cnf, cnf_comments(built, problem, cnf, grid_source)))
+    map_path = stage / "variables.txt"
+    map_path.write_text(variable_map(built, cnf), encoding="utf-8")
+    encoded = time.perf_counter()
+    proof_path = stage / "proof.drat"
+    if method == "search":
+        solved = run_isolated(search_with_proof, (problem, cnf, str(proof_path), time_limit),
+                              time_limit, "MAC search writing a DRUP proof", on_tick)
+    else:
+        solved = run_isolated(_solve_with_proof, (cnf, solver, str(proof_path)), time_limit,
+                              f"sat:{solver} with proof logging", on_tick)
+    times = {"encode_write_s": encoded - started, "solve_wall_s": solved.seconds}
+    manifest = _manifest_head(built, grid_source, cnf, solver if method == "cdcl" else "", rules)
+    if solved.status == "ok" and solved.value.get("status") == "timeout":
+        solved = replace(solved, status="timeout",
+                         message=f"time limit of {time_limit:g} s reached")
+    if solved.status != "ok":
+        result = "error" if solved.status == "error" else "unknown"
+        return CertificateRun(result, directory, manifest, message=solved.message)
+    info = solved.value
+    times.update({k: info[k] for k in ("load_s", "solve_s", "write_s") if k in info})
+    if method == "search" and info["status"] == "sat":
+        info = {**info, "sat": True, "model": np.array(
+            [int(cnf.x_base[s]) + k + 1 for s, k in enumerate(info["choice"])], dtype=np.int64)}
+    elif method == "search":
+        info = {**info, "sat": False, "stats": {"nodes": info["nodes"]}}
+    if info["sat"]:
+        return _fillable(built, cnf, info, directory, stage, manifest, times)
+    left = time_limit - (time.perf_counter() - started)
+    checked = run_isolated(check_files, (str(cnf_path), str(proof_path), engine),
+                           max(left, 1.0), "dratify checking the proof", on_tick)
+    times["check_wall_s"] = checked.seconds
+    proof_bytes = proof_path.stat().st_size
+    files = [_maybe_compress(p) for p in (cnf_path, proof_path, map_path)]
+    manifest["result"] = "unfillable"
+    manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)" if method == "search"
+                         else "DRAT (text)", "method": method, "lines": info["proof_lines"],
+                         "bytes_uncompressed": proof_bytes, "solver_stats": info["stats"]}
+    if checked.status == "ok":
+        manifest["check"] = {"checker": "dratify", "version": metadata.version("dratify"),
+                             **checked.value}
+        ok = checked.value["ok"] and checked.value["reached_empty"]
+    else:
+        manifest["check"] = {"checker": "dratify", "status": checked.status,
+                             "message": checked.message}
+        ok = None
+    manifest["verified"] = ok is True
+    times["total_s"] = time.perf_counter() - started
+    manifest["times"] = times
+    manifest["recheck"] = _recheck_text(files[0].name, files[1].name)
+    _publish(directory, stage, files, manifest)
+    message = "" if ok else (manifest["check"].get("reason") or manifest["check"].get("message")
+                             or "dratify rejected the proof")
+    return CertificateRun("unfillable", directory, manifest, checked=ok, message=message)
+
+
+def _fillable(built: Built, cnf: CNF, info: dict, directory: Path, stage: Path,
+              manifest: dict, times: dict) -> CertificateRun:
+    """The solver found a model: decode it, verify it independently, and keep it."""
+    problem = built.problem
+    fill = fill_from_choice(problem, cnf.decode(problem, info["model"]))
+    filled = built.grid.with_letters(fill_letters(built, fill))
+    problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words),
+                          problem.allow_repeats, manifest["rules"].get("min_length", 2))
+    if problems:
+        return CertificateRun("error", directory, manifest,
+                              message="fill failed verification: " + "; ".join(problems[:3]))
+    fill_path = stage / "fill.txt"
+    fill_path.write_text(filled.to_text(), encoding="utf-8")
+    manifest.update({"result": "fillable", "verified": True, "times": times,
+                     "check": {"checker": "xwsat.verify.check_fill (independent fill checker)"}})
+    _publish(directory, stage, [fill_path], manifest)
+    return CertificateRun("fillable", directory, manifest, fill=fill, checked=True)
+
+
+def _manifest_head(built: Built, grid_source: str, cnf: CNF, solver: str, rules: dict) -> dict:
+    import pysat
+
+    grid_text = built.grid.to_text()
+    return {
+        "format": FORMAT,
+        "grid": {"source": grid_source, "rows": list(built.grid.rows),
+                 "sha256": sha256_bytes(grid_text.encode("utf-8"))},
+        "dictionary": dictionary_facts(built),
+        "rules": {"min_length": 2, "allow_repeats": built.problem.allow_repeats, **rules},
+        "encoding": {"name": "xwsat-cnf", "version": 1, "spec": "encodings/cnf.md",
+                     "description": CNF_ENCODING, "pruning": "none (unpruned problem)",
+                     "variables": cnf.n_vars, "clauses": cnf.n_clauses,
+                     "families": {n: {"clauses": c, "literals": lit}
+                                  for n, c, lit in cnf.families}},
+        "solver": ({"name": solver, "via": f"python-sat {getattr(pysat, '__version__', '?')}",
+                    "proof_logging": True} if solver else
+                   {"name": "xwsat MAC tree search (xwsat/evidence/drup_search.py)",
+                    "branching": "two-way on letters", "proof_logging": True}),
+    }
+
+
+def _recheck_text(cnf_name: str, proof_name: str) -> list[str]:
+    plain = [n[:-3] if n.endswith(".gz") else n for n in (cnf_name, proof_name)]
+    steps = [f"gunzip -k {n}" for n in (cnf_name, proof_name) if n.endswith(".gz")]
+    steps.append(f"drat-trim {plain[0]} {plain[1]}   # any DRAT checker: drat-trim, dpr-trim, "
+                 "or python -c 'import dratify' (check_proof)")
+    steps.append("xwsat check-proof DIR   # dratify again, from the files")
+    return steps
+
+
+def _publish(directory: Path, stage: Path, files: list[Path], manifest: dict) -> None:
+    """Move the staged files in, then write the manifest (with their hashes) last."""
+    manifest["files"] = {p.name: {"bytes": p.stat().st_size, "sha256": sha256_file(p)}
+                         for p in files}
+    for old in ("formula.cnf", "formula.cnf.gz", "proof.drat", "proof.drat.gz", "fill.txt",
+                "variables.txt", "variables.txt.gz", "manifest.json"):
+        (directory / old).unlink(missing_ok=True)
+    for path in files:
+        os.replace(path, directory / path.name)
+    tmp = stage / "manifest.json"
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, directory / "manifest.json")

@@ -1,0 +1,66 @@
+"""Cross-check a verdict with a second, independent method on the *unpruned* problem.
+
+The second method shares neither the first one's solver nor arc consistency (the pruning every
+back-end run starts from): CP-SAT's table model when the first verdict came from elsewhere, else
+the native exhaustive search. A fill it finds is verified independently; a disagreement is
+reported loudly and the command exits 4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xwsat.backends.base import Limits, Outcome, Status
+from xwsat.planner import default_plan
+from xwsat.problem import Built, fill_letters
+from xwsat.runner import Tick, run_portfolio
+from xwsat.verify import check_fill
+
+CPSAT_NOTE = ("CP-SAT's INFEASIBLE is agreement, not a certificate: its proof log relies on "
+              "clauses it assumes, so it is not independently checkable")
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    """``agree`` True/False, or None when the second method did not decide in time."""
+
+    method: str
+    status: Status
+    agree: bool | None
+    detail: str
+
+
+def second_method(first: str) -> str:
+    """CP-SAT unless the first verdict came from CP-SAT; then the native exhaustive search."""
+    return "native" if first.startswith("cpsat") else "cpsat"
+
+
+def cross_check(built: Built, verdict: Status, first: str, time_limit: float,
+                min_length: int = 2, on_tick: Tick | None = None) -> CrossCheck:
+    """Decide the unpruned problem again with the second method and compare."""
+    method = second_method(first)
+    problem = built.problem
+    if any(len(c) == 0 for c in problem.candidates):
+        empty = next(s for s, c in enumerate(problem.candidates) if len(c) == 0)
+        name = problem.slot_names[empty]
+        agree = verdict is Status.UNFILLABLE
+        return CrossCheck("candidate count", Status.UNFILLABLE, agree,
+                          f"slot {name} has no candidate word at all (counted from the "
+                          "dictionary, no solver needed)")
+    limits = Limits(time_limit, None, 0, threads=2)
+    outcome: Outcome = run_portfolio([method], problem, default_plan(problem), limits, on_tick)
+    if outcome.status is Status.FILLED and outcome.fill is not None:
+        filled = built.grid.with_letters(fill_letters(built, outcome.fill))
+        problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words),
+                              problem.allow_repeats, min_length)
+        if problems:
+            return CrossCheck(outcome.backend, Status.ERROR, False,
+                              "its fill failed verification: " + "; ".join(problems[:2]))
+        detail = "found a fill that passes the independent checker:\n" + filled.to_text()
+    elif outcome.status is Status.UNFILLABLE:
+        detail = CPSAT_NOTE if outcome.backend.startswith("cpsat") else (
+            outcome.evidence.detail if outcome.evidence else "unfillable")
+    else:
+        return CrossCheck(outcome.backend, outcome.status, None,
+                          outcome.message or "undecided within the time limit")
+    return CrossCheck(outcome.backend, outcome.status, outcome.status is verdict, detail)

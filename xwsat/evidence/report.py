@@ -1,0 +1,88 @@
+"""Words for the evidence: certificate, explanation and cross-check as text lines and JSON."""
+
+from __future__ import annotations
+
+from xwsat.evidence.certificate import CertificateRun
+from xwsat.evidence.crosscheck import CrossCheck
+from xwsat.evidence.explain import Explanation, core_picture, describe_core
+from xwsat.problem import Built
+
+
+def certificate_lines(run: CertificateRun) -> list[str]:
+    m = run.manifest
+    if run.result == "fillable":
+        return [f"FILLABLE: the certificate run found a fill (verified); written to "
+                f"{run.directory / 'fill.txt'}"]
+    if run.result != "unfillable":
+        return [f"UNDECIDED: no certificate ({run.message})" if run.result == "unknown"
+                else f"ERROR: certificate run failed: {run.message}"]
+    check = m.get("check", {})
+    proof = m.get("proof", {})
+    enc = m.get("encoding", {})
+    files = m.get("files", {})
+    method = proof.get("method", "")
+    producer = ("MAC tree search (its own DRUP proof)" if method == "search"
+                else f"CDCL solver {m.get('solver', {}).get('name', '')}")
+    if run.checked:
+        head = (f"UNFILLABLE: certificate checked by dratify ({check.get('engine')} engine): "
+                f"{check.get('steps')} proof steps verified, empty clause derived")
+    elif run.checked is None:
+        head = f"UNFILLABLE (proof written, NOT checked: {run.message})"
+    else:
+        head = f"CERTIFICATE REJECTED by dratify: {run.message}"
+    times = m.get("times", {})
+    lines = [head,
+             f"  folder {run.directory}: " + ", ".join(
+                 f"{name} ({size_text(info['bytes'])})" for name, info in files.items())
+             + ", manifest.json",
+             f"  CNF: {enc.get('variables')} variables, {enc.get('clauses')} clauses "
+             f"(unpruned, no-repeat eager); proof by {producer}: {proof.get('lines')} lines",
+             f"  times: encode {times.get('encode_write_s', 0):.2f} s, prove "
+             f"{times.get('solve_wall_s', 0):.2f} s, check {times.get('check_wall_s', 0):.2f} s"]
+    lines += [f"  re-check: {step}" for step in m.get("recheck", [])]
+    return lines
+
+
+def size_text(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def explanation_lines(built: Built, expl: Explanation) -> list[str]:
+    kind = "minimal" if expl.minimal else "not proven minimal (time limit)"
+    members = len(expl.slots) + len(expl.givens)
+    lines = [f"EXPLANATION ({kind}): these {members} constraints cannot hold together"
+             + (f"; {expl.sentence}" if expl.sentence else "")]
+    lines += ["  " + line for line in describe_core(built, expl)]
+    lines += ["", core_picture(built, expl), "",
+              f"  ({expl.method}; {expl.calls} solver calls, {expl.seconds:.2f} s)"]
+    return lines
+
+
+def explanation_json(built: Built, expl: Explanation) -> dict:
+    return {"slots": [built.slots[s].name for s in expl.slots],
+            "givens": [{"row": c // built.grid.width + 1, "col": c % built.grid.width + 1,
+                        "letter": built.grid.cell(c)} for c in expl.givens],
+            "minimal": expl.minimal, "sentence": expl.sentence, "method": expl.method,
+            "calls": expl.calls, "seconds": round(expl.seconds, 3)}
+
+
+def cross_check_lines(cc: CrossCheck, verdict: str) -> list[str]:
+    if cc.agree is None:
+        return [f"CROSS-CHECK undecided: {cc.method}: {cc.detail}"]
+    if cc.agree:
+        return [f"CROSS-CHECK agrees: {cc.method} also says {cc.status.value}", f"  {cc.detail}"]
+    return ["!" * 72,
+            f"CROSS-CHECK DISAGREES: the verdict was {verdict}, {cc.method} says "
+            f"{cc.status.value}",
+            f"  {cc.detail}",
+            "  this is a bug in one of the methods: please report it with the grid and dictionary",
+            "!" * 72]
+
+
+def cross_check_json(cc: CrossCheck) -> dict:
+    return {"method": cc.method, "status": cc.status.value, "agree": cc.agree,
+            "detail": cc.detail}
