@@ -135,3 +135,24 @@ def test_unknown_spec_in_child_is_an_error_not_a_hang(problem) -> None:
     outcome, elapsed = run(["nonexistent"], problem, time_limit=20.0)
     assert outcome.status is Status.ERROR
     assert elapsed < 5.0
+
+
+def test_delayed_backend_starts_late_and_still_answers(fakes, problem) -> None:
+    """A staged portfolio: the first back-end gives up, the delayed one starts and decides."""
+    start = time.monotonic()
+    outcome = run_portfolio(["giveup", "native"], problem, default_plan(problem),
+                            Limits(time_limit=20), starts=[0.0, 0.5])
+    assert outcome.status is Status.FILLED and outcome.backend.startswith("native")
+    assert time.monotonic() - start >= 0.5
+
+
+def test_delayed_backend_is_never_started_once_decided(fakes, problem) -> None:
+    start = time.monotonic()
+    outcome = run_portfolio(["native", "sleep"], problem, default_plan(problem),
+                            Limits(time_limit=20), starts=[0.0, 10.0])
+    assert outcome.status is Status.FILLED and time.monotonic() - start < 10
+
+
+def test_start_delays_must_match_backends(problem) -> None:
+    with pytest.raises(ValueError):
+        run_portfolio(["native"], problem, default_plan(problem), Limits(), starts=[0.0, 1.0])

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
-from xwsat.backends.registry import AUTO_PORTFOLIO, FACTORIES
+from xwsat.backends.registry import AUTO_POLICIES, FACTORIES
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.planner import default_plan
@@ -43,13 +43,14 @@ class FillResult:
     times: dict[str, float] = field(default_factory=dict)
 
 
-def auto_portfolio() -> list[str]:
-    """The back-ends ``auto`` races: those of AUTO_PORTFOLIO whose libraries are installed."""
+def auto_portfolio(policy: str = "default") -> list[tuple[str, float]]:
+    """The back-ends an ``auto`` policy runs, with their start delays: those whose libraries are
+    installed (see AUTO_POLICIES)."""
     specs = []
-    for name in AUTO_PORTFOLIO:
+    for spec, delay in AUTO_POLICIES[policy]:
         try:
-            if FACTORIES[name](None).available():
-                specs.append(name)
+            if FACTORIES[spec.partition(":")[0]](spec.partition(":")[2] or None).available():
+                specs.append((spec, delay))
         except (ImportError, XwsatError):
             continue
     if not specs:
@@ -95,10 +96,14 @@ def fill_grid(
         outcome = Outcome(Status.FILLED, "propagate", fill,
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
-        specs = auto_portfolio() if options.backend == "auto" else [options.backend]
+        name, _, policy = options.backend.partition(":")
+        staged = (auto_portfolio(policy or "default") if name == "auto"
+                  else [(options.backend, 0.0)])
+        specs = [spec for spec, _ in staged]
         limits = Limits(options.time_limit, options.memory_mb, options.seed,
                         threads=1 if len(specs) > 1 else 2)
-        outcome = run_portfolio(specs, problem, default_plan(problem), limits, on_tick)
+        outcome = run_portfolio(specs, problem, default_plan(problem), limits, on_tick,
+                                starts=[delay for _, delay in staged])
     times["solve_s"] = time.perf_counter() - t2
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)

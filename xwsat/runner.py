@@ -25,12 +25,16 @@ from xwsat.problem import FillProblem
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 GRACE_S = 2.0  # time past the limit a back-end gets to report before it is killed
 Tick = Callable[[float, str], None]
+PROGRESS = "progress"  # tag of a progress message from a child (the outcome is untagged)
 
 
 def _child(spec: str, problem: FillProblem, plan: Plan, limits: Limits, conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        outcome = make_backend(spec).solve(problem, plan, limits)
+        backend = make_backend(spec)
+        if hasattr(backend, "progress"):  # native: a line of progress about once a second
+            backend.progress = lambda text: conn.send((PROGRESS, text))
+        outcome = backend.solve(problem, plan, limits)
     except MemoryError:
         outcome = Outcome(Status.UNKNOWN, spec, message="memory limit reached")
     except Exception as exc:  # a back-end bug must reach the parent as a status, not a hang
@@ -52,6 +56,7 @@ class _Run:
         sender.close()
         self.memory_bytes = limits.memory_mb * 1024 * 1024 if limits.memory_mb else None
         self.outcome: Outcome | None = None
+        self.note = ""  # the child's latest progress line
 
     def resident_bytes(self) -> int:
         """The child's resident set size, 0 if it cannot be read (not Linux, or gone)."""
@@ -70,7 +75,13 @@ class _Run:
         if self.outcome is None:
             if self.receiver.poll():
                 try:
-                    self.outcome = self.receiver.recv()
+                    message = self.receiver.recv()
+                    while isinstance(message, tuple) and message[0] == PROGRESS:
+                        self.note = message[1]
+                        if not self.receiver.poll():
+                            return None
+                        message = self.receiver.recv()
+                    self.outcome = message
                 except EOFError:
                     self.outcome = self._crashed()
             elif not self.process.is_alive() and not self.receiver.poll():
@@ -95,20 +106,34 @@ def run_portfolio(
     plan: Plan,
     limits: Limits,
     on_tick: Tick | None = None,
+    starts: list[float] | None = None,
 ) -> Outcome:
-    """Start every back-end at once; the first definitive answer wins and the rest are stopped.
+    """Run the back-ends side by side; the first definitive answer wins and the rest are stopped.
 
-    Returns UNKNOWN at the time limit, on Ctrl-C, or when no back-end decided.
+    ``starts`` delays back-ends (seconds after the first start; default all at once): a staged
+    portfolio lets a fast back-end answer easy grids alone and escalates to the others only when
+    it has not. A delayed back-end gets the time that is left. Returns UNKNOWN at the time limit,
+    on Ctrl-C, or when no back-end decided.
     """
     started = time.monotonic()
     deadline = started + limits.time_limit + GRACE_S if limits.time_limit else None
-    runs = [_Run(spec, problem, plan, limits) for spec in specs]
+    delays = list(starts) if starts is not None else [0.0] * len(specs)
+    if len(delays) != len(specs):
+        raise ValueError("one start delay per back-end")
+    runs: list[_Run | None] = [None] * len(specs)
     finished: list[Outcome] = []
     reported: set[int] = set()
     try:
         while True:
+            now = time.monotonic()
+            for number, spec in enumerate(specs):
+                if runs[number] is None and now - started >= delays[number]:
+                    left = limits.time_limit - delays[number] if limits.time_limit else None
+                    if left is not None and left <= 0:
+                        continue  # no time left for it: the deadline ends the race
+                    runs[number] = _Run(spec, problem, plan, replace(limits, time_limit=left))
             for number, run in enumerate(runs):
-                outcome = run.poll()
+                outcome = run.poll() if run is not None else None
                 if outcome is not None and number not in reported:
                     reported.add(number)
                     finished.append(outcome)
@@ -120,14 +145,16 @@ def run_portfolio(
             if deadline is not None and now >= deadline:
                 return _undecided(finished, f"time limit of {limits.time_limit:g} s reached")
             if on_tick:
-                busy = [r.spec for r in runs if r.outcome is None]
+                busy = [f"{r.spec} ({r.note})" if r.note else r.spec
+                        for r in runs if r is not None and r.outcome is None]
                 on_tick(now - started, ", ".join(busy))
             time.sleep(0.05)
     except KeyboardInterrupt:
         return _undecided(finished, "interrupted")
     finally:
         for run in runs:
-            run.stop()
+            if run is not None:
+                run.stop()
 
 
 def _undecided(finished: list[Outcome], why: str) -> Outcome:

@@ -13,6 +13,7 @@ balancing; incomplete, so it never answers UNFILLABLE). See ``xwsat.search.engin
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, fill_from_choice
@@ -20,6 +21,9 @@ from xwsat.errors import XwsatError
 from xwsat.planner import Plan, default_plan, make_plan
 from xwsat.problem import FillProblem
 from xwsat.search import VARIANTS, Search, SearchConfig
+from xwsat.search.engine import SearchResult
+from xwsat.search.estimate import progress_text
+from xwsat.search.prover import Proof, prove
 
 DEFAULT_VARIANT = "csp"
 
@@ -32,6 +36,8 @@ class NativeBackend:
     def __init__(self, variant: str = DEFAULT_VARIANT) -> None:
         self.variant = variant
         self.config: SearchConfig = VARIANTS[variant]
+        # set by the runner: receives a one-line progress text about once a second
+        self.progress: Callable[[str], None] | None = None
 
     @staticmethod
     def available() -> bool:
@@ -45,12 +51,35 @@ class NativeBackend:
         elif not self.config.dynamic_order and plan.source != "fragments":
             plan = make_plan(problem, limits.seed)
         deadline = started + limits.time_limit if limits.time_limit else None
-        search = Search(problem, plan, self.config, limits.seed)  # set-up counts as build time
-        planned = time.perf_counter()
-        result = search.run(deadline)
-        stats = Stats(
-            build_s=planned - started,
-            solve_s=result.seconds,
+        report = None
+        if self.progress is not None:
+            sink = self.progress
+
+            def report(result: SearchResult, log10_nodes: float | None) -> None:
+                sink(progress_text(result.nodes, result.seconds, log10_nodes))
+
+        proof = None
+        if self.config.regions:
+            planned = started
+            proof = prove(problem, self.config, deadline, limits.seed, report)
+            result = proof.result
+        else:
+            search = Search(problem, plan, self.config, limits.seed, report)  # set-up: build
+            planned = time.perf_counter()
+            result = search.run(deadline)
+        if proof is not None:
+            result.extra.update(regions_tried=proof.regions_tried,
+                                regions_filled=proof.regions_filled)
+            if proof.region is not None:
+                return Outcome(Status.UNFILLABLE, label, stats=self._stats(result, 0.0, started),
+                               evidence=region_evidence(proof))
+        stats = self._stats(result, planned - started, started)
+        return self._outcome(problem, label, result, stats)
+
+    def _stats(self, result: SearchResult, build_s: float, started: float) -> Stats:
+        return Stats(
+            build_s=build_s,
+            solve_s=result.seconds or time.perf_counter() - started - build_s,
             conflicts=result.conflicts,
             nodes=result.nodes,
             extra={
@@ -63,8 +92,12 @@ class NativeBackend:
                 "letter_nodes": result.letter_nodes,
                 "restarts": result.restarts,
                 "revisions": result.revisions,
+                **result.extra,
             },
         )
+
+    def _outcome(self, problem: FillProblem, label: str, result: SearchResult,
+                 stats: Stats) -> Outcome:
         if result.status == "filled":
             assert result.choice is not None
             return Outcome(Status.FILLED, label, fill_from_choice(problem, result.choice), stats)
@@ -91,6 +124,21 @@ class NativeBackend:
             Status.UNKNOWN, label, stats=stats,
             message=f"time limit reached after {result.nodes} nodes",
         )
+
+
+def region_evidence(proof: Proof) -> Evidence:
+    """The certificate of a region proof: the rectangle, its slots and the search's size."""
+    region = proof.region
+    assert region is not None
+    how = (f"its complete search exhausted after {proof.region_nodes} nodes"
+           if proof.region_nodes else "arc consistency empties a slot")
+    return Evidence(
+        "unfillable region (relaxation), native exhaustive search",
+        f"the {region.name} ({region.cells} cells, {region.problem.n_slots} slots, those leaving "
+        f"it cut to their letters inside) has no fill: {how}; every fill of the grid would fill "
+        f"it, so none exists",
+        slots=region.slots,
+    )
 
 
 def make_native(sub: str | None) -> NativeBackend:

@@ -46,8 +46,18 @@ FACTORIES: dict[str, Callable[[str | None], Backend]] = {
     "native": _native,
 }
 
-# What ``auto`` races, in order of preference when they finish together.
-AUTO_PORTFOLIO = ("native", "sat")
+# ``auto`` policies: (back-end, start delay in seconds), in order of preference when they finish
+# together. Measured in results/hard.md: on the hard sample only native searches decide anything,
+# the word-deciding ``native`` fills and the region-first letter search ``native:prove`` refutes,
+# so the default races those two. ``auto:race`` is the earlier default (native against SAT),
+# ``auto:staged`` runs native alone first and escalates to SAT after a short budget (issue 3).
+AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
+    "default": (("native", 0.0), ("native:prove", 0.0)),
+    "race": (("native", 0.0), ("sat", 0.0)),
+    "staged": (("native", 0.0), ("sat", 3.0)),
+    "staged-prove": (("native", 0.0), ("native:prove", 3.0)),
+}
+AUTO_PORTFOLIO = tuple(spec for spec, _ in AUTO_POLICIES["default"])
 
 
 def make_backend(spec: str) -> Backend:
@@ -67,6 +77,11 @@ def make_backend(spec: str) -> Backend:
 
 def validate_spec(spec: str) -> str:
     """Check a back-end name early (before any work) and return it."""
-    if spec != "auto":
+    if spec == "auto" or spec.startswith("auto:"):
+        policy = spec.partition(":")[2] or "default"
+        if policy not in AUTO_POLICIES:
+            raise XwsatError(f"unknown auto policy {policy!r}; choose one of "
+                             f"{', '.join(AUTO_POLICIES)}")
+    else:
         make_backend(spec)
     return spec

@@ -6,6 +6,7 @@ from xwsat.search.state import SearchState
 VARIANTS: dict[str, SearchConfig] = {
     "csp": SearchConfig(score_weight=3.0, letters_up_to=16),
     "letters": SearchConfig(letter_above=0),
+    "prove": SearchConfig(letter_above=0, regions=True),
     "fragments": SearchConfig(
         mac=False, dynamic_order=False, prune="accelerators", wdeg=False
     ),

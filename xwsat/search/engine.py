@@ -23,16 +23,20 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
+from xwsat.search.estimate import TreeEstimate
 from xwsat.search.state import SearchState
 from xwsat.search.symmetry import transpose_pair
 
 CLOCK_EVERY = 8  # nodes between clock checks
+PROGRESS_EVERY_S = 1.0  # seconds between progress reports
+Progress = Callable[["SearchResult", "float | None"], None]  # result so far, log10 tree size
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class SearchConfig:
     score_weight: float = 0.0  # value order: add this x word score / 100 to the LCV sum
     symmetry: bool = True  # MAC: keep one of each pair of transposed fills (square grids)
     noise: float = 0.5  # value order after a restart or with a seed: uniform noise of this size
+    regions: bool = False  # prove stack regions first, in turn with the whole grid (prover.py)
 
 
 @dataclass
@@ -82,9 +87,15 @@ class Search:
     """A single complete (or, balanced, incomplete) depth-first search with backjumping."""
 
     def __init__(
-        self, problem: FillProblem, plan: Plan, config: SearchConfig, seed: int = 0
+        self, problem: FillProblem, plan: Plan, config: SearchConfig, seed: int = 0,
+        progress: Progress | None = None,
     ) -> None:
         self.problem = problem
+        self.progress = progress
+        self.tree = TreeEstimate()
+        self.branching: list[int] = []  # branching factor of each decision on the current path
+        self._resume: tuple[int, int | None] | None = None  # (restart run, cutoff) when paused
+        self._spent = 0.0  # search seconds over every call of run
         self.plan = plan
         self.config = config
         self.seed = seed
@@ -268,19 +279,34 @@ class Search:
 
     # ---- main loop -------------------------------------------------------------------------
     def run(self, deadline: float | None = None) -> SearchResult:
-        """Search until a fill, a proof of none, exhaustion (balanced) or the deadline."""
+        """Search until a fill, a proof of none, exhaustion (balanced) or the deadline.
+
+        After a timeout, calling ``run`` again resumes where the search stopped (the region
+        prover gives several searches time slices in turn).
+        """
         st = self.state
         res = self.result
         started = time.perf_counter()
-        if st.initialise() is not None:
-            res.status = "exhausted" if self.config.balance else "unfillable"
-            return self._finish(started)
-        run, limit = 0, self._cutoff(0)
-        while True:
-            if deadline is not None and res.nodes % CLOCK_EVERY == 0 and \
-                    time.perf_counter() > deadline:
-                res.status = "timeout"
+        if self._resume is None:
+            if st.initialise() is not None:
+                res.status = "exhausted" if self.config.balance else "unfillable"
                 return self._finish(started)
+            self._resume = (0, self._cutoff(0))
+        elif res.status != "timeout":
+            return res  # already decided
+        run, limit = self._resume
+        reported = started
+        while True:
+            if res.nodes % CLOCK_EVERY == 0:
+                now = time.perf_counter()
+                if deadline is not None and now > deadline:
+                    res.status = "timeout"
+                    self._resume = (run, limit)
+                    return self._finish(started)
+                if self.progress is not None and now >= reported + PROGRESS_EVERY_S:
+                    reported = now
+                    res.seconds = self._spent + now - started
+                    self.progress(res, self.tree.log10_nodes())
             if limit is not None and res.conflicts >= limit and st.decisions:
                 run += 1
                 res.restarts += 1
@@ -302,12 +328,18 @@ class Search:
             if conflict is None:
                 res.nodes += 1
                 above = self.letter_above
+                del self.branching[len(st.decisions):]
                 if self.config.mac and above is not None and st.dom[slot].bit_count() > above:
                     res.letter_nodes += 1
-                    conflict = st.assign_letter(*self.choose_letter(slot))
+                    cell, letter = self.choose_letter(slot)
+                    self.branching.append(st.masks[cell].bit_count())
+                    conflict = st.assign_letter(cell, letter)
                 else:
+                    self.branching.append(st.dom[slot].bit_count())
                     conflict = st.assign(slot, self.choose_value(slot))
                 wiped = self._last_wiped()
+                if conflict is not None:
+                    self.tree.leaf(self.branching)
             else:
                 wiped = slot
             if conflict is not None and not self.resolve(conflict, wiped):
@@ -327,8 +359,12 @@ class Search:
 
     def _finish(self, started: float) -> SearchResult:
         res = self.result
-        res.seconds = time.perf_counter() - started
+        self._spent += time.perf_counter() - started
+        res.seconds = self._spent
         res.revisions = self.state.revisions
+        estimate = self.tree.log10_nodes()
+        if estimate is not None:
+            res.extra["log10_tree_nodes"] = round(estimate, 2)
         return res
 
 
