@@ -1,6 +1,6 @@
-"""Build the embedded default English dictionary ``xwsat/data/en.txt.gz``.
+"""Build the embedded default English dictionary ``xwsat/data/en.txt.gz`` (with WordNet clues).
 
-Why these sources: both come from package registries (Debian apt and PyPI), so the
+Why these sources: all come from package registries (Debian apt and PyPI), so the
 build is reproducible on a machine without general internet access, and both carry
 licences that allow redistribution (see ``xwsat/data/NOTICE.md``).
 
@@ -14,6 +14,10 @@ licences that allow redistribution (see ``xwsat/data/NOTICE.md``).
   contractions such as DONT): tokens of length >= 3 with zipf >= 3.0, plus
   2-letter tokens with zipf >= 4.0. 2-letter words from SCOWL are always kept.
 
+* WordNet 3.0 via Debian ``wordnet-base`` (/usr/share/wordnet, WordNet licence: free to
+  copy and redistribute with its notice): clues. ``wordnet_clues`` gives each lemma the
+  first clause of the gloss of its commonest sense that does not contain the answer.
+
 Normalisation: NFC, drop apostrophes, hyphens, periods and spaces, fold accents
 (NFKD minus combining marks, so é -> E), upper-case; anything that is then not
 pure A-Z, or not 2..21 letters long, is dropped.
@@ -24,9 +28,9 @@ has never seen (zipf 0) still get a low but non-zero score. Duplicates after
 normalisation keep their maximum score.
 
 Output: gzip (mtime=0, so rebuilding gives identical bytes) UTF-8 text, one
-``WORD;SCORE`` line per entry, sorted by WORD.
+``WORD;SCORE`` or ``WORD;SCORE;CLUE`` line per entry, sorted by WORD.
 
-Rebuild:  apt-get install -y wamerican-large && python scripts/build_en_dictionary.py
+Rebuild:  apt-get install -y wamerican-large wordnet-base && python scripts/build_en_dictionary.py
 """
 
 from __future__ import annotations
@@ -87,9 +91,58 @@ def build() -> dict[str, int]:
     return entries
 
 
+WORDNET_DIR = Path("/usr/share/wordnet")
+WORDNET_POS = ("noun", "verb", "adj", "adv")
+CLUE_MAX = 110
+_WORD = re.compile(r"[a-z]+")
+
+
+def wordnet_clues() -> dict[str, str]:
+    """A clue per normalised WordNet lemma: the first clause of a gloss of its commonest sense.
+
+    Senses are tried in WordNet's frequency order across the parts of speech (the part of
+    speech whose lemma has the most tagged senses first); a gloss that contains the answer
+    (or a word starting with it: "domestic cats" for CAT) or is longer than CLUE_MAX
+    characters is passed over for the next sense, up to three per part of speech.
+    """
+    data = {pos: (WORDNET_DIR / f"data.{pos}").read_bytes() for pos in WORDNET_POS}
+    senses: dict[str, list[tuple[int, int, str, list[int]]]] = {}
+    for rank, pos in enumerate(WORDNET_POS):
+        for line in (WORDNET_DIR / f"index.{pos}").read_text(encoding="utf-8").splitlines():
+            if line.startswith(" "):
+                continue
+            fields = line.split()
+            lemma, n_synsets, n_pointers = fields[0], int(fields[2]), int(fields[3])
+            tagged = int(fields[5 + n_pointers])
+            offsets = [int(x) for x in fields[6 + n_pointers:6 + n_pointers + n_synsets]]
+            senses.setdefault(lemma, []).append((-tagged, rank, pos, offsets))
+    clues: dict[str, str] = {}
+    for lemma in sorted(senses):
+        norm = normalise(lemma.replace("_", " "))
+        if norm is None or norm in clues:
+            continue
+        parts = set(_WORD.findall(lemma.lower()))
+        for _, _, pos, offsets in sorted(senses[lemma]):
+            for offset in offsets[:3]:
+                end = data[pos].index(b"\n", offset)
+                gloss = data[pos][offset:end].decode("utf-8").split(" | ", 1)[-1]
+                clue = gloss.split(";")[0].strip().strip('"').strip()
+                words = set(_WORD.findall(clue.lower()))
+                shows = parts & words or any(w.startswith(q) for w in words for q in parts
+                                             if len(q) >= 3)  # "domestic cats" for CAT
+                if clue and len(clue) <= CLUE_MAX and not shows:
+                    clues[norm] = clue[0].upper() + clue[1:]
+                    break
+            if norm in clues:
+                break
+    return clues
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-o", "--output", type=Path, default=OUT_PATH)
+    parser.add_argument("--no-clues", dest="clues", action="store_false",
+                        help="leave out the WordNet glosses (WORD;SCORE lines only)")
     args = parser.parse_args()
     if not SCOWL_PATH.exists():
         print(
@@ -99,7 +152,9 @@ def main() -> int:
         )
         return 1
     entries = build()
-    write_dictionary([f"{w};{s}" for w, s in sorted(entries.items())], args.output)
+    clues = wordnet_clues() if args.clues else {}
+    write_dictionary([f"{w};{s};{clues[w]}" if w in clues else f"{w};{s}"
+                      for w, s in sorted(entries.items())], args.output)
     return 0
 
 

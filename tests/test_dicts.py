@@ -123,3 +123,11 @@ def test_spanish_build_is_byte_reproducible(tmp_path):
                     str(out)], check=True, capture_output=True)
     shipped = (resources.files("xwsat") / "data" / "es.txt.gz").read_bytes()
     assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(shipped).digest()
+
+
+def test_english_carries_wordnet_clues():
+    en = load_words("en")
+    assert len(en.clues) > 50_000
+    clue = {en.words[i]: c for i, c in en.clues.items()}
+    assert "instrument" in clue["OBOE"]
+    assert all(w.lower() not in c.lower().split() for w, c in list(clue.items())[:5000])

@@ -68,9 +68,16 @@ def _check_out(out: Path | None) -> None:
 
 
 def _prepare(grid_path: Path, dictionary: str, min_score: int, alphabet: str, fold_yo: bool,
-             min_length: int, locks: list[str], region: str) -> tuple[Grid, WordList]:
+             min_length: int, locks: list[str], region: str,
+             out: Path | None) -> tuple[Grid, WordList]:
     """The grid to fill and the word list, after --region and --lock."""
     grid, words = load_inputs(grid_path, dictionary, min_score, alphabet, fold_yo)
+    if out is not None and out.suffix.lower() == ".puz":
+        wide = [ch for ch in words.alphabet.letters if len(ch.encode("latin-1", "replace")) != 1
+                or ch.encode("latin-1", "replace") == b"?"]
+        if wide:
+            raise XwsatError(f"{out}: .puz cells are one ISO-8859-1 byte and the dictionary's "
+                             f"alphabet has {''.join(wide[:12])}...; write .ipuz instead")
     if region:
         area = parse_region(region)
         puzzle = read_puzzle(grid_path)
@@ -135,7 +142,7 @@ def fill(
                                               min_length, memory_limit)
         _check_out(out)
         target, words = _prepare(grid, dictionary, min_score, alphabet, fold_yo, min_length,
-                                 list(lock or []), region)
+                                 list(lock or []), region, out)
         result = common.fill_grid(target, words, options, status_line)  # the commands' one seam
         clear_status_line()
         if optimize and result.filled is not None:

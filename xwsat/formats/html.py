@@ -30,8 +30,9 @@ h1{font-size:20px;margin:0 0 8px}
 .cell.word{background:#d7ecff}.cell.cur{background:#ffd54f}
 .cell.given{color:#555;font-weight:bold}.cell.wrong{color:#c62828}.cell.revealed{color:#1565c0}
 .cell.wrong::after{content:"";position:absolute;inset:0;border:2px solid #c62828}
-#clues{display:flex;gap:24px;max-width:640px}
-#clues ol{list-style:none;padding:0;margin:0;max-height:70vh;overflow:auto}
+#clues{display:flex;gap:20px;max-width:520px;font-size:14px}#clues>div{flex:1;min-width:200px}
+#clues h2{font-size:16px;margin:0 0 6px}
+#clues ol{list-style:none;padding:0;margin:0;max-height:70vh;overflow:auto;position:relative}
 #clues li{padding:2px 6px;cursor:pointer}#clues li.on{background:#d7ecff}
 #clues li b{display:inline-block;min-width:2.2em}
 #bar{margin:8px 0;display:flex;gap:6px;align-items:center}
@@ -109,7 +110,12 @@ function draw() {
   P.slots.forEach(x => x.li.classList.toggle("on", x === s));
   const head = s && s.dir === "A" ? " %(across)s: " : " %(down)s: ";
   document.getElementById("current").textContent = s ? s.number + head + (s.clue || "") : "";
-  if (s) s.li.scrollIntoView({block: "nearest"});
+  if (s) {  // keep the clue in view inside its list, never scroll the page
+    const ol = s.li.parentElement, top = s.li.offsetTop;
+    if (top < ol.scrollTop || top + s.li.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = Math.max(0, top - ol.clientHeight / 3);
+    }
+  }
 }
 function move(dr, dc) {
   let r = Math.floor(cur / W), c = cur %% W;
