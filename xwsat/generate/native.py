@@ -32,6 +32,19 @@ Sub = tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]   # live (src, sym, 
 Node = tuple[np.ndarray, np.ndarray, list[Sub]]               # cell symbol sets, counts, lines
 
 
+RESTART_BASE = 500  # nodes in the first runs; Luby restarts keep the search complete
+
+
+def _luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, ... (1-based)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if i == (1 << k) - 1:
+        return 1 << (k - 1)
+    return _luby(i - (1 << (k - 1)) + 1)
+
+
 class _Dead(Exception):
     """A propagation wiped out a line or broke a grid rule."""
 
@@ -197,25 +210,42 @@ class NativeGenerator:
             self._grid_rules(dom)
         except _Dead:
             return self._report(None, started, proven=True)
-        stack: list[Node] = [(dom, counts, subs)]
-        last = started
+        root: Node = (dom, counts, subs)
+        self.last = started
+        restart = 0
         try:
-            while stack:
-                if stop.is_set():
-                    return self._report(None, started, stopped="interrupted")
-                now = time.monotonic()
-                if now >= deadline:
-                    return self._report(None, started, stopped="time limit reached")
-                if now - last > 2:
-                    last = now
-                    progress(f"{self.nodes} nodes, {self.fails} dead ends, depth {len(stack)}")
-                node = stack.pop()
-                self.nodes += 1
-                if not (node[1] > 1).any():
-                    return self._report(self._rows(node[0]), started)
-                stack.extend(self._split(*node))
+            while True:
+                restart += 1
+                limit = RESTART_BASE * _luby(restart)
+                verdict = self._dfs(root, limit, deadline, stop, progress, started)
+                if verdict is not None:
+                    verdict.stats["restarts"] = restart - 1
+                    return verdict
         except KeyboardInterrupt:
             return self._report(None, started, stopped="interrupted")
+
+    def _dfs(self, root: Node, limit: int, deadline: float, stop: threading.Event,
+             progress: Progress, started: float) -> SolveReport | None:
+        """One depth-first run from the root; None when its node budget ran out (restart)."""
+        stack: list[Node] = [root]
+        nodes = 0
+        while stack:
+            if stop.is_set():
+                return self._report(None, started, stopped="interrupted")
+            now = time.monotonic()
+            if now >= deadline:
+                return self._report(None, started, stopped="time limit reached")
+            if now - self.last > 2:
+                self.last = now
+                progress(f"{self.nodes} nodes, {self.fails} dead ends, depth {len(stack)}")
+            if nodes >= limit:
+                return None
+            node = stack.pop()
+            self.nodes += 1
+            nodes += 1
+            if not (node[1] > 1).any():
+                return self._report(self._rows(node[0]), started)
+            stack.extend(self._split(*node))
         return self._report(None, started, proven=True)
 
     def _split(self, dom: np.ndarray, counts: np.ndarray, subs: list[Sub]) -> list[Node]:
