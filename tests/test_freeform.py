@@ -122,3 +122,17 @@ def test_cli_missing_or_empty_word_list(write, tmp_path) -> None:
     empty = write("empty.txt", "# nothing\n")
     result = invoke("freeform", empty)
     assert result.exit_code == 2 and "no words" in result.stderr
+
+
+def test_cli_writes_a_puz_file_with_the_clues(write, tmp_path) -> None:
+    pytest.importorskip("xwsat.formats")
+    puz = pytest.importorskip("puz")
+    path = write("words.txt", WORDS)
+    out = tmp_path / "board.puz"
+    result = invoke("freeform", path, "--size", "8x8", "--method", "greedy", "--out", out, "-q")
+    assert result.exit_code == 0, result.output
+    loaded = puz.load(out.read_bytes())
+    numbering = loaded.clue_numbering()
+    clues = {c["clue"] for c in numbering.across + numbering.down}
+    assert clues and clues <= {"Se juega con ella", "Lo cortan en la peluqueria", "Ave acuatica",
+                               "Cubre la olla", "Escribe"}

@@ -24,6 +24,7 @@ from xwsat.commands.generate import parse_size
 from xwsat.errors import XwsatError
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.run import FreeformResult, default_size, freeform
+from xwsat.generate.export import render_file
 
 WordsArg = Annotated[Path, typer.Argument(
     help="Word list: WORD;SCORE;CLUE or 'word — description' lines.")]
@@ -50,6 +51,13 @@ def describe(result: FreeformResult) -> str:
     if left:
         lines.append("Not placed: " + ", ".join(layout.entries[i].word for i in left))
     return "\n".join(lines)
+
+
+def clues_by_slot(result: FreeformResult) -> dict[str, str]:
+    """Clue text by slot name ("1A", "3D"), for puzzle files."""
+    layout = result.layout
+    return {f"{n}{'A' if p.direction == ACROSS else 'D'}": layout.entries[p.entry].clue
+            for n, p in layout.numbered()}
 
 
 def as_json(result: FreeformResult) -> dict[str, Any]:
@@ -103,7 +111,8 @@ def freeform_command(
                           threading.Event())
         result.notes[:0] = notes
         if out is not None and result.status == "placed":
-            write_atomic(out, "\n".join(result.layout.rows()) + "\n")
+            write_atomic(out, render_file(out, result.layout.rows(), clues_by_slot(result),
+                                          2, f"Free-form crossword ({words.name})"))
     except XwsatError as exc:
         raise fail(str(exc)) from None
     if json_out:

@@ -25,10 +25,11 @@ from xwsat.commands.common import (
     write_atomic,
 )
 from xwsat.errors import XwsatError
+from xwsat.generate.export import render_file
 from xwsat.generate.run import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots, parse_grid
-from xwsat.words import load_words, normalize_word, read_text_file
+from xwsat.words import WordList, load_words, normalize_word, read_text_file
 
 EXIT = {"generated": 0, "impossible": 1, "undecided": 3, "error": 4}
 DEFAULT_RATIO = 1 / 6  # about the share of blocks in a published 15x15
@@ -117,6 +118,16 @@ def entries(rows: tuple[str, ...], spec: GenerateSpec) -> list[tuple[int, str, i
             for s in extract_slots(grid, spec.min_length)]
 
 
+def dictionary_clues(words: WordList, found: list[tuple[int, str, int, int, str]]
+                     ) -> dict[str, str]:
+    """Clues the dictionary itself carries (``WORD;SCORE;CLUE`` lists), by slot name."""
+    if not words.clues:
+        return {}
+    index = {w: i for i, w in enumerate(words.words)}
+    return {f"{n}{d}": words.clues[index[w]] for n, d, _, _, w in found
+            if index.get(w) in words.clues}
+
+
 def as_json(result: GenerateResult, spec: GenerateSpec, source: str) -> dict[str, Any]:
     data: dict[str, Any] = {
         "status": result.status, "backend": result.backend, "verified": result.verified,
@@ -181,8 +192,9 @@ def generate_command(
         progress = (lambda _: None) if quiet else _progress(started)
         result = generate(spec, words, backend, time_limit, seed, progress)
         if out is not None and result.rows is not None:
-            rows = pattern(result.rows) if pattern_only else result.rows
-            write_atomic(out, "\n".join(rows) + "\n")
+            clues = dictionary_clues(words, entries(result.rows, spec))
+            write_atomic(out, render_file(out, result.rows, clues, spec.min_length,
+                                          f"Generated {spec.width}x{spec.height}", pattern_only))
     except XwsatError as exc:
         raise fail(str(exc)) from None
     if json_out:
