@@ -146,7 +146,7 @@ def test_staged_auto_policy_fills_and_verifies() -> None:
     expected = brute_fills(GRID, words, False)
     grid = parse_grid(GRID)
     wl = build_wordlist({w: (50, None) for w in words})
-    for policy in ("auto", "auto:staged-prove"):
+    for policy in ("auto", "auto:staged", "auto:regions"):
         result = fill_grid(grid, wl, FillOptions(backend=policy, time_limit=20))
         assert result.outcome.status is (Status.FILLED if expected else Status.UNFILLABLE)
         if expected:

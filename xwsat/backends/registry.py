@@ -47,15 +47,17 @@ FACTORIES: dict[str, Callable[[str | None], Backend]] = {
 }
 
 # ``auto`` policies: (back-end, start delay in seconds), in order of preference when they finish
-# together. Measured in results/hard.md: on the hard sample only native searches decide anything,
-# the word-deciding ``native`` fills and the region-first letter search ``native:prove`` refutes,
-# so the default races those two. ``auto:race`` is the earlier default (native against SAT),
-# ``auto:staged`` runs native alone first and escalates to SAT after a short budget (issue 3).
+# together. Measured (results/hard.md): on hard grids only the native searches decide anything;
+# the word-deciding ``native`` fills and the letter-deciding ``native:letters`` refutes faster
+# (region-first ``native:prove`` cost 1.1-2.3x the CPU of ``native:letters`` on the four proofs
+# tried), so the default races those two. ``auto:race`` is the earlier default (native against
+# SAT); ``auto:staged`` runs native alone first and escalates to SAT after a short budget (issue
+# 3); ``auto:regions`` races native with the region-first prover.
 AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
-    "default": (("native", 0.0), ("native:prove", 0.0)),
+    "default": (("native", 0.0), ("native:letters", 0.0)),
     "race": (("native", 0.0), ("sat", 0.0)),
     "staged": (("native", 0.0), ("sat", 3.0)),
-    "staged-prove": (("native", 0.0), ("native:prove", 3.0)),
+    "regions": (("native", 0.0), ("native:prove", 0.0)),
 }
 AUTO_PORTFOLIO = tuple(spec for spec, _ in AUTO_POLICIES["default"])
 
