@@ -35,7 +35,7 @@ CASES = [
 ]
 
 
-def run(backends: list[str], time_limit: float, out: Path) -> None:
+def run(backends: list[str], time_limit: float, out: Path, note: str = "") -> None:
     path = out.with_suffix(".jsonl")
     path.parent.mkdir(parents=True, exist_ok=True)
     done = set()
@@ -67,7 +67,7 @@ def run(backends: list[str], time_limit: float, out: Path) -> None:
             with path.open("a") as handle:
                 handle.write(json.dumps(row) + "\n")
             print(json.dumps(row), flush=True)
-    write_table(path, out.with_suffix(".md"), backends)
+    write_table(path, out.with_suffix(".md"), backends, note)
 
 
 def _cell(row: dict | None) -> str:
@@ -77,14 +77,27 @@ def _cell(row: dict | None) -> str:
     return f"{row['seconds']:.2f}{mark}"
 
 
-def write_table(path: Path, md: Path, backends: list[str]) -> None:
+def write_table(path: Path, md: Path, backends: list[str], note: str = "") -> None:
     """Times per grid and back-end, then ratios of each back-end to native:csp."""
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     table: dict[tuple[str, str], dict[str, dict]] = {}
     for r in rows:
         table.setdefault((r["grid"], r["dict"]), {})[r["backend"]] = r
     base = "native:csp"
+    limit = rows[0]["time_limit"] if rows else 0
+    decided = {b: sum(1 for r in rows if r["backend"] == b and r["status"] in
+                      ("filled", "unfillable")) for b in backends}
     lines = [
+        "# Planner on and off, native against the solvers (issue 3)",
+        "",
+        f"Command: `python scripts/bench_planner.py --time-limit {limit:g}` (rows in"
+        " `planner.jsonl`; `--table-only` rewrites this file).",
+        "",
+        *([note, ""] if note else []),
+        "Decided (filled or proven unfillable) per back-end, of "
+        f"{len(table)} instances: "
+        + ", ".join(f"{b} {decided[b]}" for b in backends) + ".",
+        "",
         "Times in seconds end to end (build, propagation, solver in its own process,",
         "verification); U = proven unfillable, ? = undecided at the limit, E = error; no mark =",
         "filled and verified.",
@@ -129,9 +142,10 @@ if __name__ == "__main__":
     parser.add_argument("--backends", default=BACKENDS)
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "planner")
     parser.add_argument("--table-only", action="store_true", help="rewrite OUT.md from OUT.jsonl")
+    parser.add_argument("--note", default="", help="a line on the conditions, put in OUT.md")
     args = parser.parse_args()
     if args.table_only:
         write_table(args.out.with_suffix(".jsonl"), args.out.with_suffix(".md"),
-                    args.backends.split(","))
+                    args.backends.split(","), args.note)
     else:
-        run(args.backends.split(","), args.time_limit, args.out)
+        run(args.backends.split(","), args.time_limit, args.out, args.note)
