@@ -54,7 +54,7 @@ def check_layout(width: int, height: int, words: Sequence[str],
     for direction, r, c, text in sorted(runs - starts):
         problems.append(f"{direction} at row {r + 1}, column {c + 1} reads {text}, "
                         f"which is not a placed word")
-    for direction, r, c, text in sorted(starts - runs):
+    for _, r, c, text in sorted(starts - runs):
         problems.append(f"{text} at row {r + 1}, column {c + 1} runs into other letters")
     if board:
         todo = [next(iter(board))]

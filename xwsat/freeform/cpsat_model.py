@@ -116,6 +116,7 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     solver.parameters.max_time_in_seconds = max(0.1, time_limit - (time.monotonic() - started))
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    solver.parameters.catch_sigint_signal = False   # Ctrl-C is ours: StopSearch, keep the best
     best: list[list[Placement]] = []
 
     class Keep(cp_model.CpSolverSolutionCallback):
@@ -136,8 +137,9 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
             if stop is not None and stop.is_set():
                 solver.StopSearch()
     except KeyboardInterrupt:
-        solver.StopSearch()
-        worker.join()
+        while worker.is_alive():    # repeated: a stop sent before the search starts is lost
+            solver.StopSearch()
+            worker.join(0.1)
     status = solver.StatusName(result[0]) if result else "UNKNOWN"
     stats: dict[str, float | int | str] = {
         "status": status, "placements": len(options), "build_s": round(build_s, 3),

@@ -105,6 +105,7 @@ def greedy_layout(entries: list[Entry], width: int, height: int, boards: int = 1
                                                                           stop.is_set()):
                 break
     except KeyboardInterrupt:
-        pass
+        if stop is not None:
+            stop.set()    # Ctrl-C ends the whole run, not just this phase
     stats = {"boards": tried, "score": best[1], "solve_s": round(time.monotonic() - started, 3)}
     return Layout(width, height, tuple(entries), tuple(best[2])), stats

@@ -56,8 +56,11 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
                                   progress)
     if method == "cpsat" and not (stop and stop.is_set()):
         left = deadline - time.monotonic()
-        better, cp_stats = cpsat_layout(fitting, width, height, max(left, 0.5), seed, layout,
-                                        stop, progress)
+        try:
+            better, cp_stats = cpsat_layout(fitting, width, height, max(left, 0.5), seed,
+                                            layout, stop, progress)
+        except KeyboardInterrupt:   # while the model was being built: keep the greedy board
+            better, cp_stats = None, {"status": "interrupted"}
         stats = {"greedy_" + k: v for k, v in stats.items()} | cp_stats
         if better is not None and _key(better) >= _key(layout):
             layout = better

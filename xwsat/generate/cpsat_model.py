@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from xwsat.generate.automaton import START, LineAutomaton
@@ -120,6 +121,7 @@ class CpsatGenerator:
             solver.parameters.max_time_in_seconds = left
             solver.parameters.num_workers = self.workers
             solver.parameters.random_seed = self.seed
+            solver.parameters.catch_sigint_signal = False  # Ctrl-C is ours (StopSearch)
             # Measured (results/generate.md): presolve, probing, symmetry detection and the LP
             # relaxation spend most of the time on the expanded automata (5x5: 52 s -> 12 s).
             solver.parameters.cp_model_presolve = False
@@ -128,7 +130,10 @@ class CpsatGenerator:
             solver.parameters.linearization_level = 0
             status = _solve_stoppable(solver, self.model, stop)
             self.stats["solves"] += 1
-            self.stats["conflicts"] = self.stats.get("conflicts", 0) + solver.NumConflicts()
+            if status is None:      # stopped before the solver produced a response
+                return self._report(None, stopped="interrupted")
+            with suppress(RuntimeError):
+                self.stats["conflicts"] = self.stats.get("conflicts", 0) + solver.NumConflicts()
             if status == self.cp.INFEASIBLE:
                 return self._report(None, proven=True)
             if status not in (self.cp.OPTIMAL, self.cp.FEASIBLE):
@@ -155,7 +160,12 @@ class CpsatGenerator:
 def _solve_stoppable(solver, model, stop: threading.Event):
     """Solve in a thread (CP-SAT releases the GIL) so Ctrl-C in the main thread can stop it."""
     result: list = []
-    worker = threading.Thread(target=lambda: result.append(solver.Solve(model)), daemon=True)
+
+    def run() -> None:
+        with suppress(RuntimeError):    # a stop that lands while the solve is being set up
+            result.append(solver.Solve(model))
+
+    worker = threading.Thread(target=run, daemon=True)
     worker.start()
     try:
         while worker.is_alive():
@@ -164,6 +174,7 @@ def _solve_stoppable(solver, model, stop: threading.Event):
                 solver.StopSearch()
     except KeyboardInterrupt:
         stop.set()
-        solver.StopSearch()
-        worker.join()
+        while worker.is_alive():    # repeated: a stop sent before the search starts is lost
+            solver.StopSearch()
+            worker.join(0.1)
     return result[0] if result else None

@@ -78,13 +78,16 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
     built = time.monotonic()
     progress(f"searching with {backend}")
     engine: CpsatGenerator | NativeGenerator | SatGenerator
-    if backend == "cpsat":
-        engine = CpsatGenerator(spec, words.alphabet, automata, seed)
-    elif backend == "sat":
-        engine = SatGenerator(spec, words.alphabet, automata, seed)
-    else:
-        engine = NativeGenerator(spec, words.alphabet, automata, seed)
-    report: SolveReport = engine.solve(deadline, stop, progress)
+    try:
+        if backend == "cpsat":
+            engine = CpsatGenerator(spec, words.alphabet, automata, seed)
+        elif backend == "sat":
+            engine = SatGenerator(spec, words.alphabet, automata, seed)
+        else:
+            engine = NativeGenerator(spec, words.alphabet, automata, seed)
+        report: SolveReport = engine.solve(deadline, stop, progress)
+    except KeyboardInterrupt:   # while a model was being built: nothing found yet
+        report = SolveReport(None, False, "interrupted")
     times = {"build_s": round(built - started, 3),
              "search_s": round(time.monotonic() - built, 3)}
     result = GenerateResult("undecided", backend, None, report.stopped, False, times,
