@@ -136,3 +136,24 @@ def test_cli_writes_a_puz_file_with_the_clues(write, tmp_path) -> None:
     clues = {c["clue"] for c in numbering.across + numbering.down}
     assert clues and clues <= {"Se juega con ella", "Lo cortan en la peluqueria", "Ave acuatica",
                                "Cubre la olla", "Escribe"}
+
+
+def test_ctrl_c_prints_the_best_board_so_far(write) -> None:
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    xwsat = shutil.which("xwsat", path=os.path.dirname(sys.executable)) or "xwsat"
+    path = write("words.txt", WORDS)
+    proc = subprocess.Popen(
+        [xwsat, "freeform", str(path), "--size", "8x8", "--method", "greedy", "--boards",
+         "1000000", "--time-limit", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert out.startswith("PLACED") and "verified" in out.splitlines()[0]
