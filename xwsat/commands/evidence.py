@@ -1,7 +1,9 @@
-"""``xwsat encode`` and ``xwsat count``: export the encodings, count the fills."""
+"""``xwsat encode``, ``count`` and ``check-proof``: export the encodings, count the fills,
+re-check a certificate."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,13 +15,17 @@ from xwsat.commands.common import (
     DictOpt,
     FoldOpt,
     GridArg,
+    JsonOpt,
     LengthOpt,
     RepeatsOpt,
     ScoreOpt,
+    TimeOpt,
     check_min_length,
     check_writable,
+    clear_status_line,
     fail,
     load_inputs,
+    status_line,
     write_atomic,
 )
 from xwsat.errors import XwsatError
@@ -67,5 +73,75 @@ def encode(
     typer.echo(f"{'wrote ' + str(out) if out else 'exported'}: {result.summary}", err=True)
 
 
+LimitOpt = Annotated[int, typer.Option("--limit", help="Stop counting at N fills (0 = count all).")]
+CountMethodOpt = Annotated[str, typer.Option(
+    "--method", help="auto, rows (blank rectangles), search (MAC leaves) or cpsat.")]
+
+
+def count(
+    grid: GridArg,
+    dictionary: DictOpt = "en",
+    limit: LimitOpt = 0,
+    method: CountMethodOpt = "auto",
+    time_limit: TimeOpt = 60.0,
+    allow_repeats: RepeatsOpt = False,
+    min_score: ScoreOpt = 0,
+    min_length: LengthOpt = 2,
+    alphabet: AlphabetOpt = "",
+    fold_yo: FoldOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Count the fills exactly (or up to --limit), respecting the repeat rule. Exit 0 when the
+    count is exact or the limit was reached, 3 when the time ran out first."""
+    from xwsat.evidence.count import count_fills
+
+    try:
+        if limit < 0:
+            raise XwsatError("--limit must be zero (count all) or positive")
+        if not 0 < time_limit <= 7 * 24 * 3600:
+            raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
+        check_min_length(min_length)
+        grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
+        built = build_problem(grid_value, words, min_length, allow_repeats)
+        result = count_fills(built, limit or None, time_limit, status_line, min_length, method)
+        clear_status_line()
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    if json_out:
+        typer.echo(json.dumps({"count": result.count, "exact": result.exact,
+                               "reason": result.reason, "seconds": round(result.seconds, 3),
+                               "method": result.method}, indent=2))
+    else:
+        kind = "exactly" if result.exact else "at least"
+        typer.echo(f"{kind} {result.count:,} fills ({result.reason}; {result.method}, "
+                   f"{result.seconds:.2f} s)")
+    reached = limit and result.count >= limit
+    raise typer.Exit(0 if result.exact or reached else 3)
+
+
+DirArg = Annotated[Path, typer.Argument(help="A certificate folder (prove --certificate).")]
+EngineOpt = Annotated[str, typer.Option(
+    "--engine", help="dratify engine: auto (native when installed), native or python.")]
+
+
+def check_proof(directory: DirArg, engine: EngineOpt = "auto",
+                time_limit: TimeOpt = 600.0) -> None:
+    """Re-check a certificate folder from its files: hashes, then the proof with dratify.
+    Exit 1 when the certificate holds (the grid is unfillable), 4 when it does not."""
+    from xwsat.evidence.recheck import recheck
+
+    try:
+        if engine not in ("auto", "native", "python"):
+            raise XwsatError("--engine must be auto, native or python")
+        lines, ok = recheck(directory, engine, time_limit, status_line)
+        clear_status_line()
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    typer.echo("\n".join(lines))
+    raise typer.Exit(1 if ok else 4)
+
+
 def register(app: typer.Typer) -> None:
     app.command("encode")(encode)
+    app.command("count")(count)
+    app.command("check-proof")(check_proof)

@@ -111,6 +111,36 @@ class ProofSearch:
                 return False
 
 
+def count_leaves(problem: FillProblem, deadline: float | None,
+                 limit: int | None = None) -> tuple[int, bool, int]:
+    """Count fills by exhausting the same search: (count, complete, nodes). Each leaf is one
+    fill (every slot down to one word), and leaves differ in some decision, so none is counted
+    twice; after a leaf the search backtracks as if it had failed."""
+    search = ProofSearch(problem, None, None)
+    state = search.state
+    if state.initialise() is not None:
+        return 0, True, 0
+    found = 0
+    while True:
+        search.nodes += 1
+        if deadline is not None and search.nodes % CLOCK_EVERY == 0 \
+                and time.monotonic() > deadline:
+            return found, False, search.nodes
+        choice = search.choose()
+        if choice is None:
+            found += 1
+            if (limit is not None and found >= limit) or not search.path:
+                return found, not search.path, search.nodes
+            if not search.backtrack():
+                return found, True, search.nodes
+            continue
+        cell, letter = choice
+        search.path.append(0)
+        search.kids.append([])
+        if state.assign_letter(cell, letter) is not None and not search.backtrack():
+            return found, True, search.nodes
+
+
 def decide(problem: FillProblem, deadline: float | None) -> str:
     """'unsat', 'sat' or 'timeout' by the same search, without writing a proof."""
     return ProofSearch(problem, None, None).run(deadline)[0]
