@@ -89,7 +89,7 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
                 if inside(nb):
                     model.AddBoolOr([cover[(r, c)].Not(), occ[nb].Not(),
                                      perpendicular[(r, c)]])
-    _connected(model, cells, occ, inside)
+    root, dist, links = _connected(model, cells, occ, inside)
     placed = sum(x for x, _ in options)
     cross = []
     for cell in cells:
@@ -109,14 +109,40 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     big = mid * (sum(len(e.word) for e in entries) + 1)
     model.Maximize(big * placed + mid * sum(cross) - spread)
     if hint is not None:
+        # A complete hint (every variable), so CP-SAT starts from the greedy board at once.
         chosen = {(p.entry, p.row, p.col, p.direction) for p in hint.placed}
         for x, p in options:
             model.AddHint(x, (p.entry, p.row, p.col, p.direction) in chosen)
+        board = hint.letters()
+        across, down = set(), set()
+        for p in hint.placed:
+            (across if p.direction == ACROSS else down).update(
+                p.cells(len(entries[p.entry].word)))
+        for (cell, ch), lit in letters.items():
+            model.AddHint(lit, board.get(cell) == ch)
+        for i, cell in enumerate(cells):
+            model.AddHint(cov_a[cell], cell in across)
+            model.AddHint(cov_d[cell], cell in down)
+            model.AddHint(occ[cell], cell in board)
+            model.AddHint(cross[i], cell in across and cell in down)
+        parent = _bfs_tree(board)
+        for cell in cells:
+            model.AddHint(root[cell], parent.get(cell, 0) is None)
+            model.AddHint(dist[cell], parent.get(cell, (None, 0))[1] if cell in parent and
+                          parent[cell] is not None else 0)
+        for (cell, nb), link in links.items():
+            model.AddHint(link, parent.get(cell) is not None and parent[cell][0] == nb)
+        if board:
+            model.AddHint(lo_r, min(r for r, _ in board))
+            model.AddHint(hi_r, max(r for r, _ in board))
+            model.AddHint(lo_c, min(c for _, c in board))
+            model.AddHint(hi_c, max(c for _, c in board))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.1, time_limit - (time.monotonic() - started))
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.catch_sigint_signal = False   # Ctrl-C is ours: StopSearch, keep the best
+    solver.parameters.max_presolve_iterations = 1   # probing/clique rounds cost the most
     best: list[list[Placement]] = []
 
     class Keep(cp_model.CpSolverSolutionCallback):
@@ -151,12 +177,13 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     return Layout(width, height, tuple(entries), tuple(best[-1])), stats
 
 
-def _connected(model, cells, occ, inside) -> None:
+def _connected(model, cells, occ, inside) -> tuple[dict, dict, dict]:
     """Occupied cells form one 4-connected piece: a single root, distances decrease to it."""
     n = len(cells)
     root = {cell: model.NewBoolVar(f"root{cell}") for cell in cells}
     dist = {cell: model.NewIntVar(0, n, f"dist{cell}") for cell in cells}
     model.AddAtMostOne(root.values())
+    links: dict[tuple[tuple[int, int], tuple[int, int]], object] = {}
     for cell in cells:
         model.AddImplication(root[cell], occ[cell])
         model.Add(dist[cell] == 0).OnlyEnforceIf(root[cell])
@@ -166,6 +193,7 @@ def _connected(model, cells, occ, inside) -> None:
             if not inside(nb):
                 continue
             link = model.NewBoolVar(f"p{cell}{nb}")
+            links[(cell, nb)] = link
             model.AddImplication(link, occ[nb])
             model.Add(dist[nb] + 1 <= dist[cell]).OnlyEnforceIf(link)
             parents.append(link)
@@ -174,3 +202,23 @@ def _connected(model, cells, occ, inside) -> None:
     any_root = list(root.values())
     for cell in cells:
         model.AddBoolOr([occ[cell].Not(), *any_root])
+    return root, dist, links
+
+
+def _bfs_tree(board: dict) -> dict:
+    """Occupied cell -> (parent, distance) on a BFS tree from the first occupied cell (the
+    root maps to None): the hint for the connectivity labels."""
+    if not board:
+        return {}
+    start = min(board)
+    tree: dict = {start: None}
+    frontier = [(start, 0)]
+    while frontier:
+        nxt = []
+        for (r, c), d in frontier:
+            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if nb in board and nb not in tree:
+                    tree[nb] = ((r, c), d + 1)
+                    nxt.append((nb, d + 1))
+        frontier = nxt
+    return tree
