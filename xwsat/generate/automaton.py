@@ -145,11 +145,11 @@ class LayeredStates:
         self.sizes.append(1)
         for layer in auto.layers:
             nxt: dict[int, int] = {}
-            src = np.array([ids[s] for s in layer[:, 0].tolist()], dtype=np.int64)
+            src = np.array([ids[s] for s in layer[:, 0].tolist()], dtype=np.int32)
             dst = np.array([nxt.setdefault(d, len(nxt)) for d in layer[:, 2].tolist()],
-                           dtype=np.int64)
+                           dtype=np.int32)
             self.src.append(src)
-            self.sym.append(layer[:, 1].astype(np.int64))
+            self.sym.append(layer[:, 1].astype(np.uint8))
             self.dst.append(dst)
             self.sizes.append(len(nxt))
             ids = nxt

@@ -59,8 +59,8 @@ def build_cnf(spec: GenerateSpec, alphabet: Alphabet,
         for i, cell in enumerate(cells):
             nxt = np.arange(top + 1, top + 1 + lay.sizes[i + 1], dtype=np.int64)
             top += lay.sizes[i + 1]
-            src, sym, dst = lay.src[i], lay.sym[i], lay.dst[i]
-            xs = cell * n_sym + sym + 1
+            src, sym, dst = lay.src[i].astype(np.int64), lay.sym[i], lay.dst[i]
+            xs = cell * n_sym + sym.astype(np.int64) + 1
             if prev is None:
                 clauses += np.stack([-xs, nxt[dst]], axis=1).tolist()
                 clauses.append(sorted(set(xs.tolist())))
