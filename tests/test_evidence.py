@@ -102,13 +102,23 @@ def test_trivial_wipe_out_explains_itself_in_words(make_words) -> None:
     assert expl.slots == (0,) and "no 4-letter word" in expl.sentence
 
 
-def test_cross_check_agrees_and_says_cpsat_is_no_certificate(make_words) -> None:
+def test_cross_check_agrees_and_says_cpsat_is_no_certificate(make_words, monkeypatch) -> None:
     built = built_of(make_words, AC_UNFILLABLE)
+    monkeypatch.setattr(crosscheck, "ace_available", lambda: False)
     cc = crosscheck.cross_check(built, Status.UNFILLABLE, "native:csp", 30)
     assert cc.agree is True and cc.method.startswith("cpsat")
     assert "not a certificate" in cc.detail
-    cc = crosscheck.cross_check(built, Status.UNFILLABLE, "cpsat", 30)
+    cc = crosscheck.cross_check(built, Status.UNFILLABLE, "sat:cadical195", 30)
     assert cc.agree is True and cc.method.startswith("native")
+
+
+@pytest.mark.skipif(not crosscheck.ace_available(), reason="java or pycsp3's ACE jar missing")
+def test_cross_check_with_ace_verifies_its_fill(make_words) -> None:
+    built = built_of(make_words, FILLABLE)
+    cc = crosscheck.cross_check(built, Status.FILLED, "certificate:search", 60)
+    assert cc.method == "ace" and cc.agree is True and "passes the independent checker" in cc.detail
+    cc = crosscheck.cross_check(built, Status.UNFILLABLE, "native", 60)
+    assert cc.agree is False
 
 
 def invoke(*args):

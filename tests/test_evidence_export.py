@@ -52,6 +52,7 @@ def test_cpsat_proto_verdict(words, fillable) -> None:
     assert (status in (cp_model.OPTIMAL, cp_model.FEASIBLE)) is fillable
 
 
+@pytest.mark.slow  # ACE's verdicts on the same instances are in test_xcsp3.py
 @pytest.mark.skipif(not ace_available(), reason="java or pycsp3's ACE jar missing")
 @pytest.mark.parametrize("words,fillable", CASES)
 def test_xcsp3_verdict_with_ace(words, fillable) -> None:

@@ -1,16 +1,22 @@
 """Cross-check a verdict with a second, independent method on the *unpruned* problem.
 
-The second method shares neither the first one's solver nor arc consistency (the pruning every
-back-end run starts from): CP-SAT's table model when the first verdict came from elsewhere, else
-the native exhaustive search. A fill it finds is verified independently; a disagreement is
-reported loudly and the command exits 4.
+The second method shares neither the first one's solver nor xwsat's arc consistency (the pruning
+every back-end run starts from). After a verdict of the native search family (native back-end,
+propagation, the certificate's tree search, which share the native search state): ACE, the Java
+CP solver bundled with pycsp3, on the XCSP3 export, or CP-SAT when ACE is missing. After a SAT or
+CP-SAT verdict: the native exhaustive search. A fill it finds is verified independently; a
+disagreement is reported loudly and the command exits 4.
 """
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
-from xwsat.backends.base import Limits, Outcome, Status
+from xwsat.backends.base import Evidence, Limits, Outcome, Status
+from xwsat.encode.xcsp3 import read_solution, to_xcsp3
+from xwsat.evidence.ace import ace_available, run_ace
 from xwsat.planner import default_plan
 from xwsat.problem import Built, fill_letters
 from xwsat.runner import Tick, run_portfolio
@@ -31,8 +37,26 @@ class CrossCheck:
 
 
 def second_method(first: str) -> str:
-    """CP-SAT unless the first verdict came from CP-SAT; then the native exhaustive search."""
-    return "native" if first.startswith("cpsat") else "cpsat"
+    """The native search after SAT or CP-SAT; otherwise ACE (or CP-SAT without java)."""
+    if first.startswith(("cpsat", "sat", "certificate:cdcl")):
+        return "native"
+    return "ace" if ace_available() else "cpsat"
+
+
+def _ace_outcome(built: Built, time_limit: float) -> Outcome:
+    """ACE on the XCSP3 export of the unpruned problem, as an Outcome."""
+    problem = built.problem
+    names = list(problem.slot_names)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "grid.xml"
+        path.write_text(to_xcsp3(problem, names), encoding="utf-8")
+        result = run_ace(path, time_limit)
+    if result.verdict == "sat":
+        return Outcome(Status.FILLED, "ace", read_solution(problem, names, result.values))
+    if result.verdict == "unsat":
+        return Outcome(Status.UNFILLABLE, "ace",
+                       evidence=Evidence("ace", "ACE (XCSP3 export) explored the whole space"))
+    return Outcome(Status.UNKNOWN, "ace", message=f"ACE undecided in {result.seconds:.1f} s")
 
 
 def cross_check(built: Built, verdict: Status, first: str, time_limit: float,
@@ -47,8 +71,11 @@ def cross_check(built: Built, verdict: Status, first: str, time_limit: float,
         return CrossCheck("candidate count", Status.UNFILLABLE, agree,
                           f"slot {name} has no candidate word at all (counted from the "
                           "dictionary, no solver needed)")
-    limits = Limits(time_limit, None, 0, threads=2)
-    outcome: Outcome = run_portfolio([method], problem, default_plan(problem), limits, on_tick)
+    if method == "ace":
+        outcome = _ace_outcome(built, time_limit)
+    else:
+        limits = Limits(time_limit, None, 0, threads=2)
+        outcome = run_portfolio([method], problem, default_plan(problem), limits, on_tick)
     if outcome.status is Status.FILLED and outcome.fill is not None:
         filled = built.grid.with_letters(fill_letters(built, outcome.fill))
         problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words),

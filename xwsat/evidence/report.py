@@ -54,7 +54,9 @@ def size_text(n: int) -> str:
 def explanation_lines(built: Built, expl: Explanation) -> list[str]:
     kind = "minimal" if expl.minimal else "not proven minimal (time limit)"
     members = len(expl.slots) + len(expl.givens)
-    lines = [f"EXPLANATION ({kind}): these {members} constraints cannot hold together"
+    what = "this constraint cannot hold" if members == 1 else \
+        f"these {members} constraints cannot hold together"
+    lines = [f"EXPLANATION ({kind}): {what}"
              + (f"; {expl.sentence}" if expl.sentence else "")]
     lines += ["  " + line for line in describe_core(built, expl)]
     lines += ["", core_picture(built, expl), "",
