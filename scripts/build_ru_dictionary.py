@@ -4,36 +4,37 @@ Why these sources: both come from PyPI, so the build is reproducible offline, an
 allow redistribution (see ``xwsat/data/NOTICE.md``).
 
 * ``pymorphy3`` with ``pymorphy3-dicts-ru`` (the OpenCorpora dictionary, CC BY-SA): the
-  words. Russian crosswords are built from nouns in the nominative singular, so we keep
-  every lexeme whose normal form is a NOUN in ``sing,nomn`` and is a common noun: tags
-  Name, Surn, Patr, Orgn, Trad (proper names), Abbr, Init (abbreviations), Slng (slang,
-  which in OpenCorpora includes the obscene words), Erro, Dist (misspellings) are
-  dropped. Geographic names (Geox) are proper nouns too, but Russian crosswords use
-  rivers, towns and countries all the time ("река в Сибири"), and the short ones rescue
-  dense grids (see "Short words" below), so they are kept at a lower score.
+  words. Russian crosswords are built from nouns in the nominative, so we keep lexemes
+  whose normal form is a NOUN in ``nomn``, of four kinds (``--kinds``):
+  ``common`` (singular common nouns), ``plural`` (pluralia tantum: САНИ, ЩИ, ДРОВА),
+  ``geo`` (geographic names, Geox: ОКА, ОБЬ, УРАЛ: "река в Сибири") and ``names`` (first
+  names, Name: ИВАН, ОЛЯ: "мужское имя"). Surnames and patronymics (Surn, Patr),
+  organisations and trade marks (Orgn, Trad), abbreviations (Abbr, Init), slang (Slng,
+  which in OpenCorpora holds the obscene words) and misspellings (Erro, Dist) are dropped.
 * ``wordfreq`` (PyPI), Russian "large" list: the score of each word. Ё and Е spellings
   are counted together (the corpora mix them), i.e. the frequency of ``ёлка`` is
   freq(ёлка) + freq(елка), unless the Е spelling is another word (ЛЁТ, not ЛЕТ). The
   frequency is weighted by pymorphy's probability that the form is this noun, so
   homographs of frequent function words (ТУТ, ТОЙ) do not score like them.
 
-Short words: OpenCorpora has few 2-3 letter common nouns (the language has few). The
-measurement in ``results/languages.md`` showed that blank 4x4 and 5x5 grids depend on
-them, so Geox entries of length <= 5 are included (with score capped at ``GEO_CAP``),
-which adds river and town names (ОКА, ОБЬ, ДОН, УРАЛ ...) exactly as a Russian
-setter would use them. Longer Geox names are included too (for themed fills) with the
-same cap.
+Short words (measured, ``results/languages.md``): common nouns alone (with or without
+geographic names and pluralia tantum) leave Russian with 628 three-letter and 2,234
+four-letter words against English's 1,835 and 4,167, and 6 of 13 American-style 15x15
+and larger grids stayed undecided in 60 s. First names add 186 three-letter and 1,102
+four-letter words, the way Russian setters use them, and all 6 then filled. So the
+default includes all four kinds; geographic names and first names are capped at
+``GEO_CAP`` so a fill prefers common nouns, and ``--min-score 31`` leaves them out.
 
 Normalisation: NFC, upper case, hyphens/spaces dropped; only words of the 33 Russian
 letters (А-Я and Ё) and 2..21 letters are kept. Ё is kept as its own letter; xwsat's
 ``--fold-yo`` folds it into Е at load time.
 
 Score (integer 0..100): ``round((zipf - 1) / 6 * 100)`` clamped, floor 10 (the same
-mapping as English); Geox entries at most ``GEO_CAP``.
+mapping as English); geographic and first names at most ``GEO_CAP``.
 
 Output: gzip (mtime=0) UTF-8 text, ``WORD;SCORE`` lines sorted by WORD.
 
-Rebuild:  python scripts/build_ru_dictionary.py   (about a minute: it walks 5M word forms)
+Rebuild:  python scripts/build_ru_dictionary.py   (a minute or two: it walks 5M word forms)
 """
 
 from __future__ import annotations
@@ -85,8 +86,27 @@ def frequency_score(word: str, freqs: dict[str, float], morph: object) -> int:
     return score(zipf)
 
 
-def build(geography: bool = True) -> dict[str, int]:
-    """Nominative singular common nouns (plus capped geographic names) with scores."""
+KINDS = ("common", "geo", "plural", "names")
+DEFAULT_KINDS = KINDS
+
+
+def kind_of(tag: object) -> str | None:
+    """Which kind of crossword noun a normal form is, or None when it is not one."""
+    if tag.POS != "NOUN" or "nomn" not in tag:  # type: ignore[attr-defined]
+        return None
+    if "plur" in tag and "Pltm" not in tag:  # type: ignore[operator]
+        return None
+    if "Name" in tag and not any(t in tag for t in ("Surn", "Patr")):  # type: ignore[operator]
+        return "names"
+    if any(t in tag for t in DROPPED_TAGS):  # type: ignore[operator]
+        return None
+    if "Geox" in tag:  # type: ignore[operator]
+        return "geo"
+    return "plural" if "Pltm" in tag else "common"  # type: ignore[operator]
+
+
+def build(kinds: tuple[str, ...] = DEFAULT_KINDS) -> dict[str, int]:
+    """Nominative nouns of the chosen kinds with scores (geo and names capped)."""
     import pymorphy3
     import wordfreq
 
@@ -94,17 +114,14 @@ def build(geography: bool = True) -> dict[str, int]:
     morph = pymorphy3.MorphAnalyzer(lang="ru")
     entries: dict[str, int] = {}
     for word, tag, _normal, _para, index in morph.dictionary.iter_known_words():
-        if index != 0 or tag.POS != "NOUN" or "sing" not in tag or "nomn" not in tag:
-            continue
-        if any(t in tag for t in DROPPED_TAGS):
+        kind = kind_of(tag) if index == 0 else None
+        if kind is None or kind not in kinds:
             continue
         norm = normalise(word)
         if norm is None:
             continue
         s = frequency_score(word, freqs, morph)
-        if "Geox" in tag:
-            if not geography:
-                continue
+        if kind in ("geo", "names"):
             s = min(s, GEO_CAP)
         if entries.get(norm, -1) < s:
             entries[norm] = s
@@ -114,10 +131,15 @@ def build(geography: bool = True) -> dict[str, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-o", "--output", type=Path, default=OUT_PATH)
-    parser.add_argument("--without-geography", action="store_true",
-                        help="leave out Geox names (the baseline of the short-word measurement)")
+    parser.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
+                        help=f"comma-separated kinds of nouns among {', '.join(KINDS)} "
+                        "(the measurement in results/languages.md compares them)")
     args = parser.parse_args()
-    entries = build(geography=not args.without_geography)
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        parser.error(f"unknown kinds {unknown}; choose among {', '.join(KINDS)}")
+    entries = build(kinds)
     write_dictionary([f"{w};{s}" for w, s in sorted(entries.items())], args.output)
     return 0
 

@@ -40,7 +40,8 @@ def test_russian_keeps_nominative_singular_common_nouns(ru):
     words = set(ru.words)
     assert "ДОМА" not in words or "ДОМ" in words  # no case forms as such
     assert "КОШКИ" not in words and "ИДТИ" not in words and "БЫСТРО" not in words
-    assert "ИВАН" not in words  # first names are dropped (Geox are kept, capped)
+    assert "ПЕТРОВ" not in words and "ИЛЬИЧ" not in words  # surnames, patronymics dropped
+    assert {"ИВАН", "ОКА", "САНИ"} <= words  # first names, rivers, pluralia tantum kept
 
 
 def test_russian_fold_yo_gives_32_letters():
@@ -52,6 +53,7 @@ def test_russian_scores_follow_frequency(ru):
     score = dict(zip(ru.words, ru.scores.tolist()))
     assert score["ДОМ"] > score["ЁЖ"] > 0
     assert score["ДОМ"] > 60 and min(score.values()) >= 10 and max(score.values()) <= 100
+    assert score["ИВАН"] <= 30 and score["ОКА"] <= 30  # names capped below common nouns
 
 
 def test_spanish_keeps_enye_and_folds_accents(es):

@@ -2,7 +2,7 @@
 
 Each model is the CP-SAT table encoding of ``xwsat.encode.cpsat`` (reused unchanged) plus one
 ``(word id, score)`` table per slot and the objective "sum of scores", hinted with the current
-fill. The whole grid is tried first (small grids are solved to proven optimality); then large
+fill. A small grid is tried whole first (and often solved to proven optimality); then large
 neighbourhood search: free a connected group of slots around a random slot, keep every other
 slot's word, propagate, and let CP-SAT find the best refill of the group. Every accepted step is
 a complete fill with a higher total, so the search can stop at any moment (time limit, Ctrl-C:
@@ -28,6 +28,7 @@ from xwsat.verify import check_fill
 
 Progress = Callable[[float, str], None]
 FIRST_SHARE = 0.3  # of the budget for the whole-grid model before neighbourhood search
+WHOLE_GRID_CANDIDATES = 50_000  # above this many candidates the whole model only wastes time
 
 
 @dataclass(frozen=True)
@@ -134,11 +135,13 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
             progress(time.perf_counter() - t0, f"optimising: total score {total} "
                      f"(start {start_total}, bound {bound}, {rounds} rounds)")
 
-    whole, whole_bound, optimal = _solve(problem, built, best, time_limit * FIRST_SHARE, seed,
-                                         threads)
-    bound = min(bound, max(whole_bound, total))
-    if whole is not None and fill_score(built, whole) > total:
-        best, total, improvements = whole, fill_score(built, whole), 1
+    optimal = False
+    if int(problem.domain_sizes().sum()) <= WHOLE_GRID_CANDIDATES:  # small: try to prove it
+        whole, whole_bound, optimal = _solve(problem, built, best, time_limit * FIRST_SHARE,
+                                             seed, threads)
+        bound = min(bound, max(whole_bound, total))
+        if whole is not None and fill_score(built, whole) > total:
+            best, total, improvements = whole, fill_score(built, whole), 1
     neighbours = problem.neighbours()
     size = max(2, min(problem.n_slots - 1, 8))
     while not optimal and time.perf_counter() < deadline - 0.1 and problem.n_slots > 1:

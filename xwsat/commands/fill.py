@@ -19,13 +19,10 @@ from xwsat.commands.common import (
     EXIT,
     AlphabetOpt,
     BackendOpt,
-    DictOpt,
     FoldOpt,
-    GridArg,
     JsonOpt,
     LengthOpt,
     MemoryOpt,
-    OutOpt,
     RepeatsOpt,
     ScoreOpt,
     SeedOpt,
@@ -47,6 +44,13 @@ from xwsat.optimize import Optimized, optimized_result, weakest_entries
 from xwsat.report import as_json, describe
 from xwsat.words import WordList, normalize_word
 
+GridArg = Annotated[Path, typer.Argument(
+    help="Grid file: text ('.' empty, '#' block, letters given), .ipuz, .puz or .json.")]
+DictOpt = Annotated[str, typer.Option(
+    "--dict", "-d", help="'en', 'ru', 'es' (embedded) or a word-list file.")]
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", "-o", help="Write the puzzle here; the extension picks the format: .txt .json "
+    ".ipuz .puz .svg .html (a solving page).")]
 OptimizeOpt = Annotated[bool, typer.Option(
     "--optimize", help="After a first fill, maximise the total word score (CP-SAT) for the rest "
     "of --time-limit; report the weakest entries.")]
@@ -109,7 +113,8 @@ def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
     assert result.outcome.fill is not None
     state = "optimal" if best.optimal else f"best found, bound {best.bound}"
     lines = [f"total score {best.total} ({state}; first fill {best.start_total}, "
-             f"{best.improvements} improvements in {best.seconds:.1f} s)", "weakest entries:"]
+             f"{best.improvements} improvements, {best.rounds} neighbourhoods in "
+             f"{best.seconds:.1f} s)", "weakest entries:"]
     lines += [f"  {name:>5} {word} ({score})"
               for name, word, score in weakest_entries(result.built, result.outcome.fill)]
     return lines
@@ -163,6 +168,7 @@ def fill(
             record["optimize"] = {
                 "total_score": best.total, "bound": best.bound, "optimal": best.optimal,
                 "start_score": best.start_total, "improvements": best.improvements,
+                "rounds": best.rounds, "seconds": round(best.seconds, 2),
                 "weakest": [{"slot": n, "word": w, "score": s}
                             for n, w, s in weakest_entries(result.built, result.outcome.fill)],
             }
