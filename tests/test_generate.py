@@ -230,3 +230,12 @@ def test_cli_generate_writes_a_puz_file(write, tmp_path) -> None:
     loaded = puz.load(out.read_bytes())
     assert (loaded.width, loaded.height) == (3, 3)
     assert all(text.startswith("clue for ") for text in loaded.clues)
+
+
+def test_trie_and_dawg_automata_accept_the_same_lines(make_words) -> None:
+    words = make_words(AB_WORDS)
+    dawg = build_line_automaton(words, 4, 2)
+    trie = build_line_automaton(words, 4, 2, minimise=False)
+    assert dawg.n_states < trie.n_states
+    for line in itertools.product(range(3), repeat=4):
+        assert dawg.accepts(list(line)) == trie.accepts(list(line))

@@ -49,8 +49,11 @@ class LineAutomaton:
         return state in self.finals
 
 
-def _dawg(words: list[tuple[int, ...]]) -> tuple[list[dict[int, int]], list[bool], int, int]:
-    """Minimal acyclic DFA of ``words``: (children per state, final flags, root, trie size)."""
+def _dawg(words: list[tuple[int, ...]], minimise: bool = True
+          ) -> tuple[list[dict[int, int]], list[bool], int, int]:
+    """Minimal acyclic DFA of ``words``: (children per state, final flags, root, trie size).
+
+    ``minimise=False`` keeps the plain trie (for measuring what minimisation buys)."""
     children: list[dict[int, int]] = [{}]
     final: list[bool] = [False]
     for word in words:
@@ -72,7 +75,7 @@ def _dawg(words: list[tuple[int, ...]]) -> tuple[list[dict[int, int]], list[bool
     # Children always have larger ids than parents, so a reverse sweep is a post-order.
     for node in range(trie_nodes - 1, -1, -1):
         kids = tuple(sorted((s, canon[c]) for s, c in children[node].items()))
-        key = (final[node], kids)
+        key = (final[node], kids) if minimise else (node,)
         ident = registry.get(key)
         if ident is None:
             ident = len(out_children)
@@ -83,14 +86,15 @@ def _dawg(words: list[tuple[int, ...]]) -> tuple[list[dict[int, int]], list[bool
     return out_children, out_final, canon[0], trie_nodes
 
 
-def build_line_automaton(words: WordList, length: int, min_length: int) -> LineAutomaton:
+def build_line_automaton(words: WordList, length: int, min_length: int,
+                         minimise: bool = True) -> LineAutomaton:
     """The automaton of valid lines of exactly ``length`` cells (see the module docstring)."""
     block = words.alphabet.size
     entries: list[tuple[int, ...]] = []
     for size in range(max(min_length, 1), length + 1):
         entries.extend(tuple(int(x) for x in row) for row in words.codes_of_length(size))
     # No word fits a line shorter than min_length: then the only valid line is all blocks.
-    children, final, root, trie_nodes = _dawg(entries)
+    children, final, root, trie_nodes = _dawg(entries, minimise)
     # Renumber: START is 0, DAWG state d (not the root) is d + 1. The root is only ever entered
     # through START, so its edges become START's letter edges.
     rows: list[tuple[int, int, int]] = []
