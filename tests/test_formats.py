@@ -162,3 +162,18 @@ def test_html_page_works_in_headless_chromium(tmp_path, case):
     dom = subprocess.run(command, capture_output=True, text=True, timeout=90).stdout
     assert "<title>SELFTEST PASS" in dom, dom[-2000:]
     assert "FAIL" not in dom.split('id="selftest"')[1]
+
+
+def test_convert_between_formats_with_dictionary_clues(tmp_path, tiny_dict):
+    solved = write(tmp_path / "s.txt", "CAT#\nOBOE\n#ALE\n")
+    out = tmp_path / "s.puz"
+    result = runner.invoke(app, ["convert", str(solved), str(out), "--dict", str(tiny_dict)])
+    assert result.exit_code == 0, result.output
+    back = read_puzzle(out)
+    assert back.solution == parse_grid("CAT#\nOBOE\n#ALE\n")
+    assert back.pattern.rows[0] == "...#" and back.clues["1A"] == "Feline"
+    again = tmp_path / "s.ipuz"
+    assert runner.invoke(app, ["convert", str(out), str(again)]).exit_code == 0
+    assert read_puzzle(again).clues == back.clues
+    bad = runner.invoke(app, ["convert", str(out), str(tmp_path / "s.doc")])
+    assert bad.exit_code == 2 and "unknown output format" in bad.output

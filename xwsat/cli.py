@@ -15,6 +15,7 @@ from xwsat.commands import dictionary as dictionary_commands
 from xwsat.commands import evidence as evidence_commands
 from xwsat.commands import freeform as freeform_commands
 from xwsat.commands import generate as generate_commands
+from xwsat.commands import puzzle as puzzle_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
@@ -29,6 +30,7 @@ evidence_commands.register(app)
 generate_commands.register(app)
 freeform_commands.register(app)
 dictionary_commands.register(app)
+puzzle_commands.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,64 @@
+"""``xwsat convert``: one puzzle file to another format (text, JSON, .ipuz, .puz, SVG, HTML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from xwsat.commands.common import check_writable, fail, write_atomic
+from xwsat.errors import XwsatError
+from xwsat.formats import WRITABLE, Puzzle, read_puzzle, render_puzzle
+from xwsat.grid import BLOCK, EMPTY, Grid
+from xwsat.words import load_words
+
+
+def _complete(grid: Grid) -> bool:
+    return all(EMPTY not in row for row in grid.rows)
+
+
+def convert(
+    source: Annotated[Path, typer.Argument(help="Puzzle file: text, .json, .ipuz or .puz.")],
+    out: Annotated[Path, typer.Argument(
+        help=f"Output file; its extension picks the format ({' '.join(WRITABLE)}).")],
+    dictionary: Annotated[str, typer.Option(
+        "--dict", "-d", help="Take missing clues from this dictionary ('en', 'ru', 'es' or a "
+        "file).")] = "",
+    title: Annotated[str, typer.Option("--title", help="Puzzle title.")] = "",
+) -> None:
+    """Convert a puzzle between formats. A complete text grid is taken as the solution (with a
+    blank pattern); clues come from the file, or from --dict for the entries without one."""
+    try:
+        ext = out.suffix.lower() or ".txt"
+        if ext not in WRITABLE:
+            raise XwsatError(f"{out}: unknown output format {ext!r}; use one of "
+                             f"{', '.join(WRITABLE)}")
+        check_writable(out)
+        puzzle = read_puzzle(source)
+        if puzzle.solution is None and _complete(puzzle.pattern):
+            blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
+                               for row in puzzle.pattern.rows))
+            puzzle = Puzzle(blank, puzzle.pattern, puzzle.clues, puzzle.title, puzzle.author)
+        clues = dict(puzzle.clues)
+        if dictionary and puzzle.solution is not None:
+            words = load_words(dictionary)
+            index = {w: i for i, w in enumerate(words.words)}
+            for slot in puzzle.slots:
+                answer = puzzle.answer(slot)
+                if slot.name not in clues and answer in index:
+                    clue = words.clues.get(index[answer])
+                    if clue:
+                        clues[slot.name] = clue
+        puzzle = Puzzle(puzzle.pattern, puzzle.solution, clues, title or puzzle.title
+                        or source.stem, puzzle.author)
+        lang = dictionary if dictionary in ("ru", "es") else "en"
+        write_atomic(out, render_puzzle(puzzle, out, lang))
+    except XwsatError as exc:
+        raise fail(str(exc)) from None
+    typer.echo(f"wrote {out} ({puzzle.pattern.width}x{puzzle.pattern.height}, "
+               f"{len(puzzle.slots)} entries, {len(clues)} clues)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("convert")(convert)
