@@ -39,9 +39,9 @@ h1{font-size:20px;margin:0 0 8px}
 #current{min-height:1.4em;margin:6px 0;font-weight:bold}#msg{margin-left:8px}
 </style></head><body>
 <h1>%(title)s</h1>
-<div id="bar"><button id="check">Check</button><button id="revealcell">Reveal letter</button>
-<button id="revealword">Reveal word</button><button id="reveal">Reveal all</button>
-<button id="clear">Clear</button><span id="msg"></span></div>
+<div id="bar"><button id="check">%(check)s</button><button id="revealcell">%(letter)s</button>
+<button id="revealword">%(word)s</button><button id="reveal">%(all)s</button>
+<button id="clear">%(clear)s</button><span id="msg"></span></div>
 <div id="current"></div>
 <div id="wrap"><div id="grid"></div><div id="clues">
 <div><h2>%(across)s</h2><ol id="A"></ol></div><div><h2>%(down)s</h2><ol id="D"></ol></div>
@@ -50,7 +50,7 @@ h1{font-size:20px;margin:0 0 8px}
 <script>
 "use strict";
 const P = JSON.parse(document.getElementById("puzzle").textContent);
-const W = P.width, H = P.height, N = W * H;
+const W = P.width, H = P.height, N = W * H, SOLVED = "%(solved)s";
 const state = P.pattern.join("").split("").map(ch => (ch === "#" || ch === ".") ? "" : ch);
 const sol = P.solution ? P.solution.join("").split("") : null;
 const isBlock = i => P.pattern[Math.floor(i / W)][i %% W] === "#";
@@ -109,7 +109,8 @@ function draw() {
   }
   P.slots.forEach(x => x.li.classList.toggle("on", x === s));
   const head = s && s.dir === "A" ? " %(across)s: " : " %(down)s: ";
-  document.getElementById("current").textContent = s ? s.number + head + (s.clue || "") : "";
+  const clue = s ? s.clue || "(" + s.cells.length + ")" : "";
+  document.getElementById("current").textContent = s ? s.number + head + clue : "";
   if (s) {  // keep the clue in view inside its list, never scroll the page
     const ol = s.li.parentElement, top = s.li.offsetTop;
     if (top < ol.scrollTop || top + s.li.offsetHeight > ol.scrollTop + ol.clientHeight) {
@@ -141,7 +142,7 @@ function type(ch) {
 function solvedCheck() {
   if (!sol) return;
   const done = state.every((ch, i) => isBlock(i) || ch === sol[i]);
-  document.getElementById("msg").textContent = done ? "Solved!" : "";
+  document.getElementById("msg").textContent = done ? SOLVED : "";
 }
 document.addEventListener("keydown", e => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -215,7 +216,7 @@ if (location.hash === "#selftest") {
     ok("an arrow across the entry turns first",
        dir !== s0.dir || !(slotsOf[before] || {})[other(dir)]);
     document.getElementById("reveal").click();
-    ok("reveal all solves the puzzle", document.getElementById("msg").textContent === "Solved!");
+    ok("reveal all solves the puzzle", document.getElementById("msg").textContent === SOLVED);
     document.getElementById("clear").click();
     ok("clear empties the grid", white.every(i => given(i) || state[i] === ""));
   } else ok("page has a solution to test with", false);
@@ -227,12 +228,19 @@ if (location.hash === "#selftest") {
 </script></body></html>
 """
 
-_WORDS = {"ru": ("По горизонтали", "По вертикали"), "es": ("Horizontales", "Verticales")}
+_WORDS = {  # across, down, check, reveal letter / word / all, clear, solved
+    "en": ("Across", "Down", "Check", "Reveal letter", "Reveal word", "Reveal all", "Clear",
+           "Solved!"),
+    "ru": ("По горизонтали", "По вертикали", "Проверить", "Открыть букву", "Открыть слово",
+           "Открыть всё", "Очистить", "Решено!"),
+    "es": ("Horizontales", "Verticales", "Comprobar", "Revelar letra", "Revelar palabra",
+           "Revelar todo", "Borrar", "¡Resuelto!"),
+}
 
 
 def write_html(puzzle: Puzzle, lang: str = "en") -> str:
     """The solving page for ``puzzle``; ``lang`` picks the Across/Down headings (en, ru, es)."""
-    across, down = _WORDS.get(lang, ("Across", "Down"))
+    across, down, check, letter, word, everything, clear, solved = _WORDS.get(lang, _WORDS["en"])
     data = {
         "width": puzzle.pattern.width,
         "height": puzzle.pattern.height,
@@ -250,4 +258,6 @@ def write_html(puzzle: Puzzle, lang: str = "en") -> str:
     return _PAGE % {
         "lang": escape(lang), "title": escape(puzzle.title or "Crossword"),
         "across": escape(across), "down": escape(down), "data": payload,
+        "check": escape(check), "letter": escape(letter), "word": escape(word),
+        "all": escape(everything), "clear": escape(clear), "solved": escape(solved),
     }
