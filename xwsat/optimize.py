@@ -29,6 +29,7 @@ from xwsat.verify import check_fill
 Progress = Callable[[float, str], None]
 FIRST_SHARE = 0.3  # of the budget for the whole-grid model before neighbourhood search
 WHOLE_GRID_CANDIDATES = 50_000  # above this many candidates the whole model only wastes time
+ROUND_S = 2.0  # per neighbourhood (15-01, ru, 20 s: 0.5 s rounds gave 2,460, 2.0 s gave 2,496)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Optimized:
     seconds: float
     start_total: int
     rounds: int = 0
+    interrupted: bool = False
 
 
 def fill_score(built: Built, fill: tuple[int, ...]) -> int:
@@ -59,8 +61,9 @@ def weakest_entries(built: Built, fill: tuple[int, ...],
 
 
 def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: float, seed: int,
-           threads: int) -> tuple[tuple[int, ...] | None, int, bool]:
-    """Best refill of ``problem`` (hinted with ``fill``): (fill or None, bound, proven optimal)."""
+           threads: int) -> tuple[tuple[int, ...] | None, int, bool, bool]:
+    """Best refill of ``problem`` (hinted with ``fill``): (fill or None, bound, proven optimal,
+    stopped early by Ctrl-C)."""
     from ortools.sat.python import cp_model
 
     encoded = encode_cpsat(problem)
@@ -89,10 +92,13 @@ def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: f
     params.cp_model_presolve = encoded.n_tuples <= PRESOLVE_TUPLE_LIMIT  # as the cpsat back-end
     status = solver.solve(model)
     bound = int(solver.best_objective_bound) if status != cp_model.INFEASIBLE else 0
+    # CP-SAT ends early only on a proof or on SIGINT, which it catches: then stop the search
+    stopped = status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and \
+        solver.wall_time < params.max_time_in_seconds - max(0.2, 0.1 * seconds)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return (tuple(int(solver.value(w)) for w in encoded.words), bound,
-                status == cp_model.OPTIMAL)
-    return None, bound, False
+                status == cp_model.OPTIMAL, stopped)
+    return None, bound, False, stopped
 
 
 def _neighbourhood(problem: FillProblem, neighbours: list[set[int]], size: int,
@@ -135,16 +141,17 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
             progress(time.perf_counter() - t0, f"optimising: total score {total} "
                      f"(start {start_total}, bound {bound}, {rounds} rounds)")
 
-    optimal = False
+    optimal = stopped = False
     if int(problem.domain_sizes().sum()) <= WHOLE_GRID_CANDIDATES:  # small: try to prove it
-        whole, whole_bound, optimal = _solve(problem, built, best, time_limit * FIRST_SHARE,
-                                             seed, threads)
+        whole, whole_bound, optimal, stopped = _solve(problem, built, best,
+                                                      time_limit * FIRST_SHARE, seed, threads)
         bound = min(bound, max(whole_bound, total))
         if whole is not None and fill_score(built, whole) > total:
             best, total, improvements = whole, fill_score(built, whole), 1
     neighbours = problem.neighbours()
     size = max(2, min(problem.n_slots - 1, 8))
-    while not optimal and time.perf_counter() < deadline - 0.1 and problem.n_slots > 1:
+    while (not optimal and not stopped and time.perf_counter() < deadline - 0.1
+           and problem.n_slots > 1):
         rounds += 1
         report()
         weakest = [s for s in range(problem.n_slots)
@@ -154,8 +161,12 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
         if sub.wiped is not None:
             continue
         left = deadline - time.perf_counter()
-        refill, _, solved = _solve(sub.problem, built, best, min(left, 2.0), rng.randrange(1 << 30),
-                                   threads)
+        try:
+            refill, _, solved, stopped = _solve(sub.problem, built, best, min(left, ROUND_S),
+                                                rng.randrange(1 << 30), threads)
+        except KeyboardInterrupt:  # between two CP-SAT calls
+            stopped = True
+            break
         if refill is not None and fill_score(built, refill) > total:
             best, total = refill, fill_score(built, refill)
             improvements += 1
@@ -163,7 +174,7 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
         size = min(problem.n_slots, size + 1) if solved else max(2, size - 1)
     report()
     return Optimized(best, total, max(bound, total), optimal or total >= bound, improvements,
-                     time.perf_counter() - t0, start_total, rounds)
+                     time.perf_counter() - t0, start_total, rounds, stopped)
 
 
 def optimized_result(result: FillResult, allow_repeats: bool, min_length: int,

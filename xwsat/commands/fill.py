@@ -112,6 +112,8 @@ def _puzzle(result: FillResult, title: str) -> Puzzle:
 def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
     assert result.outcome.fill is not None
     state = "optimal" if best.optimal else f"best found, bound {best.bound}"
+    if best.interrupted:
+        state += ", interrupted"
     lines = [f"total score {best.total} ({state}; first fill {best.start_total}, "
              f"{best.improvements} improvements, {best.rounds} neighbourhoods in "
              f"{best.seconds:.1f} s)", "weakest entries:"]
@@ -169,6 +171,7 @@ def fill(
                 "total_score": best.total, "bound": best.bound, "optimal": best.optimal,
                 "start_score": best.start_total, "improvements": best.improvements,
                 "rounds": best.rounds, "seconds": round(best.seconds, 2),
+                "interrupted": best.interrupted,
                 "weakest": [{"slot": n, "word": w, "score": s}
                             for n, w, s in weakest_entries(result.built, result.outcome.fill)],
             }
