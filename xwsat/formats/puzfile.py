@@ -22,7 +22,8 @@ def read_puz(data: bytes, source: str) -> Puzzle:
     try:
         p = puz.load(data)
     except (puz.PuzzleFormatError, UnicodeDecodeError, ValueError, IndexError) as exc:
-        raise XwsatError(f"{source}: not a valid .puz file ({exc})") from None
+        why = str(exc).split(". ")[0].rstrip(".")  # puzpy adds advice meant for its API users
+        raise XwsatError(f"{source}: not a valid .puz file ({why})") from None
     except Exception as exc:  # puzpy raises struct.error and friends on truncated files
         raise XwsatError(f"{source}: not a valid .puz file ({type(exc).__name__})") from None
     width, height = p.width, p.height
