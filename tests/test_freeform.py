@@ -107,6 +107,7 @@ def test_cli_text_has_grid_and_numbered_clues(write, tmp_path) -> None:
     (["--method", "annealing"], "--method"),
     (["--time-limit", "0"], "--time-limit"),
     (["--size", "1x1"], "--size"),
+    (["--out", "board.pdf"], "unknown output format"),
 ])
 def test_cli_bad_input_is_one_line(write, args, message) -> None:
     path = write("words.txt", WORDS)

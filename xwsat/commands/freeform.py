@@ -24,7 +24,7 @@ from xwsat.commands.generate import parse_size
 from xwsat.errors import XwsatError
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.run import FreeformResult, default_size, freeform
-from xwsat.generate.export import render_file
+from xwsat.generate.export import check_extension, render_file
 
 WordsArg = Annotated[Path, typer.Argument(
     help="Word list: WORD;SCORE;CLUE or 'word — description' lines.")]
@@ -98,6 +98,7 @@ def freeform_command(
         if not 1 <= boards <= 1_000_000:
             raise XwsatError("--boards must be between 1 and 1000000")
         check_writable(out)
+        check_extension(out)
         entries, notes = load_entries(words)
         width, height = parse_size(size) if size else default_size(entries)
         if not (2 <= width <= 40 and 2 <= height <= 40):

@@ -25,7 +25,7 @@ from xwsat.commands.common import (
     write_atomic,
 )
 from xwsat.errors import XwsatError
-from xwsat.generate.export import render_file
+from xwsat.generate.export import check_extension, render_file
 from xwsat.generate.run import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots, parse_grid
@@ -186,6 +186,7 @@ def generate_command(
         spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
                           given, theme or [])
         check_writable(out)
+        check_extension(out)
         words = load_words(dictionary, min_score, alphabet or None)
         for ch in set(spec.givens.values()) - {"#"}:
             words.alphabet.code(ch)

@@ -15,6 +15,19 @@ from xwsat.grid import Grid
 TEXT = ("", ".txt")
 
 
+def check_extension(path: Path | None) -> None:
+    """Refuse an output format we cannot write before any search starts."""
+    if path is None or path.suffix.lower() in TEXT:
+        return
+    try:
+        from xwsat.formats import WRITABLE
+    except ImportError:
+        WRITABLE = TEXT
+    if path.suffix.lower() not in WRITABLE:
+        raise XwsatError(f"{path}: unknown output format {path.suffix!r}; use one of "
+                         f"{', '.join(x for x in WRITABLE if x)}")
+
+
 def render_file(path: Path, rows: tuple[str, ...], clues: dict[str, str], min_length: int,
                 title: str, blank: bool = False) -> str | bytes:
     """The bytes or text for ``path``; ``blank`` writes the pattern without letters."""
