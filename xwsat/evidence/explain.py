@@ -208,7 +208,7 @@ def _wipeout_sentence(built: Built) -> str:
     wiped = propagate(built.problem)
     if wiped.wiped is None:
         return ""
-    return explain_wipeout(built, wiped.wiped, wiped.reason) + " (arc consistency alone empties it)"
+    return "arc consistency alone proves it: " + explain_wipeout(built, wiped.wiped, wiped.reason)
 
 
 def describe_core(built: Built, expl: Explanation) -> list[str]:
