@@ -144,8 +144,11 @@ def test_cli_prove_with_every_kind_of_evidence(tmp_path) -> None:
     for name in ("formula.cnf", "proof.drat", "manifest.json", "explanation.svg"):
         assert (tmp_path / "cert" / name).is_file()
     assert ET.parse(tmp_path / "core.svg").getroot().tag.endswith("svg")
+    manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
+    assert {"explanation.txt", "explanation.svg"} <= set(manifest["files"])
     check = invoke("check-proof", tmp_path / "cert")
     assert check.exit_code == 1 and "VERIFIED" in check.stdout
+    assert "sha256 ok: explanation.svg" in check.stdout
 
 
 def test_cli_cross_check_disagreement_is_loud_and_exits_4(tmp_path, monkeypatch) -> None:

@@ -102,8 +102,11 @@ def prove(
                                        "explanation.svg") if p is not None]:
                 write_atomic(target, picture)
             if certificate is not None:
+                from xwsat.evidence.certificate import add_files
+
                 text = "\n".join(report.explanation_lines(built, expl)) + "\n"
                 write_atomic(certificate / "explanation.txt", text)
+                add_files(certificate, ["explanation.txt", "explanation.svg"])
             _say(data, "explanation", report.explanation_json(built, expl),
                  report.explanation_lines(built, expl))
         elif explain or explain_svg:

@@ -321,6 +321,22 @@ def _recheck_text(cnf_name: str, proof_name: str) -> list[str]:
     return steps
 
 
+def add_files(directory: Path, names: list[str]) -> None:
+    """Record files written into a certificate folder afterwards (the explanation) in its
+    manifest, with their hashes, so that ``check-proof`` covers them too."""
+    path = directory / "manifest.json"
+    if not path.is_file():
+        return
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    for name in names:
+        target = directory / name
+        manifest.setdefault("files", {})[name] = {"bytes": target.stat().st_size,
+                                                  "sha256": sha256_file(target)}
+    tmp = directory / ".manifest.json.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def _publish(directory: Path, stage: Path, files: list[Path], manifest: dict) -> None:
     """Move the staged files in, then write the manifest (with their hashes) last."""
     manifest["files"] = {p.name: {"bytes": p.stat().st_size, "sha256": sha256_file(p)}
