@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -178,9 +179,9 @@ def summary(rows: list[dict], columns: list[str], limit: float) -> list[str]:
     return out
 
 
-def write_between_markers(path: Path, text: str) -> None:
-    """Replace what lies between ``<!-- bench -->`` and ``<!-- /bench -->`` (append if none)."""
-    start, end = "<!-- bench -->", "<!-- /bench -->"
+def write_between_markers(path: Path, text: str, name: str = "bench") -> None:
+    """Replace what lies between ``<!-- NAME -->`` and ``<!-- /NAME -->`` (append if none)."""
+    start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     if start in old and end in old:
         head, rest = old.split(start, 1)
@@ -200,13 +201,14 @@ def main() -> None:
     parser.add_argument("--ace", default="ace-cells,ace",
                         help="ACE columns: ace (the project export), ace-cells (letters model)")
     parser.add_argument("--grids", default="")
+    parser.add_argument("--marker", default="bench", help="the markers' name in --markdown")
     parser.add_argument("--files", default="", help="grid files instead of a suite (a,b,...)")
     parser.add_argument("--out", default="results/hard")
     parser.add_argument("--label", default="")
     parser.add_argument("--markdown", default="",
                         help="a Markdown file whose text between the bench markers is replaced")
     args = parser.parse_args()
-    command = "python scripts/bench_hard.py " + " ".join(sys.argv[1:])
+    command = "python scripts/bench_hard.py " + shlex.join(sys.argv[1:])
     suite = ROOT / args.suite
     if args.files:
         suite = ROOT
@@ -247,7 +249,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.markdown:
-        write_between_markers(ROOT / args.markdown, text)
+        write_between_markers(ROOT / args.markdown, text, args.marker)
 
 
 if __name__ == "__main__":
