@@ -37,7 +37,7 @@ BoardsOpt = Annotated[int, typer.Option(
 def describe(result: FreeformResult) -> str:
     layout = result.layout
     total = len(layout.entries)
-    lines = [f"PLACED {len(layout.placed)} of {total} words by {result.method} in "
+    lines = [f"PLACED {len(layout.placed)} of {result.total} words by {result.method} in "
              f"{result.elapsed:.2f} s ({layout.width}x{layout.height}, {layout.crossings()} "
              f"crossings, {'verified' if result.verified else 'NOT VERIFIED'})"]
     lines += [f"note: {n}" for n in result.notes]
@@ -47,9 +47,10 @@ def describe(result: FreeformResult) -> str:
         lines.append(f"{title}:")
         lines += [f"  {n:>3}. {layout.entries[p.entry].clue} ({len(layout.entries[p.entry].word)})"
                   for n, p in numbered if p.direction == direction]
-    left = sorted(set(range(total)) - {p.entry for p in layout.placed})
-    if left:
-        lines.append("Not placed: " + ", ".join(layout.entries[i].word for i in left))
+    left = [layout.entries[i].word for i in sorted(set(range(total)) -
+                                                   {p.entry for p in layout.placed})]
+    if left + result.skipped:
+        lines.append("Not placed: " + ", ".join(left + result.skipped))
     return "\n".join(lines)
 
 
@@ -65,13 +66,14 @@ def as_json(result: FreeformResult) -> dict[str, Any]:
     placed_ids = {p.entry for p in layout.placed}
     return {
         "status": result.status, "method": result.method, "verified": result.verified,
-        "width": layout.width, "height": layout.height, "words": len(layout.entries),
+        "width": layout.width, "height": layout.height, "words": result.total,
         "placed_count": len(layout.placed), "crossings": layout.crossings(),
         "grid": list(layout.rows()),
         "placed": [{"number": n, "word": layout.entries[p.entry].word, "row": p.row,
                     "col": p.col, "direction": p.direction,
                     "clue": layout.entries[p.entry].clue} for n, p in layout.numbered()],
-        "not_placed": [e.word for i, e in enumerate(layout.entries) if i not in placed_ids],
+        "not_placed": [e.word for i, e in enumerate(layout.entries) if i not in placed_ids]
+        + result.skipped,
         "notes": result.notes, "elapsed_s": round(result.elapsed, 3), "stats": result.stats,
     }
 

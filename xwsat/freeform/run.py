@@ -26,6 +26,11 @@ class FreeformResult:
     verified: bool = False
     stats: dict[str, float | int | str] = field(default_factory=dict)
     elapsed: float = 0.0
+    skipped: list[str] = field(default_factory=list)   # input words that cannot fit the board
+
+    @property
+    def total(self) -> int:
+        return len(self.layout.entries) + len(self.skipped)
 
 
 def default_size(entries: list[Entry]) -> tuple[int, int]:
@@ -69,7 +74,8 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
     problems = check_layout(width, height, [e.word for e in fitting],
                             [(p.entry, p.row, p.col, p.direction) for p in layout.placed])
     result = FreeformResult("placed", method, layout, notes, not problems, stats,
-                            time.monotonic() - started)
+                            time.monotonic() - started,
+                            [e.word for e in entries if e not in fitting])
     if problems:
         result.status = "error"
         result.notes.append("layout failed verification: " + "; ".join(problems[:3]))
