@@ -28,12 +28,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
+from xwsat.backends.ace import cells_solution, cells_xcsp3
 from xwsat.encode.xcsp3 import read_solution, to_xcsp3
 from xwsat.evidence.ace import ace_available, run_ace
 from xwsat.grid import parse_grid
-from xwsat.problem import FillProblem, build_problem, fill_letters
+from xwsat.problem import build_problem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill
 from xwsat.words import load_words, read_text_file
@@ -58,46 +57,6 @@ def run_xwsat(grid: Path, dictionary: str, backend: str, limit: float) -> dict:
     return {"status": status, "seconds": round(seconds, 3), "by": data["backend"],
             "search_s": data["times"].get("solve_s"), "message": data.get("message", ""),
             "evidence": evidence.get("method"), "detail": evidence.get("detail")}
-
-
-def cells_xcsp3(problem: FillProblem) -> str:
-    """A letters-only XCSP3 model: a variable per cell, a table per slot over its cells, and one
-    ``allDifferent`` over the cell lists of the slots of each length (ACE's DistinctLists). No
-    word variables: measured, ACE decides these grids several times faster from this model than
-    from the project export (whose word variables carry ~10^4-value domains)."""
-    top = problem.alphabet_size - 1
-    out = ['<instance format="XCSP3" type="CSP">', "  <variables>",
-           *(f'    <var id="x{c}"> 0..{top} </var>' for c in range(problem.n_cells)),
-           "  </variables>", "  <constraints>"]
-
-    def cells(s: int) -> str:
-        return " ".join(f"x{int(c)}" for c in problem.slot_cells[s])
-
-    for s in range(problem.n_slots):
-        rows = "".join("(" + ",".join(map(str, r)) + ")" for r in problem.letters[s].tolist())
-        out.append(f"    <extension> <list> {cells(s)} </list> <supports> {rows} </supports> "
-                   "</extension>")
-    if not problem.allow_repeats:
-        groups: dict[int, list[int]] = {}
-        for s in range(problem.n_slots):
-            groups.setdefault(problem.slot_length(s), []).append(s)
-        for group in groups.values():
-            if len(group) > 1:
-                lists = "".join(f"<list> {cells(s)} </list>" for s in group)
-                out.append(f"    <allDifferent> {lists} </allDifferent>")
-    out += ["  </constraints>", "</instance>", ""]
-    return "\n".join(out)
-
-
-def cells_solution(problem: FillProblem, values: dict[str, int]) -> tuple[int, ...]:
-    """Word ids from ACE's cell letters (the candidate whose letters match, per slot)."""
-    letters = [values[f"x{c}"] for c in range(problem.n_cells)]
-    fill = []
-    for s in range(problem.n_slots):
-        word = np.array([letters[int(c)] for c in problem.slot_cells[s]], dtype=np.uint8)
-        k = np.flatnonzero((problem.letters[s] == word).all(axis=1))
-        fill.append(int(problem.candidates[s][k[0]]) if len(k) else -1)
-    return tuple(fill)
 
 
 def run_ace_on(grid: Path, words, limit: float, model: str = "export") -> dict:

@@ -151,3 +151,22 @@ def test_staged_auto_policy_fills_and_verifies() -> None:
         assert result.outcome.status is (Status.FILLED if expected else Status.UNFILLABLE)
         if expected:
             assert result.verified and result.filled.rows in expected
+
+
+@pytest.mark.parametrize("instance", ["fillable-2x2", "unfillable-arc-consistent",
+                                      "only-fill-repeats-forbidden", "given-letters-ring"])
+def test_ace_backend_agrees_with_brute_force(instance: str) -> None:
+    from test_contract import INSTANCES
+
+    from xwsat.backends.ace import AceBackend
+
+    if not AceBackend.available():
+        pytest.skip("java or pycsp3's ACE jar missing")
+    _, text, words, allow_repeats = next(i for i in INSTANCES if i[0] == instance)
+    expected = brute_fills(text, words, allow_repeats)
+    result = fill_grid(parse_grid(text), build_wordlist({w: (50, None) for w in words}),
+                       FillOptions(backend="ace", time_limit=60, allow_repeats=allow_repeats))
+    assert result.outcome.backend == "ace"
+    assert result.outcome.status is (Status.FILLED if expected else Status.UNFILLABLE)
+    if expected:
+        assert result.verified and result.filled.rows in expected

@@ -1,4 +1,4 @@
-"""Back-ends by name: ``cpsat``, ``sat`` / ``sat:SOLVER``, ``native`` / ``native:VARIANT``.
+"""Back-ends by name: ``cpsat``, ``sat`` / ``sat:SOLVER``, ``native`` / ``native:VARIANT``, ``ace``.
 
 Solver libraries are imported lazily, inside the back-ends, so a missing one only disables itself.
 """
@@ -40,10 +40,19 @@ def _native(sub: str | None) -> Backend:
     return make_native(sub)
 
 
+def _ace(sub: str | None) -> Backend:
+    from xwsat.backends.ace import AceBackend
+
+    if sub is not None:
+        raise XwsatError(f"unknown ace variant {sub!r} (use ace)")
+    return AceBackend()
+
+
 FACTORIES: dict[str, Callable[[str | None], Backend]] = {
     "cpsat": _cpsat,
     "sat": _sat,
     "native": _native,
+    "ace": _ace,  # Java + pycsp3's jar, for comparison (not in auto)
 }
 
 # ``auto`` policies: (back-end, start delay in seconds), in order of preference when they finish
