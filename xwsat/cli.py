@@ -17,7 +17,7 @@ from xwsat.commands import freeform as freeform_commands
 from xwsat.commands import generate as generate_commands
 from xwsat.commands import puzzle as puzzle_commands
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
 
 # Each command module registers its commands; one line per module, in help order.
