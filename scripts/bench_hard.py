@@ -28,8 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from xwsat.backends.ace import cells_solution, cells_xcsp3
-from xwsat.encode.xcsp3 import read_solution, to_xcsp3
+from xwsat.encode.xcsp3 import cells_solution, cells_xcsp3, read_solution, to_xcsp3
 from xwsat.evidence.ace import ace_available, run_ace
 from xwsat.grid import parse_grid
 from xwsat.problem import build_problem, fill_letters

@@ -15,7 +15,7 @@ from xwsat.problem import build_problem
 from xwsat.words import load_words
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "encodings" / "examples"
-SUFFIX = {"dimacs": "cnf", "xcsp3": "xml", "cpsat": "cpsat.txt"}
+SUFFIX = {"dimacs": "cnf", "xcsp3": "xml", "xcsp3-cells": "cells.xml", "cpsat": "cpsat.txt"}
 CASES = [("words13", True), ("words3", False)]  # the open 3x3: fillable, and only by repeats
 
 
@@ -68,3 +68,11 @@ def test_cli_encode_to_stdout_and_bad_format(tmp_path) -> None:
     assert bad.exit_code == 2 and bad.stderr.startswith("xwsat: error: --format")
     missing = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "no" / "x.cnf")])
     assert missing.exit_code == 2 and "does not exist" in missing.stderr
+
+
+@pytest.mark.skipif(not ace_available(), reason="java or pycsp3's ACE jar missing")
+@pytest.mark.parametrize("words,fillable", CASES)
+def test_letters_only_xcsp3_verdict_with_ace(words, fillable) -> None:
+    """The letters model keeps the no-repeat rule: words3 is unfillable without repeats."""
+    result = run_ace(EXAMPLES / f"open3-{words}.cells.xml", time_limit=60)
+    assert result.verdict == ("sat" if fillable else "unsat")

@@ -17,78 +17,14 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-import numpy as np
-
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
+from xwsat.encode.xcsp3 import cells_solution, cells_xcsp3
 from xwsat.evidence.ace import ace_jar
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _VALUES = re.compile(r"<list>(.*?)</list>\s*<values>(.*?)</values>", re.S)
-
-
-def cells_xcsp3(problem: FillProblem) -> str:
-    """The letters-only XCSP3 model of ``problem`` (variables ``x0``, ``x1``, ... per cell)."""
-    top = problem.alphabet_size - 1
-    out = ['<instance format="XCSP3" type="CSP">', "  <variables>",
-           *(f'    <var id="x{c}"> 0..{top} </var>' for c in range(problem.n_cells)),
-           "  </variables>", "  <constraints>"]
-
-    def cells(s: int) -> str:
-        return " ".join(f"x{int(c)}" for c in problem.slot_cells[s])
-
-    for s in range(problem.n_slots):
-        rows = "".join("(" + ",".join(map(str, r)) + ")" for r in problem.letters[s].tolist())
-        if rows:
-            out.append(f"    <extension> <list> {cells(s)} </list> <supports> {rows} "
-                       "</supports> </extension>")
-        else:  # no candidate: a table that nothing satisfies (XCSP3 refuses empty supports)
-            first = f"x{int(problem.slot_cells[s][0])}"
-            out.append(f"    <intension> ne({first},{first}) </intension>")
-    if not problem.allow_repeats:
-        groups: dict[int, list[int]] = {}
-        for s in range(problem.n_slots):
-            groups.setdefault(problem.slot_length(s), []).append(s)
-        for group in groups.values():
-            out += _distinct(problem, group, cells)
-    out += ["  </constraints>", "</instance>", ""]
-    return "\n".join(out)
-
-
-def _distinct(problem: FillProblem, group: list[int], cells) -> list[str]:
-    """No repeated word among ``group`` (slots of one length): one ``allDifferent`` over their
-    cell lists, or, when two lists share a cell (ACE's DistinctLists refuses that), one
-    constraint per pair, the sharing pairs as "some other position differs"."""
-    if len(group) < 2:
-        return []
-    lists = {s: problem.slot_cells[s].tolist() for s in group}
-    pairs = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]]
-    if not any(set(lists[a]) & set(lists[b]) for a, b in pairs):
-        joined = "".join(f"<list> {cells(s)} </list>" for s in group)
-        return [f"    <allDifferent> {joined} </allDifferent>"]
-    out = []
-    for a, b in pairs:
-        if not set(lists[a]) & set(lists[b]):
-            out.append(f"    <allDifferent> <list> {cells(a)} </list><list> {cells(b)} </list> "
-                       "</allDifferent>")
-            continue
-        differ = [f"ne(x{x},x{y})" for x, y in zip(lists[a], lists[b]) if x != y]
-        if differ:
-            out.append(f"    <intension> or({','.join(differ)}) </intension>"
-                       if len(differ) > 1 else f"    <intension> {differ[0]} </intension>")
-    return out
-
-
-def cells_solution(problem: FillProblem, values: dict[str, int]) -> tuple[int, ...]:
-    """Word ids from ACE's cell letters: per slot, the candidate with exactly those letters."""
-    letters = [values[f"x{c}"] for c in range(problem.n_cells)]
-    fill = []
-    for s in range(problem.n_slots):
-        word = np.array([letters[int(c)] for c in problem.slot_cells[s]], dtype=np.uint8)
-        k = np.flatnonzero((problem.letters[s] == word).all(axis=1))
-        fill.append(int(problem.candidates[s][k[0]]) if len(k) else -1)
-    return tuple(fill)
 
 
 class AceBackend:

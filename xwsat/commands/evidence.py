@@ -32,7 +32,8 @@ from xwsat.errors import XwsatError
 from xwsat.problem import build_problem
 
 FormatOpt = Annotated[str, typer.Option(
-    "--format", "-f", help="dimacs (CNF), xcsp3 (XML), or cpsat (model proto; binary if .pb).")]
+    "--format", "-f", help="dimacs (CNF), xcsp3 (XML, word variables), xcsp3-cells (XML, letters"
+    " only: what ACE solves best), or cpsat (model proto; binary if .pb).")]
 ExportOutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write here (default: standard output).")]
 PruneOpt = Annotated[bool, typer.Option(

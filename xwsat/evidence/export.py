@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 
 from xwsat.encode.cnf import CNF, encode_cnf
-from xwsat.encode.xcsp3 import to_xcsp3
+from xwsat.encode.xcsp3 import cells_xcsp3, to_xcsp3
 from xwsat.errors import XwsatError
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 
-FORMATS = ("dimacs", "xcsp3", "cpsat")
+FORMATS = ("dimacs", "xcsp3", "xcsp3-cells", "cpsat")
 CNF_ENCODING = ("xwsat-cnf/1 (encodings/cnf.md: slot, cell, word, support, eager repeat, "
                 "empty support)")
 
@@ -114,6 +114,9 @@ def export_problem(built: Built, fmt: str, prune: bool = False, source: str = "g
                         alphabet=built.words.alphabet.letters)
         data = text.encode("utf-8")
         summary = f"XCSP3: {problem.n_cells} letter + {problem.n_slots} word variables ({summary})"
+    elif fmt == "xcsp3-cells":
+        data = cells_xcsp3(problem).encode("utf-8")
+        summary = f"XCSP3 (letters only): {problem.n_cells} letter variables ({summary})"
     else:
         from xwsat.encode.cpsat import encode_cpsat
 
