@@ -375,3 +375,17 @@ def test_plan_says_when_propagation_already_proves_unfillable(tmp_path) -> None:
     result = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words)])
     assert result.exit_code == 0, result.output
     assert "no 3-letter word" in result.output
+
+
+def test_written_files_follow_the_umask_not_mkstemp(tmp_path) -> None:
+    import os
+
+    from xwsat.commands.common import write_atomic
+
+    old = os.umask(0o022)
+    try:
+        target = tmp_path / "out.txt"
+        write_atomic(target, "ABC\n")
+        assert target.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)

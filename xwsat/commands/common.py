@@ -99,7 +99,10 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     check_writable(path)
     directory = path.parent if str(path.parent) else Path(".")
     handle, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.fchmod(handle, 0o666 & ~umask)  # mkstemp's 0600 would hide the output from others
         if isinstance(data, bytes):
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
