@@ -14,6 +14,7 @@ some cell, whose letters the cell clauses keep apart.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -177,14 +178,21 @@ def _at_most_one(lits: np.ndarray, next_var: int, blocks: list[np.ndarray]) -> i
     return next_var + n - 1
 
 
+def dimacs_text(cnf: CNF, comments: tuple[str, ...] = ()) -> bytes:
+    """The formula as DIMACS CNF bytes (an empty clause is written as a lone ``0``)."""
+    out = io.StringIO()
+    for line in comments:
+        out.write(f"c {line}\n")
+    out.write(f"p cnf {cnf.n_vars} {cnf.n_clauses}\n")
+    for block in cnf.blocks:
+        if len(block):
+            np.savetxt(out, np.hstack([block, np.zeros((len(block), 1), np.int64)]), fmt="%d")
+    for clause in cnf.ragged:
+        out.write(" ".join(map(str, clause.tolist())) + (" 0\n" if len(clause) else "0\n"))
+    return out.getvalue().encode("ascii")
+
+
 def write_dimacs(cnf: CNF, path: str, comments: tuple[str, ...] = ()) -> None:
     """Write the formula as DIMACS CNF."""
-    with open(path, "w", encoding="ascii") as out:
-        for line in comments:
-            out.write(f"c {line}\n")
-        out.write(f"p cnf {cnf.n_vars} {cnf.n_clauses}\n")
-        for block in cnf.blocks:
-            if len(block):
-                np.savetxt(out, np.hstack([block, np.zeros((len(block), 1), np.int64)]), fmt="%d")
-        for clause in cnf.ragged:
-            out.write(" ".join(map(str, clause.tolist())) + " 0\n")
+    with open(path, "wb") as out:
+        out.write(dimacs_text(cnf, comments))

@@ -6,14 +6,13 @@ a verdict on the grid; the exact models are specified in ``encodings/``.
 
 from __future__ import annotations
 
-import io
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from xwsat.encode.cnf import CNF, encode_cnf
+from xwsat.encode.cnf import CNF, dimacs_text, encode_cnf
 from xwsat.encode.xcsp3 import cells_xcsp3, to_xcsp3
 from xwsat.errors import XwsatError
 from xwsat.problem import Built, FillProblem
@@ -67,20 +66,6 @@ def complete_cnf(problem: FillProblem) -> CNF:
     block = -lits.astype(np.int64)[:, None]
     return replace(cnf, blocks=(*cnf.blocks, block),
                    families=(*cnf.families, ("support-empty", len(block), len(block))))
-
-
-def dimacs_text(cnf: CNF, comments: tuple[str, ...] = ()) -> bytes:
-    """The formula as DIMACS CNF bytes (the same text ``write_dimacs`` writes)."""
-    out = io.StringIO()
-    for line in comments:
-        out.write(f"c {line}\n")
-    out.write(f"p cnf {cnf.n_vars} {cnf.n_clauses}\n")
-    for block in cnf.blocks:
-        if len(block):
-            np.savetxt(out, np.hstack([block, np.zeros((len(block), 1), np.int64)]), fmt="%d")
-    for clause in cnf.ragged:
-        out.write(" ".join(map(str, clause.tolist())) + (" 0\n" if len(clause) else "0\n"))
-    return out.getvalue().encode("ascii")
 
 
 def cnf_comments(built: Built, problem: FillProblem, cnf: CNF, source: str) -> tuple[str, ...]:
