@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -161,6 +162,7 @@ def run(
                f"{len(seed_list)} seeds) -> {out_dir / ROWS}", err=True)
     isolate.STOP.clear()
     interrupted = False
+    _stop_on_signals()
     try:
         rows, progress = run_sweep(tasks, out_dir, executor, _show, jobs=jobs, rerun=rerun_set)
     except KeyboardInterrupt:
@@ -262,6 +264,18 @@ def report(
     summary = text.split("## Solved per back-end", 1)[1].split("## Plots", 1)[0]
     typer.echo(summary.strip())
     typer.echo(f"\nwrote report.md, summary.csv, versus.csv, instances.csv and plots to {folder}")
+
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM (``kill``) stops a sweep like Ctrl-C: runs killed, rows kept. SIGINT is restored
+    too, since a shell starts background jobs with it ignored."""
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def register(app: typer.Typer) -> None:
