@@ -29,7 +29,7 @@ from xwsat.bench.sweep import (
     read_rows,
     run_sweep,
 )
-from xwsat.commands.common import fail, write_atomic
+from xwsat.commands.common import check_time_limit, fail, write_atomic
 from xwsat.errors import XwsatError
 
 SWEEP = "sweep.json"
@@ -127,8 +127,7 @@ def run(
 ) -> None:
     """Run every (grid, dictionary, back-end, seed) in its own process; rows go to JSONL."""
     try:
-        if not 0 < time_limit <= 7 * 24 * 3600:
-            raise XwsatError("--time-limit must be a positive number of seconds")
+        check_time_limit(time_limit)
         if memory_limit < 0 or 0 < memory_limit < 512:
             raise XwsatError("--memory-limit must be 0 (none) or at least 512 MiB")
         if not 1 <= jobs <= 256:

@@ -55,6 +55,16 @@ def load_inputs(grid_path: Path, dictionary: str, min_score: int, alphabet: str 
     return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo)), words
 
 
+def check_time_limit(time_limit: float) -> None:
+    if not 0 < time_limit <= 7 * 24 * 3600:  # also refuses NaN
+        raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
+
+
+def check_seed(seed: int) -> None:
+    if seed < 0:
+        raise XwsatError("--seed must be zero or positive")
+
+
 def check_min_length(min_length: int) -> None:
     if not 1 <= min_length <= 100:
         raise XwsatError("--min-length must be between 1 and 100")
@@ -63,10 +73,8 @@ def check_min_length(min_length: int) -> None:
 def search_options(backend: str, time_limit: float, seed: int, allow_repeats: bool,
                    min_length: int, memory_limit: int) -> FillOptions:
     """Validate the search options before any work starts."""
-    if not 0 < time_limit <= 7 * 24 * 3600:
-        raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
-    if seed < 0:
-        raise XwsatError("--seed must be zero or positive")
+    check_time_limit(time_limit)
+    check_seed(seed)
     check_min_length(min_length)
     if memory_limit < 0:
         raise XwsatError("--memory-limit must be zero (none) or a number of MiB")

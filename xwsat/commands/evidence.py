@@ -21,6 +21,7 @@ from xwsat.commands.common import (
     ScoreOpt,
     TimeOpt,
     check_min_length,
+    check_time_limit,
     check_writable,
     clear_status_line,
     fail,
@@ -99,8 +100,7 @@ def count(
     try:
         if limit < 0:
             raise XwsatError("--limit must be zero (count all) or positive")
-        if not 0 < time_limit <= 7 * 24 * 3600:
-            raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
+        check_time_limit(time_limit)
         check_min_length(min_length)
         grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
         built = build_problem(grid_value, words, min_length, allow_repeats)

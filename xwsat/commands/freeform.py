@@ -16,6 +16,8 @@ from xwsat.commands.common import (
     OutOpt,
     SeedOpt,
     TimeOpt,
+    check_seed,
+    check_time_limit,
     check_writable,
     fail,
     write_atomic,
@@ -93,10 +95,8 @@ def freeform_command(
     crossings; print the grid and the numbered clues (exit 0; 4 if verification failed)."""
     started = time.monotonic()
     try:
-        if not 0 < time_limit <= 7 * 24 * 3600:
-            raise XwsatError("--time-limit must be a positive number of seconds")
-        if seed < 0:
-            raise XwsatError("--seed must be zero or positive")
+        check_time_limit(time_limit)
+        check_seed(seed)
         if not 1 <= boards <= 1_000_000:
             raise XwsatError("--boards must be between 1 and 1000000")
         check_writable(out)

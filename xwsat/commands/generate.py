@@ -20,6 +20,8 @@ from xwsat.commands.common import (
     ScoreOpt,
     SeedOpt,
     TimeOpt,
+    check_seed,
+    check_time_limit,
     check_writable,
     fail,
     write_atomic,
@@ -177,10 +179,8 @@ def generate_command(
     separated by blocks (exit 0), or say none exists (1) or time ran out (3)."""
     started = time.monotonic()
     try:
-        if not 0 < time_limit <= 7 * 24 * 3600:
-            raise XwsatError("--time-limit must be a positive number of seconds")
-        if seed < 0:
-            raise XwsatError("--seed must be zero or positive")
+        check_time_limit(time_limit)
+        check_seed(seed)
         if not 0 <= min_score <= 100:
             raise XwsatError("--min-score must be between 0 and 100")
         spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
