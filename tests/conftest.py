@@ -11,6 +11,15 @@ from xwsat.grid import Grid, parse_grid
 from xwsat.words import WordList, build_wordlist
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_search() -> None:
+    """Compile the numba search once, before any test runs it under a time limit."""
+    from xwsat.backends.mac import MacBackend, warm_up
+
+    if MacBackend.available():
+        warm_up()
+
+
 @pytest.fixture
 def make_words() -> Callable[..., WordList]:
     """Build a WordList straight from upper-case words (all scored 50), no file involved."""

@@ -23,7 +23,7 @@ from xwsat.words import build_wordlist
 
 SPECS = [
     "cpsat", "cpsat:plan", "sat", "sat:glucose4", "sat:maplecm", "sat:plan", "sat:glucose4:plan",
-    "native", "native:letters", "native:fragments", "native:static",
+    "native", "native:letters", "native:fragments", "native:static", "mac",
 ]
 
 Cell = tuple[int, int]

@@ -31,7 +31,7 @@ def built_of(make_words, case, allow_repeats: bool = False):
     return build_problem(parse_grid(grid), make_words(words), allow_repeats=allow_repeats)
 
 
-@pytest.mark.parametrize("method", ["search", "cdcl"])
+@pytest.mark.parametrize("method", ["mac", "search", "cdcl"])
 @pytest.mark.parametrize("case", [AC_UNFILLABLE, SQUARE_REPEATS])
 def test_certificate_is_written_and_checked(tmp_path, make_words, method, case) -> None:
     built = built_of(make_words, case)
@@ -106,8 +106,14 @@ def test_cross_check_agrees_and_says_cpsat_is_no_certificate(make_words, monkeyp
     built = built_of(make_words, AC_UNFILLABLE)
     monkeypatch.setattr(crosscheck, "ace_available", lambda: False)
     cc = crosscheck.cross_check(built, Status.UNFILLABLE, "native:csp", 30)
+    assert cc.agree is True and cc.method == "mac"  # the compiled search checks the Python one
+    cc = crosscheck.cross_check(built, Status.UNFILLABLE, "mac", 30)
+    assert cc.agree is True and cc.method.startswith("native")
+    monkeypatch.setattr(crosscheck, "second_method", lambda first: "cpsat")
+    cc = crosscheck.cross_check(built, Status.UNFILLABLE, "native:csp", 30)
     assert cc.agree is True and cc.method.startswith("cpsat")
     assert "not a certificate" in cc.detail
+    monkeypatch.undo()
     cc = crosscheck.cross_check(built, Status.UNFILLABLE, "sat:cadical195", 30)
     assert cc.agree is True and cc.method.startswith("native")
 

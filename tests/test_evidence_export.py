@@ -63,7 +63,7 @@ def test_xcsp3_verdict_with_ace(words, fillable) -> None:
 def test_cli_encode_to_stdout_and_bad_format(tmp_path) -> None:
     args = ["encode", str(EXAMPLES / "open3.txt"), "--dict", str(EXAMPLES / "words3.txt")]
     result = CliRunner().invoke(app, [*args, "--format", "dimacs"])
-    assert result.exit_code == 0 and "p cnf 72 333" in result.stdout
+    assert result.exit_code == 0 and "p cnf 72 342" in result.stdout
     bad = CliRunner().invoke(app, [*args, "--format", "smt"])
     assert bad.exit_code == 2 and bad.stderr.startswith("xwsat: error: --format")
     missing = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "no" / "x.cnf")])

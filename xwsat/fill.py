@@ -47,12 +47,14 @@ def auto_portfolio(policy: str = "default") -> list[tuple[str, float]]:
     """The back-ends an ``auto`` policy runs, with their start delays: those whose libraries are
     installed (see AUTO_POLICIES)."""
     specs = []
-    for spec, delay in AUTO_POLICIES[policy]:
-        try:
-            if FACTORIES[spec.partition(":")[0]](spec.partition(":")[2] or None).available():
-                specs.append((spec, delay))
-        except (ImportError, XwsatError):
-            continue
+    for alternatives, delay in AUTO_POLICIES[policy]:
+        for spec in alternatives.split("|"):
+            try:
+                if FACTORIES[spec.partition(":")[0]](spec.partition(":")[2] or None).available():
+                    specs.append((spec, delay))
+                    break
+            except (ImportError, XwsatError):
+                continue
     if not specs:
         raise XwsatError("no back-end is available (install ortools or python-sat)")
     return specs

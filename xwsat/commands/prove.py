@@ -39,7 +39,8 @@ from xwsat.errors import XwsatError
 CertOpt = Annotated[Path | None, typer.Option(
     "--certificate", help="Write a checked certificate (CNF, proof, manifest) to this folder.")]
 MethodOpt = Annotated[str, typer.Option(
-    "--proof-method", help="auto, search (MAC tree search's DRUP proof) or cdcl (SAT solver).")]
+    "--proof-method",
+    help="auto, mac (compiled MAC search), search (Python MAC search) or cdcl (SAT solver).")]
 ProofSolverOpt = Annotated[str, typer.Option(
     "--proof-solver", help="CDCL solver for --proof-method cdcl (cadical195, glucose4, ...).")]
 ExplainOpt = Annotated[bool, typer.Option(

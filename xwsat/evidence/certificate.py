@@ -2,7 +2,8 @@
 
 The CNF is the complete `sat` encoding (encodings/cnf.md) of the *unpruned* problem with the
 no-repeat clauses added eagerly: arc consistency is not trusted, the proof covers it. The proof
-comes from the MAC tree search of ``drup_search`` (small grids) or a proof-logging CDCL solver
+comes from the compiled MAC search (``xwsat.mac.proof``, the default when numba is installed), the
+Python MAC tree search of ``drup_search`` (small grids) or a proof-logging CDCL solver
 (CaDiCaL 1.9.5 by default; never Maplesat, whose proofs are known to be wrong), in a child process
 under the time limit; dratify (a checker that shares no code with the solver)
 replays the proof from the files as written, in another child. A third party can re-check the
@@ -37,7 +38,7 @@ FORMAT = "xwsat-certificate/1"
 PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "lingeling",
                  "maplechrono", "maplecm")  # pysat's proof-logging solvers, Maplesat excluded
 COMPRESS_BYTES = 8 << 20  # files above this are written gzip-compressed
-METHODS = ("auto", "search", "cdcl")
+METHODS = ("auto", "mac", "search", "cdcl")
 SEARCH_MAX_SLOTS = 24  # 'auto' proves grids up to this many slots with the DRUP tree search
 
 
@@ -174,10 +175,15 @@ def variable_map(built: Built, cnf: CNF) -> str:
 
 
 def proof_method(built: Built, method: str) -> str:
-    """'search' (the MAC tree search's own DRUP proof) on small grids, where it refutes in far
-    fewer steps than CDCL; 'cdcl' (a proof-logging SAT solver) otherwise."""
+    """'mac' (the compiled MAC search's DRUP proof) when numba is installed: it refutes in far
+    fewer steps than CDCL (results/hard.md); without it 'search' (the same kind of proof from the
+    Python search) on small grids and 'cdcl' (a proof-logging SAT solver) otherwise."""
     if method != "auto":
         return method
+    from xwsat.backends.mac import MacBackend
+
+    if MacBackend.available():
+        return "mac"
     return "search" if built.problem.n_slots <= SEARCH_MAX_SLOTS else "cdcl"
 
 
@@ -220,14 +226,20 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     map_path.write_text(variable_map(built, cnf), encoding="utf-8")
     encoded = time.perf_counter()
     proof_path = stage / "proof.drat"
-    if method == "search":
+    if method == "mac":
+        from xwsat.mac.proof import search_with_proof as mac_search
+
+        solved = run_isolated(mac_search, (problem, cnf, str(proof_path), time_limit),
+                              time_limit, "compiled MAC search writing a DRUP proof", on_tick)
+    elif method == "search":
         solved = run_isolated(search_with_proof, (problem, cnf, str(proof_path), time_limit),
                               time_limit, "MAC search writing a DRUP proof", on_tick)
     else:
         solved = run_isolated(_solve_with_proof, (cnf, solver, str(proof_path)), time_limit,
                               f"sat:{solver} with proof logging", on_tick)
     times = {"encode_write_s": encoded - started, "solve_wall_s": solved.seconds}
-    manifest = _manifest_head(built, grid_source, cnf, solver if method == "cdcl" else "", rules)
+    manifest = _manifest_head(built, grid_source, cnf, solver if method == "cdcl" else method,
+                              rules)
     if solved.status == "ok" and solved.value.get("status") == "timeout":
         solved = replace(solved, status="timeout",
                          message=f"time limit of {time_limit:g} s reached")
@@ -236,11 +248,12 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
         return CertificateRun(result, directory, manifest, message=solved.message)
     info = solved.value
     times.update({k: info[k] for k in ("load_s", "solve_s", "write_s") if k in info})
-    if method == "search" and info["status"] == "sat":
+    searched = method in ("search", "mac")
+    if searched and info["status"] == "sat":
         info = {**info, "sat": True, "model": np.array(
             [int(cnf.x_base[s]) + k + 1 for s, k in enumerate(info["choice"])], dtype=np.int64)}
-    elif method == "search":
-        info = {**info, "sat": False, "stats": {"nodes": info["nodes"]}}
+    elif searched:
+        info = {**info, "sat": False, "stats": info.get("stats", {"nodes": info["nodes"]})}
     if info["sat"]:
         return _fillable(built, cnf, info, directory, stage, manifest, times)
     left = time_limit - (time.perf_counter() - started)
@@ -250,7 +263,7 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     proof_bytes = proof_path.stat().st_size
     files = [_maybe_compress(p) for p in (cnf_path, proof_path, map_path)]
     manifest["result"] = "unfillable"
-    manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)" if method == "search"
+    manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)" if searched
                          else "DRAT (text)", "method": method, "lines": info["proof_lines"],
                          "bytes_uncompressed": proof_bytes, "solver_stats": info["stats"]}
     if checked.status == "ok":
@@ -290,6 +303,15 @@ def _fillable(built: Built, cnf: CNF, info: dict, directory: Path, stage: Path,
     return CertificateRun("fillable", directory, manifest, fill=fill, checked=True)
 
 
+SEARCHES = {
+    "search": {"name": "xwsat MAC tree search (xwsat/evidence/drup_search.py)",
+               "branching": "two-way on letters", "proof_logging": True},
+    "mac": {"name": "xwsat compiled MAC search (xwsat/mac/kernel.py, numba)",
+            "branching": "two-way on letters, dom/wdeg, restarts with nogoods",
+            "proof_logging": True},
+}
+
+
 def _manifest_head(built: Built, grid_source: str, cnf: CNF, solver: str, rules: dict) -> dict:
     import pysat
 
@@ -305,10 +327,9 @@ def _manifest_head(built: Built, grid_source: str, cnf: CNF, solver: str, rules:
                      "variables": cnf.n_vars, "clauses": cnf.n_clauses,
                      "families": {n: {"clauses": c, "literals": lit}
                                   for n, c, lit in cnf.families}},
-        "solver": ({"name": solver, "via": f"python-sat {getattr(pysat, '__version__', '?')}",
-                    "proof_logging": True} if solver else
-                   {"name": "xwsat MAC tree search (xwsat/evidence/drup_search.py)",
-                    "branching": "two-way on letters", "proof_logging": True}),
+        "solver": SEARCHES.get(solver) or {
+            "name": solver, "via": f"python-sat {getattr(pysat, '__version__', '?')}",
+            "proof_logging": True},
     }
 
 

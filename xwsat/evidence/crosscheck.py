@@ -4,7 +4,8 @@ The second method shares neither the first one's solver nor xwsat's arc consiste
 every back-end run starts from). After a verdict of the native search family (native back-end,
 propagation, the certificate's tree search, which share the native search state): ACE, the Java
 CP solver bundled with pycsp3, on the XCSP3 export, or CP-SAT when ACE is missing. After a SAT or
-CP-SAT verdict: the native exhaustive search. A fill it finds is verified independently; a
+CP-SAT verdict: the native exhaustive search. Without java, the compiled ``mac`` search and the
+Python native search check each other. A fill it finds is verified independently; a
 disagreement is reported loudly and the command exits 4.
 """
 
@@ -37,10 +38,18 @@ class CrossCheck:
 
 
 def second_method(first: str) -> str:
-    """The native search after SAT or CP-SAT; otherwise ACE (or CP-SAT without java)."""
+    """The native search after SAT or CP-SAT; otherwise ACE. Without java: after the compiled
+    search the Python one, after the Python search family the compiled one (they share no
+    search code), CP-SAT when numba is missing too."""
     if first.startswith(("cpsat", "sat", "certificate:cdcl")):
         return "native"
-    return "ace" if ace_available() else "cpsat"
+    if ace_available():
+        return "ace"
+    if first.startswith(("mac", "certificate:mac")):
+        return "native"
+    from xwsat.backends.mac import MacBackend
+
+    return "mac" if MacBackend.available() else "cpsat"
 
 
 def _ace_outcome(built: Built, time_limit: float) -> Outcome:

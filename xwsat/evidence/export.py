@@ -20,7 +20,7 @@ from xwsat.propagate import propagate
 
 FORMATS = ("dimacs", "xcsp3", "xcsp3-cells", "cpsat")
 CNF_ENCODING = ("xwsat-cnf/1 (encodings/cnf.md: slot, cell, word, support, eager repeat, "
-                "empty support)")
+                "empty support, cell at-least-one)")
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,12 @@ def chosen_problem(built: Built, prune: bool) -> tuple[FillProblem, bool, str]:
 
 
 def complete_cnf(problem: FillProblem) -> CNF:
-    """The `sat` encoding with the no-repeat clauses eager and the empty support clauses.
+    """The `sat` encoding with the no-repeat clauses eager, the empty support clauses and a
+    clause per cell that it holds some letter.
+
+    The last family is implied (every fill puts a letter in each cell) but lets unit propagation
+    conclude "this cell holds a" once every other letter is out, as a MAC search on letters does
+    (the compiled search's proofs need it, ``xwsat.mac.proof``).
 
     ``encode_cnf`` writes a support clause per letter some candidate uses; on an unpruned problem
     a cell may still allow a letter that no candidate of a covering slot puts there. Its support
@@ -61,11 +66,13 @@ def complete_cnf(problem: FillProblem) -> CNF:
             ys = cnf.y_var[cell][~used]
             units.append(ys[ys > 0])
     lits = np.unique(np.concatenate(units)) if units else np.zeros(0, dtype=np.int64)
+    cells = tuple(row[row > 0].astype(np.int64) for row in cnf.y_var)
+    alo = ("cell-alo", len(cells), sum(len(c) for c in cells))
     if not len(lits):
-        return cnf
+        return replace(cnf, ragged=(*cnf.ragged, *cells), families=(*cnf.families, alo))
     block = -lits.astype(np.int64)[:, None]
-    return replace(cnf, blocks=(*cnf.blocks, block),
-                   families=(*cnf.families, ("support-empty", len(block), len(block))))
+    return replace(cnf, blocks=(*cnf.blocks, block), ragged=(*cnf.ragged, *cells),
+                   families=(*cnf.families, ("support-empty", len(block), len(block)), alo))
 
 
 def cnf_comments(built: Built, problem: FillProblem, cnf: CNF, source: str) -> tuple[str, ...]:

@@ -21,8 +21,9 @@ def certificate_lines(run: CertificateRun) -> list[str]:
     enc = m.get("encoding", {})
     files = m.get("files", {})
     method = proof.get("method", "")
-    producer = ("MAC tree search (its own DRUP proof)" if method == "search"
-                else f"CDCL solver {m.get('solver', {}).get('name', '')}")
+    producer = {"search": "MAC tree search (its own DRUP proof)",
+                "mac": "compiled MAC search (its own DRUP proof)"}.get(
+        method, f"CDCL solver {m.get('solver', {}).get('name', '')}")
     if run.checked:
         head = (f"UNFILLABLE: certificate checked by dratify ({check.get('engine')} engine): "
                 f"{check.get('steps')} proof steps verified, empty clause derived")

@@ -1,0 +1,142 @@
+"""The compiled MAC back-end: verdicts equal the native search's, valid fills, checked proofs."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from xwsat.backends.base import Limits, Status
+from xwsat.backends.native import make_native
+from xwsat.evidence.certificate import certify, sha256_file
+from xwsat.evidence.recheck import recheck
+from xwsat.grid import parse_grid
+from xwsat.planner import default_plan
+from xwsat.problem import FillProblem, build_problem
+from xwsat.words import build_wordlist, load_words
+
+pytest.importorskip("numba")
+
+from xwsat.backends.mac import MacBackend  # noqa: E402
+from xwsat.mac import kernel  # noqa: E402
+from xwsat.mac.model import build_model  # noqa: E402
+
+
+def valid(problem: FillProblem, fill: tuple[int, ...]) -> bool:
+    """Each word a candidate of its slot, crossing letters equal, no repeats unless allowed."""
+    letters: dict[int, int] = {}
+    for slot, word in enumerate(fill):
+        where = np.flatnonzero(problem.candidates[slot] == word)
+        if len(where) != 1:
+            return False
+        for cell, code in zip(problem.slot_cells[slot], problem.letters[slot][where[0]]):
+            if letters.setdefault(int(cell), int(code)) != int(code):
+                return False
+    return problem.allow_repeats or len(set(fill)) == len(fill)
+
+
+@pytest.fixture(scope="module")
+def english():
+    return load_words("en")
+
+
+def random_problem(english, seed: int, size: int, share: float, repeats: bool) -> FillProblem:
+    """A blank or lightly blocked square with a random share of the embedded list's words."""
+    rng = random.Random(seed)
+    rows = [["." for _ in range(size)] for _ in range(size)]
+    if seed % 3 == 0:  # a block in two opposite corners
+        rows[0][0] = rows[size - 1][size - 1] = "#"
+    lengths = {size, size - 1}
+    words = [w for w in english.words if len(w) in lengths and rng.random() < share]
+    wordlist = build_wordlist({w: (50, None) for w in words}, source="sample")
+    grid = parse_grid("\n".join("".join(r) for r in rows))
+    return build_problem(grid, wordlist, allow_repeats=repeats).problem
+
+
+CASES = [(seed, size, share) for seed in range(12) for size, share in ((4, 0.05), (5, 0.12))]
+
+
+@pytest.mark.parametrize(("seed", "size", "share"), CASES)
+def test_verdict_equals_native_search(english, seed: int, size: int, share: float) -> None:
+    problem = random_problem(english, seed, size, share, repeats=seed % 4 == 1)
+    limits = Limits(time_limit=60, seed=seed)
+    mine = MacBackend().solve(problem, default_plan(problem), limits)
+    theirs = make_native("csp").solve(problem, default_plan(problem), limits)
+    assert theirs.status.definitive and mine.status.definitive
+    assert mine.status == theirs.status
+    if mine.status is Status.FILLED:
+        assert mine.fill is not None and valid(problem, mine.fill)
+
+
+def test_sample_has_both_verdicts_and_restarts(english) -> None:
+    """Guard on CASES: both answers occur and some searches restart and record nogoods."""
+    verdicts, restarted, nogoods = set(), 0, 0
+    for seed, size, share in CASES:
+        problem = random_problem(english, seed, size, share, repeats=False)
+        outcome = MacBackend().solve(problem, default_plan(problem), Limits(time_limit=60))
+        verdicts.add(outcome.status)
+        restarted += int(outcome.stats.extra["restarts"]) > 0
+        nogoods += int(outcome.stats.extra["nogoods"])
+    assert verdicts == {Status.FILLED, Status.UNFILLABLE}
+    assert restarted >= 3 and nogoods > 0
+
+
+def test_tiny_budgets_give_the_same_verdict(english) -> None:
+    """The kernel resumes exactly where a budget stopped it."""
+    problem = random_problem(english, 7, 5, 0.12, repeats=False)
+    model, start = build_model(problem)
+    whole = kernel.new_state(model, start, 0)
+    expected = kernel.run(model, whole, 1 << 30)
+    sliced = kernel.new_state(model, start, 0)
+    code = kernel.BUDGET
+    while code == kernel.BUDGET:
+        code = kernel.run(model, sliced, 1)
+    assert code == expected
+    assert sliced.sc[kernel.NODES] == whole.sc[kernel.NODES]
+
+
+def test_same_seed_same_search(english) -> None:
+    problem = random_problem(english, 4, 5, 0.12, repeats=False)
+    runs = [MacBackend().solve(problem, default_plan(problem), Limits(time_limit=60, seed=3))
+            for _ in range(2)]
+    assert runs[0].fill == runs[1].fill and runs[0].stats.nodes == runs[1].stats.nodes
+
+
+def test_time_limit_returns_unknown(english) -> None:
+    problem = random_problem(english, 1, 5, 0.5, repeats=False)
+    outcome = MacBackend().solve(problem, default_plan(problem), Limits(time_limit=1e-6))
+    assert outcome.status is Status.UNKNOWN
+
+
+def test_proof_with_restarts_and_nogoods_is_checked(english, tmp_path) -> None:
+    """A blank 5x5 refuted after dozens of restarts: dratify accepts the compiled search's proof,
+    so every lemma, the restart nogoods included, is RUP on the certificate CNF."""
+
+    rng = random.Random(3)
+    words = [w for w in english.words if len(w) == 5 and rng.random() < 0.12]
+    wordlist = build_wordlist({w: (50, None) for w in words}, source="sample")
+    built = build_problem(parse_grid("\n".join(["....."] * 5)), wordlist)
+    run = certify(built, tmp_path / "cert", "blank5.txt", 120, method="mac")
+    assert run.result == "unfillable" and run.checked is True, run.message
+    stats = run.manifest["proof"]["solver_stats"]
+    assert stats["restarts"] >= 10 and run.manifest["proof"]["lines"] == stats["failures"]
+
+
+def test_forged_lemma_is_rejected(english, tmp_path) -> None:
+    """The check is not vacuous: a proof missing its lemmas does not verify."""
+
+    rng = random.Random(3)
+    words = [w for w in english.words if len(w) == 5 and rng.random() < 0.12]
+    built = build_problem(parse_grid("\n".join(["....."] * 5)),
+                          build_wordlist({w: (50, None) for w in words}, source="sample"))
+    folder = tmp_path / "cert"
+    certify(built, folder, "blank5.txt", 120, method="mac")
+    proof = (folder / "proof.drat").read_text().splitlines()
+    (folder / "proof.drat").write_text("\n".join(proof[len(proof) // 2:]) + "\n")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["files"]["proof.drat"]["sha256"] = sha256_file(folder / "proof.drat")
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    lines, ok = recheck(folder, "auto", 60)
+    assert not ok and lines[-1].startswith("REJECTED")

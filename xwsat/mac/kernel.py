@@ -1,0 +1,596 @@
+"""Compiled MAC search on the letters model: compact tables, dom/wdeg, restarts with nogoods.
+
+The native Python search spends its time re-deriving supports (about 150 decisions a CPU second on
+hard 15x15 grids); this is the same kind of search compiled with numba, in the shape of ACE's:
+
+- a variable per cell (uint64 letter mask), a compact-table propagator per slot: each slot keeps
+  the bitset of its rows still consistent with its cells; a letter leaves a cell when no row
+  supports it (residues make most checks one AND);
+- the no-repeat rule: a slot whose cells are all fixed removes its word from the other slots of
+  its length;
+- binary branching (cell = letter, then cell != letter), dom/wdeg cell choice, the letter with
+  most support in both crossing slots first;
+- geometric restarts, recording at each restart the reduced nld-nogoods of the abandoned branch
+  (Lecoutre et al. 2007), propagated with two watched literals.
+
+Every change goes on one trail (kind, index, old value), saved at most once per level thanks to
+a stamp per entry. ``run`` stops after a node budget with the state ready for the next decision,
+so the Python side can watch the clock, report progress and call it again.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from xwsat.mac.model import Model, Start
+
+U0, U1 = np.uint64(0), np.uint64(1)
+_M1, _M2, _M4 = (np.uint64(0x5555555555555555), np.uint64(0x3333333333333333),
+                 np.uint64(0x0F0F0F0F0F0F0F0F))
+_H01 = np.uint64(0x0101010101010101)
+_S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
+
+# scalar slots in State.sc
+(TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
+ PROOF_ON) = range(16)
+SCALARS = 18
+K_DOM, K_CT, K_FIX = 0, 1, 2
+SAT, UNSAT, BUDGET = 1, 0, 2
+RESTART_FIRST, RESTART_FACTOR = 10.0, 1.1
+
+
+class State(NamedTuple):
+    """Everything the search writes."""
+
+    dom: np.ndarray
+    ct: np.ndarray
+    fixed: np.ndarray
+    res: np.ndarray
+    weight: np.ndarray
+    dom_stamp: np.ndarray
+    ct_stamp: np.ndarray
+    tr_kind: np.ndarray
+    tr_idx: np.ndarray
+    tr_val: np.ndarray
+    lv_trail: np.ndarray
+    lv_stamp: np.ndarray
+    lv_var: np.ndarray
+    lv_val: np.ndarray
+    lv_path: np.ndarray
+    pa_var: np.ndarray
+    pa_val: np.ndarray
+    pa_sign: np.ndarray
+    queue: np.ndarray
+    inq: np.ndarray
+    fq: np.ndarray
+    ng_start: np.ndarray
+    ng_var: np.ndarray
+    ng_val: np.ndarray
+    ng_w: np.ndarray
+    w_next: np.ndarray
+    w_head: np.ndarray
+    scratch: np.ndarray
+    letters: np.ndarray
+    sc: np.ndarray
+    cutoff: np.ndarray
+    proof: np.ndarray  # DRUP lemmas over ``yvar``, 0-terminated, flushed by the caller
+    yvar: np.ndarray  # int64[n_cells, n_letters]: the CNF variable of "cell holds letter"
+
+
+def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_000_000,
+              yvar: np.ndarray | None = None) -> State:
+    """A fresh state: every slot queued, weights 1 with a seeded tie-break below 1e-3.
+
+    With ``yvar`` (the CNF's letter variables) every refutation is written to ``proof`` as a
+    DRUP lemma; see ``xwsat.mac.proof``."""
+    n_cells, n_slots = len(start.dom), len(model.slot_table)
+    levels = n_cells + 2
+    trail = levels * (n_cells + len(start.ct)) + n_slots + 16
+    max_nogoods = max_nogood_lits // 2
+    rng = np.random.default_rng(seed)
+    sc = np.zeros(SCALARS, dtype=np.int64)
+    sc[QN] = n_slots
+    sc[PROOF_ON] = yvar is not None
+    proof_size = max(1 << 20, 4 * (n_cells + 2) ** 2) if yvar is not None else 1
+    return State(
+        dom=start.dom.copy(),
+        ct=start.ct.copy(),
+        fixed=np.full(n_slots, -1, dtype=np.int64),
+        res=np.zeros(len(model.slot_cells) * model.n_letters + 1, dtype=np.int64),
+        weight=1.0 + rng.random(n_slots) * 1e-3,
+        dom_stamp=np.full(n_cells, -1, dtype=np.int64),
+        ct_stamp=np.full(len(start.ct), -1, dtype=np.int64),
+        tr_kind=np.zeros(trail, dtype=np.int8),
+        tr_idx=np.zeros(trail, dtype=np.int64),
+        tr_val=np.zeros(trail, dtype=np.uint64),
+        lv_trail=np.zeros(levels, dtype=np.int64),
+        lv_stamp=np.zeros(levels, dtype=np.int64),
+        lv_var=np.zeros(levels, dtype=np.int64),
+        lv_val=np.zeros(levels, dtype=np.int64),
+        lv_path=np.zeros(levels, dtype=np.int64),
+        pa_var=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
+        pa_val=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
+        pa_sign=np.zeros(2 * levels + 64 * n_cells, dtype=np.int8),
+        queue=np.arange(max(n_slots, 1), dtype=np.int64),
+        inq=np.ones(max(n_slots, 1), dtype=np.bool_),
+        fq=np.zeros(n_cells + 1, dtype=np.int64),
+        ng_start=np.zeros(max_nogoods + 1, dtype=np.int64),
+        ng_var=np.zeros(max_nogood_lits, dtype=np.int32),
+        ng_val=np.zeros(max_nogood_lits, dtype=np.int32),
+        ng_w=np.zeros(2 * max_nogoods, dtype=np.int64),
+        w_next=np.full(2 * max_nogoods, -1, dtype=np.int64),
+        w_head=np.full(n_cells, -1, dtype=np.int64),
+        scratch=np.zeros(int(model.tab_words.max()) if len(model.tab_words) else 1,
+                         dtype=np.uint64),
+        letters=np.zeros(64, dtype=np.int64),
+        sc=sc,
+        cutoff=np.array([RESTART_FIRST]),
+        proof=np.zeros(proof_size, dtype=np.int64),
+        yvar=yvar.astype(np.int64) if yvar is not None else np.zeros((1, 1), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def popcount(x: np.uint64) -> int:
+    x = x - ((x >> _S1) & _M1)
+    x = (x & _M2) + ((x >> _S2) & _M2)
+    x = (x + (x >> _S4)) & _M4
+    return int((x * _H01) >> _S56)
+
+
+@njit(cache=True)
+def single(x: np.uint64) -> bool:
+    return x != U0 and (x & (x - U1)) == U0
+
+
+@njit(cache=True)
+def low_bit(x: np.uint64) -> int:
+    a = 0
+    while ((x >> np.uint64(a)) & U1) == U0:
+        a += 1
+    return a
+
+
+@njit(cache=True)
+def _push(st: State, kind: int, idx: int, val: np.uint64) -> None:
+    n = st.sc[TR]
+    st.tr_kind[n] = kind
+    st.tr_idx[n] = idx
+    st.tr_val[n] = val
+    st.sc[TR] = n + 1
+
+
+@njit(cache=True)
+def set_dom(st: State, c: int, value: np.uint64) -> None:
+    stamp = st.lv_stamp[st.sc[LEVEL]]
+    if st.dom_stamp[c] != stamp:
+        _push(st, K_DOM, c, st.dom[c])
+        st.dom_stamp[c] = stamp
+    st.dom[c] = value
+
+
+@njit(cache=True)
+def set_ct(st: State, i: int, value: np.uint64) -> None:
+    stamp = st.lv_stamp[st.sc[LEVEL]]
+    if st.ct_stamp[i] != stamp:
+        _push(st, K_CT, i, st.ct[i])
+        st.ct_stamp[i] = stamp
+    st.ct[i] = value
+
+
+@njit(cache=True)
+def undo(st: State, mark: int) -> None:
+    n = st.sc[TR]
+    while n > mark:
+        n -= 1
+        kind, i = st.tr_kind[n], st.tr_idx[n]
+        if kind == K_DOM:
+            st.dom[i] = st.tr_val[n]
+        elif kind == K_CT:
+            st.ct[i] = st.tr_val[n]
+        else:
+            st.fixed[i] = -1
+    st.sc[TR] = n
+
+
+@njit(cache=True)
+def enqueue(st: State, s: int) -> None:
+    if not st.inq[s]:
+        st.inq[s] = True
+        size = len(st.queue)
+        st.queue[(st.sc[QH] + st.sc[QN]) % size] = s
+        st.sc[QN] += 1
+
+
+@njit(cache=True)
+def clear_queues(st: State) -> None:
+    size = len(st.queue)
+    while st.sc[QN] > 0:
+        st.inq[st.queue[st.sc[QH]]] = False
+        st.sc[QH] = (st.sc[QH] + 1) % size
+        st.sc[QN] -= 1
+    st.sc[FQ] = 0
+
+
+@njit(cache=True)
+def slot_empty(m: Model, st: State, s: int) -> bool:
+    for i in range(m.ct_off[s], m.ct_off[s + 1]):  # noqa: SIM110 (a plain loop for numba)
+        if st.ct[i] != U0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def update_ct(m: Model, st: State, s: int, p: int, old: np.uint64, new: np.uint64) -> bool:
+    """Drop from slot s's table the rows whose letter at p left the cell; False if none is left."""
+    t = m.slot_table[s]
+    words = m.tab_words[t]
+    n_letters = m.n_letters
+    base = m.sup_off[t] + p * n_letters * words
+    off = m.ct_off[s]
+    removed = old & ~new
+    alive = False
+    if popcount(removed) <= popcount(new):
+        for a in range(n_letters):
+            if (removed >> np.uint64(a)) & U1:
+                sb = base + a * words
+                for w in range(words):
+                    x = st.ct[off + w]
+                    if x != U0:
+                        y = x & ~m.sup[sb + w]
+                        if y != x:
+                            set_ct(st, off + w, y)
+    else:
+        k = 0
+        for a in range(n_letters):
+            if (new >> np.uint64(a)) & U1:
+                st.letters[k] = base + a * words
+                k += 1
+        for w in range(words):
+            x = st.ct[off + w]
+            if x != U0:
+                acc = U0
+                for j in range(k):
+                    acc |= m.sup[st.letters[j] + w]
+                y = x & acc
+                if y != x:
+                    set_ct(st, off + w, y)
+    for w in range(words):
+        if st.ct[off + w] != U0:
+            alive = True
+            break
+    return alive
+
+
+@njit(cache=True)
+def remove(m: Model, st: State, c: int, removed: np.uint64, skip: int) -> int:
+    """Take letters out of cell c and update its slots (not ``skip``); a conflict slot or -1."""
+    old = st.dom[c]
+    new = old & ~removed
+    if new == old:
+        return -1
+    set_dom(st, c, new)
+    if new == U0:
+        return m.cell_slot[c, 0]
+    for k in range(m.cell_nslots[c]):
+        s = m.cell_slot[c, k]
+        if s == skip:
+            continue
+        if not update_ct(m, st, s, m.cell_pos[c, k], old, new):
+            return s
+        enqueue(st, s)
+    if single(new) and st.sc[NG] > 0:
+        st.fq[st.sc[FQ]] = c
+        st.sc[FQ] += 1
+    return -1
+
+
+@njit(cache=True)
+def filter_slot(m: Model, st: State, s: int) -> int:
+    """Remove every letter of s's cells that no row of s supports; then the no-repeat rule."""
+    t = m.slot_table[s]
+    words = m.tab_words[t]
+    n_letters = m.n_letters
+    off = m.ct_off[s]
+    first = m.slot_start[s]
+    length = m.slot_start[s + 1] - first
+    all_fixed = True
+    for p in range(length):
+        c = m.slot_cells[first + p]
+        d = st.dom[c]
+        if single(d):
+            continue
+        base = m.sup_off[t] + p * n_letters * words
+        removed = U0
+        for a in range(n_letters):
+            if (d >> np.uint64(a)) & U1:
+                sb = base + a * words
+                ri = m.res_off[s] + p * n_letters + a
+                r = st.res[ri]
+                if st.ct[off + r] & m.sup[sb + r] != U0:
+                    continue
+                found = False
+                for w in range(words):
+                    if st.ct[off + w] & m.sup[sb + w] != U0:
+                        st.res[ri] = w
+                        found = True
+                        break
+                if not found:
+                    removed |= U1 << np.uint64(a)
+        if removed != U0:
+            conflict = remove(m, st, c, removed, s)
+            if conflict >= 0:
+                return conflict
+        if not single(st.dom[c]):
+            all_fixed = False
+    if not all_fixed or st.fixed[s] >= 0 or m.same_start[s + 1] == m.same_start[s]:
+        return -1
+    row = -1
+    for w in range(words):
+        x = st.ct[off + w]
+        if x != U0:
+            row = w * 64 + low_bit(x)
+            break
+    _push(st, K_FIX, s, U0)
+    st.fixed[s] = row
+    word = m.row_word[m.row_off[t] + row]
+    for j in range(m.same_start[s], m.same_start[s + 1]):
+        u = m.same_slots[j]
+        tu = m.slot_table[u]
+        lo, hi = m.row_off[tu], m.row_off[tu + 1]
+        i = np.searchsorted(m.row_word[lo:hi], word)
+        if i < hi - lo and m.row_word[lo + i] == word:
+            idx = m.ct_off[u] + (i >> 6)
+            bit = U1 << np.uint64(i & 63)
+            if st.ct[idx] & bit:
+                set_ct(st, idx, st.ct[idx] & ~bit)
+                if slot_empty(m, st, u):
+                    return u
+                enqueue(st, u)
+    return -1
+
+
+@njit(cache=True)
+def nogoods_on_fixed(m: Model, st: State, c: int) -> int:
+    """Two-watched-literal propagation of the nogoods watching cell c, now fixed."""
+    a = low_bit(st.dom[c])
+    prev = -1
+    wi = st.w_head[c]
+    n_slots = len(m.slot_table)
+    while wi >= 0:
+        nxt = st.w_next[wi]
+        lit = st.ng_w[wi]
+        if st.ng_val[lit] != a:  # the literal is false: the nogood holds
+            prev = wi
+            wi = nxt
+            continue
+        g = wi >> 1
+        other = st.ng_w[wi ^ 1]
+        moved = False
+        for li in range(st.ng_start[g], st.ng_start[g + 1]):
+            if li == lit or li == other:  # noqa: SIM109 (numba)
+                continue
+            x = st.ng_var[li]
+            if st.dom[x] != U1 << np.uint64(st.ng_val[li]):
+                st.ng_w[wi] = li
+                if prev < 0:
+                    st.w_head[c] = nxt
+                else:
+                    st.w_next[prev] = nxt
+                st.w_next[wi] = st.w_head[x]
+                st.w_head[x] = wi
+                moved = True
+                break
+        if not moved:
+            y, b = st.ng_var[other], st.ng_val[other]
+            bit = U1 << np.uint64(b)
+            if st.dom[y] == bit:
+                return n_slots
+            if st.dom[y] & bit:
+                conflict = remove(m, st, y, bit, -1)
+                if conflict >= 0:
+                    return conflict
+            prev = wi
+        wi = nxt
+    return -1
+
+
+@njit(cache=True)
+def propagate(m: Model, st: State) -> int:
+    """Run the queues to a fixpoint; the slot that failed (n_slots for a nogood), or -1."""
+    size = len(st.queue)
+    while True:
+        if st.sc[FQ] > 0:
+            st.sc[FQ] -= 1
+            conflict = nogoods_on_fixed(m, st, st.fq[st.sc[FQ]])
+        elif st.sc[QN] > 0:
+            s = st.queue[st.sc[QH]]
+            st.sc[QH] = (st.sc[QH] + 1) % size
+            st.sc[QN] -= 1
+            st.inq[s] = False
+            conflict = filter_slot(m, st, s)
+        else:
+            return -1
+        if conflict >= 0:
+            clear_queues(st)
+            return conflict
+
+
+@njit(cache=True)
+def select_cell(m: Model, st: State) -> int:
+    """dom/wdeg over the unfixed cells (a cell's weight: the failures of its slots)."""
+    best, best_score = -1, 0.0
+    for c in range(len(st.dom)):
+        d = st.dom[c]
+        if single(d):
+            continue
+        w = 0.0
+        for k in range(m.cell_nslots[c]):
+            w += st.weight[m.cell_slot[c, k]]
+        score = popcount(d) / w
+        if best < 0 or score < best_score:
+            best, best_score = c, score
+    return best
+
+
+@njit(cache=True)
+def choose_letter(m: Model, st: State, c: int) -> int:
+    """The letter with the largest product of supporting rows in the cell's slots."""
+    d = st.dom[c]
+    best, best_score = -1, -1.0
+    for a in range(m.n_letters):
+        if not (d >> np.uint64(a)) & U1:
+            continue
+        score = 1.0
+        for k in range(m.cell_nslots[c]):
+            s, p = m.cell_slot[c, k], m.cell_pos[c, k]
+            t = m.slot_table[s]
+            words = m.tab_words[t]
+            sb = m.sup_off[t] + (p * m.n_letters + a) * words
+            off = m.ct_off[s]
+            n = 0
+            for w in range(words):
+                x = st.ct[off + w]
+                if x != U0:
+                    n += popcount(x & m.sup[sb + w])
+            score *= n
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+@njit(cache=True)
+def _watch(st: State, wi: int, li: int) -> None:
+    st.ng_w[wi] = li
+    x = st.ng_var[li]
+    st.w_next[wi] = st.w_head[x]
+    st.w_head[x] = wi
+
+
+@njit(cache=True)
+def restart(m: Model, st: State) -> bool:
+    """Record the branch's reduced nld-nogoods, go back to the root; False if that proves UNSAT."""
+    first_new = st.sc[NG]
+    positives = 0
+    for i in range(st.sc[PATH]):
+        if st.pa_sign[i] == 1:
+            positives += 1
+            continue
+        if positives == 0:
+            continue  # a refutation at the root is already permanent
+        g, lits = st.sc[NG], st.sc[LITS]
+        if g + 1 >= len(st.ng_start) or lits + positives + 1 > len(st.ng_var):
+            break
+        k = lits
+        for j in range(i):
+            if st.pa_sign[j] == 1:
+                st.ng_var[k] = st.pa_var[j]
+                st.ng_val[k] = st.pa_val[j]
+                k += 1
+        st.ng_var[k] = st.pa_var[i]
+        st.ng_val[k] = st.pa_val[i]
+        k += 1
+        st.ng_start[g + 1] = k
+        st.sc[NG] = g + 1
+        st.sc[LITS] = k
+    if st.sc[LEVEL] > 0:
+        undo(st, st.lv_trail[1])
+        st.sc[LEVEL] = 0
+    st.sc[PATH] = 0
+    st.sc[RESTARTS] += 1
+    st.sc[SINCE] = 0
+    st.cutoff[0] *= RESTART_FACTOR
+    for g in range(first_new, st.sc[NG]):
+        free0, free1 = -1, -1
+        for li in range(st.ng_start[g], st.ng_start[g + 1]):
+            if st.dom[st.ng_var[li]] != U1 << np.uint64(st.ng_val[li]):
+                if free0 < 0:
+                    free0 = li
+                elif free1 < 0:
+                    free1 = li
+        if free0 < 0:
+            return False
+        if free1 < 0:  # all but one literal hold at the root: the last one is false for good
+            y, bit = st.ng_var[free0], U1 << np.uint64(st.ng_val[free0])
+            if st.dom[y] & bit and remove(m, st, y, bit, -1) >= 0:
+                return False
+            free1 = st.ng_start[g] if st.ng_start[g] != free0 else st.ng_start[g] + 1
+        _watch(st, 2 * g, free0)
+        _watch(st, 2 * g + 1, free1)
+    return propagate(m, st) < 0
+
+
+@njit(cache=True)
+def _decide(m: Model, st: State, c: int, a: int, positive: bool) -> int:
+    n = st.sc[PATH]
+    st.pa_var[n] = c
+    st.pa_val[n] = a
+    st.pa_sign[n] = 1 if positive else 0
+    st.sc[PATH] = n + 1
+    bit = U1 << np.uint64(a)
+    conflict = remove(m, st, c, (st.dom[c] & ~bit) if positive else bit, -1)
+    return conflict if conflict >= 0 else propagate(m, st)
+
+
+@njit(cache=True)
+def _lemma(st: State, level: int) -> None:
+    """Write "not all of the positive decisions of levels 1..level" (empty at the root)."""
+    n = st.sc[PROOF]
+    for k in range(1, level + 1):
+        st.proof[n] = -st.yvar[st.lv_var[k], st.lv_val[k]]
+        n += 1
+    st.proof[n] = 0
+    st.sc[PROOF] = n + 1
+
+
+@njit(cache=True)
+def run(m: Model, st: State, budget: int) -> int:
+    """Search on for at most ``budget`` decisions: SAT, UNSAT or BUDGET (state kept)."""
+    n_slots = len(m.slot_table)
+    if st.sc[READY] == 0:
+        if propagate(m, st) >= 0:
+            if st.sc[PROOF_ON]:
+                _lemma(st, 0)
+            return UNSAT
+        st.sc[READY] = 1
+    stop = st.sc[NODES] + budget
+    room = len(st.proof) - (len(st.dom) + 2) ** 2
+    while True:
+        if st.sc[NODES] >= stop or (st.sc[PROOF_ON] and st.sc[PROOF] > room):
+            return BUDGET
+        if st.sc[SINCE] >= st.cutoff[0] and not restart(m, st):
+            if st.sc[PROOF_ON]:
+                _lemma(st, 0)
+            return UNSAT
+        c = select_cell(m, st)
+        if c < 0:
+            return SAT
+        a = choose_letter(m, st, c)
+        level = st.sc[LEVEL] + 1
+        st.sc[LEVEL] = level
+        st.sc[STAMP] += 1
+        st.lv_stamp[level] = st.sc[STAMP]
+        st.lv_trail[level] = st.sc[TR]
+        st.lv_var[level] = c
+        st.lv_val[level] = a
+        st.lv_path[level] = st.sc[PATH]
+        st.sc[NODES] += 1
+        conflict = _decide(m, st, c, a, True)
+        while conflict >= 0:
+            if conflict < n_slots:
+                st.weight[conflict] += 1.0
+            st.sc[FAILS] += 1
+            st.sc[SINCE] += 1
+            level = st.sc[LEVEL]
+            if st.sc[PROOF_ON]:
+                _lemma(st, level)
+            if level == 0:
+                return UNSAT
+            c, a = st.lv_var[level], st.lv_val[level]
+            undo(st, st.lv_trail[level])
+            st.sc[PATH] = st.lv_path[level]
+            st.sc[LEVEL] = level - 1
+            conflict = _decide(m, st, c, a, False)
