@@ -25,7 +25,8 @@ EXIT = {Status.FILLED: 0, Status.UNFILLABLE: 1, Status.UNKNOWN: 3, Status.ERROR:
 GridArg = Annotated[Path, typer.Argument(help="Grid file: '.' empty, '#' block, letters given.")]
 DictOpt = Annotated[str, typer.Option("--dict", "-d", help="'en' (embedded) or a word-list file.")]
 BackendOpt = Annotated[str, typer.Option(
-    "--backend", "-b", help="auto, cpsat, sat, sat:SOLVER, native, native:VARIANT.")]
+    "--backend", "-b",
+    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace.")]
 TimeOpt = Annotated[float, typer.Option("--time-limit", "-t", help="Seconds of wall clock.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
 RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]

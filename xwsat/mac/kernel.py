@@ -13,9 +13,12 @@ hard 15x15 grids); this is the same kind of search compiled with numba, in the s
 - geometric restarts, recording at each restart the reduced nld-nogoods of the abandoned branch
   (Lecoutre et al. 2007), propagated with two watched literals.
 
-Every change goes on one trail (kind, index, old value), saved at most once per level thanks to
-a stamp per entry. ``run`` stops after a node budget with the state ready for the next decision,
-so the Python side can watch the clock, report progress and call it again.
+Every change below the root goes on one trail (kind, index, old value), saved at most once per
+level thanks to a stamp per entry; the root's changes are never undone, so never saved. A table's
+non-zero words are listed first (a reversible sparse bitset, as in compact tables), so deep in
+the search only the few live words are visited. ``run`` stops after a node budget with the state
+ready for the next decision, so the Python side can watch the clock, report progress and call it
+again.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ _S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 (TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
  PROOF_ON) = range(16)
 SCALARS = 18
-K_DOM, K_CT, K_FIX = 0, 1, 2
+K_DOM, K_CT, K_FIX, K_LIM = 0, 1, 2, 3
 SAT, UNSAT, BUDGET = 1, 0, 2
 RESTART_FIRST, RESTART_FACTOR = 10.0, 1.1
 
@@ -47,6 +50,9 @@ class State(NamedTuple):
 
     dom: np.ndarray
     ct: np.ndarray
+    nz: np.ndarray  # per slot, its ct word indices: the first limit[s] non-zero
+    limit: np.ndarray
+    lim_stamp: np.ndarray
     fixed: np.ndarray
     res: np.ndarray
     weight: np.ndarray
@@ -88,16 +94,27 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
     DRUP lemma; see ``xwsat.mac.proof``."""
     n_cells, n_slots = len(start.dom), len(model.slot_table)
     levels = n_cells + 2
-    trail = levels * (n_cells + len(start.ct)) + n_slots + 16
+    trail = levels * (n_cells + len(start.ct) + n_slots) + n_slots + 16
     max_nogoods = max_nogood_lits // 2
     rng = np.random.default_rng(seed)
     sc = np.zeros(SCALARS, dtype=np.int64)
     sc[QN] = n_slots
     sc[PROOF_ON] = yvar is not None
+    nz = np.zeros(len(start.ct), dtype=np.int64)
+    limit = np.zeros(n_slots, dtype=np.int64)
+    for s in range(n_slots):
+        lo, hi = int(model.ct_off[s]), int(model.ct_off[s + 1])
+        local = np.arange(hi - lo, dtype=np.int64)
+        alive = start.ct[lo:hi] != 0
+        nz[lo:hi] = np.concatenate([local[alive], local[~alive]])
+        limit[s] = int(alive.sum())
     proof_size = max(1 << 20, 4 * (n_cells + 2) ** 2) if yvar is not None else 1
     return State(
         dom=start.dom.copy(),
         ct=start.ct.copy(),
+        nz=nz,
+        limit=limit,
+        lim_stamp=np.full(n_slots, -1, dtype=np.int64),
         fixed=np.full(n_slots, -1, dtype=np.int64),
         res=np.zeros(len(model.slot_cells) * model.n_letters + 1, dtype=np.int64),
         weight=1.0 + rng.random(n_slots) * 1e-3,
@@ -165,8 +182,9 @@ def _push(st: State, kind: int, idx: int, val: np.uint64) -> None:
 
 @njit(cache=True)
 def set_dom(st: State, c: int, value: np.uint64) -> None:
-    stamp = st.lv_stamp[st.sc[LEVEL]]
-    if st.dom_stamp[c] != stamp:
+    level = st.sc[LEVEL]
+    stamp = st.lv_stamp[level]
+    if level > 0 and st.dom_stamp[c] != stamp:  # root changes are never undone
         _push(st, K_DOM, c, st.dom[c])
         st.dom_stamp[c] = stamp
     st.dom[c] = value
@@ -174,8 +192,9 @@ def set_dom(st: State, c: int, value: np.uint64) -> None:
 
 @njit(cache=True)
 def set_ct(st: State, i: int, value: np.uint64) -> None:
-    stamp = st.lv_stamp[st.sc[LEVEL]]
-    if st.ct_stamp[i] != stamp:
+    level = st.sc[LEVEL]
+    stamp = st.lv_stamp[level]
+    if level > 0 and st.ct_stamp[i] != stamp:
         _push(st, K_CT, i, st.ct[i])
         st.ct_stamp[i] = stamp
     st.ct[i] = value
@@ -191,6 +210,8 @@ def undo(st: State, mark: int) -> None:
             st.dom[i] = st.tr_val[n]
         elif kind == K_CT:
             st.ct[i] = st.tr_val[n]
+        elif kind == K_LIM:
+            st.limit[i] = np.int64(st.tr_val[n])
         else:
             st.fixed[i] = -1
     st.sc[TR] = n
@@ -216,53 +237,66 @@ def clear_queues(st: State) -> None:
 
 
 @njit(cache=True)
-def slot_empty(m: Model, st: State, s: int) -> bool:
-    for i in range(m.ct_off[s], m.ct_off[s + 1]):  # noqa: SIM110 (a plain loop for numba)
-        if st.ct[i] != U0:
-            return False
-    return True
+def _drop_word(st: State, off: int, s: int, w: int) -> None:
+    """Move word w of slot s, just become zero, past the limit of non-zero words."""
+    limit = st.limit[s]
+    for i in range(limit):
+        if st.nz[off + i] == w:
+            st.nz[off + i] = st.nz[off + limit - 1]
+            st.nz[off + limit - 1] = w
+            set_limit(st, s, limit - 1)
+            return
+
+
+@njit(cache=True)
+def set_limit(st: State, s: int, value: int) -> None:
+    level = st.sc[LEVEL]
+    stamp = st.lv_stamp[level]
+    if level > 0 and st.lim_stamp[s] != stamp:
+        _push(st, K_LIM, s, np.uint64(st.limit[s]))
+        st.lim_stamp[s] = stamp
+    st.limit[s] = value
 
 
 @njit(cache=True)
 def update_ct(m: Model, st: State, s: int, p: int, old: np.uint64, new: np.uint64) -> bool:
-    """Drop from slot s's table the rows whose letter at p left the cell; False if none is left."""
+    """Drop from slot s's table the rows whose letter at p left the cell; False if none is left.
+
+    Only the table's non-zero words are visited (a reversible sparse bitset: ``nz`` lists the
+    word indices, the first ``limit[s]`` of them non-zero); a word that becomes zero is swapped
+    past the limit. Few letters removed: AND out their rows; else AND in the remaining ones'."""
     t = m.slot_table[s]
     words = m.tab_words[t]
     n_letters = m.n_letters
     base = m.sup_off[t] + p * n_letters * words
     off = m.ct_off[s]
     removed = old & ~new
-    alive = False
-    if popcount(removed) <= popcount(new):
-        for a in range(n_letters):
-            if (removed >> np.uint64(a)) & U1:
-                sb = base + a * words
-                for w in range(words):
-                    x = st.ct[off + w]
-                    if x != U0:
-                        y = x & ~m.sup[sb + w]
-                        if y != x:
-                            set_ct(st, off + w, y)
-    else:
-        k = 0
-        for a in range(n_letters):
-            if (new >> np.uint64(a)) & U1:
-                st.letters[k] = base + a * words
-                k += 1
-        for w in range(words):
-            x = st.ct[off + w]
-            if x != U0:
-                acc = U0
-                for j in range(k):
-                    acc |= m.sup[st.letters[j] + w]
-                y = x & acc
-                if y != x:
-                    set_ct(st, off + w, y)
-    for w in range(words):
-        if st.ct[off + w] != U0:
-            alive = True
-            break
-    return alive
+    keep = popcount(removed) > popcount(new)
+    pick = new if keep else removed
+    k = 0
+    for a in range(n_letters):
+        if (pick >> np.uint64(a)) & U1:
+            st.letters[k] = base + a * words
+            k += 1
+    limit = st.limit[s]
+    i = limit - 1
+    while i >= 0:
+        w = st.nz[off + i]
+        x = st.ct[off + w]
+        acc = U0
+        for j in range(k):
+            acc |= m.sup[st.letters[j] + w]
+        y = (x & acc) if keep else (x & ~acc)
+        if y != x:
+            set_ct(st, off + w, y)
+            if y == U0:
+                limit -= 1
+                st.nz[off + i] = st.nz[off + limit]
+                st.nz[off + limit] = w
+        i -= 1
+    if limit != st.limit[s]:
+        set_limit(st, s, limit)
+    return limit > 0
 
 
 @njit(cache=True)
@@ -313,7 +347,8 @@ def filter_slot(m: Model, st: State, s: int) -> int:
                 if st.ct[off + r] & m.sup[sb + r] != U0:
                     continue
                 found = False
-                for w in range(words):
+                for i in range(st.limit[s]):
+                    w = st.nz[off + i]
                     if st.ct[off + w] & m.sup[sb + w] != U0:
                         st.res[ri] = w
                         found = True
@@ -328,13 +363,10 @@ def filter_slot(m: Model, st: State, s: int) -> int:
             all_fixed = False
     if not all_fixed or st.fixed[s] >= 0 or m.same_start[s + 1] == m.same_start[s]:
         return -1
-    row = -1
-    for w in range(words):
-        x = st.ct[off + w]
-        if x != U0:
-            row = w * 64 + low_bit(x)
-            break
-    _push(st, K_FIX, s, U0)
+    w = st.nz[off]
+    row = w * 64 + low_bit(st.ct[off + w])
+    if st.sc[LEVEL] > 0:
+        _push(st, K_FIX, s, U0)
     st.fixed[s] = row
     word = m.row_word[m.row_off[t] + row]
     for j in range(m.same_start[s], m.same_start[s + 1]):
@@ -347,8 +379,10 @@ def filter_slot(m: Model, st: State, s: int) -> int:
             bit = U1 << np.uint64(i & 63)
             if st.ct[idx] & bit:
                 set_ct(st, idx, st.ct[idx] & ~bit)
-                if slot_empty(m, st, u):
-                    return u
+                if st.ct[idx] == U0:
+                    _drop_word(st, m.ct_off[u], u, i >> 6)
+                    if st.limit[u] == 0:
+                        return u
                 enqueue(st, u)
     return -1
 
@@ -452,10 +486,9 @@ def choose_letter(m: Model, st: State, c: int) -> int:
             sb = m.sup_off[t] + (p * m.n_letters + a) * words
             off = m.ct_off[s]
             n = 0
-            for w in range(words):
-                x = st.ct[off + w]
-                if x != U0:
-                    n += popcount(x & m.sup[sb + w])
+            for i in range(st.limit[s]):
+                w = st.nz[off + i]
+                n += popcount(st.ct[off + w] & m.sup[sb + w])
             score *= n
         if score > best_score:
             best, best_score = a, score
