@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
+
+if TYPE_CHECKING:
+    from xwsat.mac.kernel import State
 
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 
@@ -119,10 +122,10 @@ class MacBackend:
                        message=f"time limit reached after {stats.nodes} decisions")
 
     @staticmethod
-    def _progress_text(state: object, elapsed: float) -> str:
+    def _progress_text(state: State, elapsed: float) -> str:
         from xwsat.mac import kernel
 
-        sc = state.sc  # type: ignore[attr-defined]
+        sc = state.sc
         nodes = int(sc[kernel.NODES])
         return (f"{nodes:,} decisions, {int(sc[kernel.FAILS]):,} failures, "
                 f"{int(sc[kernel.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
