@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-import numpy as np
 import pytest
+from problem_check import valid
 
 from xwsat.backends.base import Limits, Status
 from xwsat.backends.native import make_native
@@ -22,19 +22,6 @@ pytest.importorskip("numba")
 from xwsat.backends.mac import MacBackend  # noqa: E402
 from xwsat.mac import kernel  # noqa: E402
 from xwsat.mac.model import build_model  # noqa: E402
-
-
-def valid(problem: FillProblem, fill: tuple[int, ...]) -> bool:
-    """Each word a candidate of its slot, crossing letters equal, no repeats unless allowed."""
-    letters: dict[int, int] = {}
-    for slot, word in enumerate(fill):
-        where = np.flatnonzero(problem.candidates[slot] == word)
-        if len(where) != 1:
-            return False
-        for cell, code in zip(problem.slot_cells[slot], problem.letters[slot][where[0]]):
-            if letters.setdefault(int(cell), int(code)) != int(code):
-                return False
-    return problem.allow_repeats or len(set(fill)) == len(fill)
 
 
 @pytest.fixture(scope="module")

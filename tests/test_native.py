@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from problem_check import valid
 
 from xwsat.backends.base import Limits, Status
 from xwsat.backends.native import make_native
@@ -31,19 +32,6 @@ ALL = [*COMPLETE, "balanced"]
 def problem_of(grid: str, words: list[str], allow_repeats: bool = False) -> FillProblem:
     wordlist = build_wordlist({w: (50, None) for w in words}, source="inline")
     return build_problem(parse_grid(grid), wordlist, allow_repeats=allow_repeats).problem
-
-
-def valid(problem: FillProblem, fill: tuple[int, ...]) -> bool:
-    """Independent check: each word is a candidate, crossing letters agree, no repeats."""
-    letters: dict[int, int] = {}
-    for slot, word in enumerate(fill):
-        where = np.flatnonzero(problem.candidates[slot] == word)
-        if len(where) != 1:
-            return False
-        for cell, code in zip(problem.slot_cells[slot], problem.letters[slot][where[0]]):
-            if letters.setdefault(int(cell), int(code)) != int(code):
-                return False
-    return problem.allow_repeats or len(set(fill)) == len(fill)
 
 
 def brute_count(problem: FillProblem) -> int:

@@ -80,6 +80,17 @@ class Backend(Protocol):
     def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome: ...
 
 
+def importable(module: str) -> bool:
+    """Whether a solver library imports: how a back-end's ``available`` tells it is installed."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
 def fill_from_choice(problem: FillProblem, choice: list[int]) -> tuple[int, ...]:
     """Global word ids from a candidate index per slot."""
     return tuple(int(problem.candidates[s][k]) for s, k in enumerate(choice))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
+from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, importable
 from xwsat.encode.cpsat import encode_cpsat
 from xwsat.planner import Plan, make_plan
 from xwsat.problem import FillProblem
@@ -26,11 +26,7 @@ class CpsatBackend:
 
     @staticmethod
     def available() -> bool:
-        try:
-            import ortools.sat.python.cp_model  # noqa: F401
-        except ImportError:
-            return False
-        return True
+        return importable("ortools.sat.python.cp_model")
 
     def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
         from ortools.sat.python import cp_model

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
+from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, importable
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
 
@@ -35,7 +35,7 @@ def warm_up() -> None:
     import numpy as np
 
     from xwsat.mac import kernel
-    from xwsat.mac.model import Model, Start, build_model
+    from xwsat.mac.model import build_model
     from xwsat.problem import FillProblem
 
     letters = np.array([[0, 1], [2, 3]], dtype=np.uint8)
@@ -48,7 +48,6 @@ def warm_up() -> None:
         letters=(letters,) * 4, cell_masks=np.full(4, 15, dtype=np.uint64),
         scores=tuple(np.zeros(2, np.int16) for _ in range(4)))
     model, start = build_model(problem)
-    assert isinstance(model, Model) and isinstance(start, Start)
     kernel.run(model, kernel.new_state(model, start, 0), 1 << 20)
     kernel.run(model, kernel.new_state(model, start, 0, yvar=np.ones((4, 4), np.int64)), 1 << 20)
 
@@ -63,11 +62,7 @@ class MacBackend:
 
     @staticmethod
     def available() -> bool:
-        try:
-            import numba  # noqa: F401
-        except ImportError:
-            return False
-        return True
+        return importable("numba")
 
     def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
         from xwsat.mac import kernel

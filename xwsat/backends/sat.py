@@ -14,7 +14,15 @@ from typing import ClassVar
 
 import numpy as np
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, fill_from_choice
+from xwsat.backends.base import (
+    Evidence,
+    Limits,
+    Outcome,
+    Stats,
+    Status,
+    fill_from_choice,
+    importable,
+)
 from xwsat.encode.cnf import CNF, encode_cnf, repeat_clauses
 from xwsat.planner import Plan, make_plan
 from xwsat.problem import FillProblem
@@ -39,11 +47,7 @@ class SatBackend:
 
     @staticmethod
     def available() -> bool:
-        try:
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            return False
-        return True
+        return importable("pysat.solvers")
 
     def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
         from pysat.solvers import Solver

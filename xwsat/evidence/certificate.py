@@ -197,6 +197,11 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
     """
     if method not in METHODS:
         raise XwsatError(f"--proof-method must be one of {', '.join(METHODS)}")
+    if method == "mac":
+        from xwsat.backends.mac import MacBackend
+
+        if not MacBackend.available():
+            raise XwsatError("--proof-method mac needs numba (pip install numba)")
     if solver not in PROOF_SOLVERS:
         raise XwsatError(f"--proof-solver must be one of {', '.join(PROOF_SOLVERS)}")
     if not directory.parent.is_dir():

@@ -138,7 +138,7 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
         ng_var=np.zeros(max_nogood_lits, dtype=np.int32),
         ng_val=np.zeros(max_nogood_lits, dtype=np.int32),
         ng_w=np.zeros(2 * max_nogoods, dtype=np.int64),
-        w_next=np.full(2 * max_nogoods, -1, dtype=np.int64),
+        w_next=np.zeros(2 * max_nogoods, dtype=np.int64),  # set by _watch before any use
         w_head=np.full(n_cells, -1, dtype=np.int64),
         scratch=np.zeros(int(model.tab_words.max()) if len(model.tab_words) else 1,
                          dtype=np.uint64),
