@@ -151,10 +151,14 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs chromium for the browser test")
-@pytest.mark.parametrize("case", ["enye", "cyrillic"])
+@pytest.mark.parametrize("case", ["enye", "cyrillic", "hostile"])
 def test_html_page_works_in_headless_chromium(tmp_path, case):
-    lang = {"enye": "es", "cyrillic": "ru"}[case]  # localised buttons and "solved" message
-    page = write(tmp_path / "p.html", render_puzzle(puzzle(case), "p.html", lang))
+    lang = {"enye": "es", "cyrillic": "ru", "hostile": "en"}[case]  # localised buttons
+    shown = puzzle("latin" if case == "hostile" else case)
+    if case == "hostile":  # clues that would end or re-open the script element if unescaped
+        shown = Puzzle(shown.pattern, shown.solution,
+                       {"1A": "<!--<script>", "6A": "</script><b>&amp;"}, "<!--", "</title>")
+    page = write(tmp_path / "p.html", render_puzzle(shown, "p.html", lang))
     profile = tmp_path / "profile"
     command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                "--no-first-run", "--disable-background-networking",

@@ -107,6 +107,20 @@ class WordList:
         return {length: len(ids) for length, ids in sorted(self.by_length.items())}
 
 
+def text_lines(text: str) -> list[str]:
+    """Lines split at ``\\n`` only (a trailing ``\\r`` dropped). ``str.splitlines`` also
+    breaks at vertical tab, form feed, the file/group/record separators and U+2028/U+2029,
+    which would let a clue's text start a new dictionary entry."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+def clean_clue(text: str) -> str | None:
+    """A clue on one line: control characters and line/paragraph separators become spaces."""
+    cleaned = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
+                      for ch in text)
+    return " ".join(cleaned.split()) or None
+
+
 def build_wordlist(
     entries: dict[str, tuple[int, str | None]],
     alphabet: str | None = None,
@@ -166,6 +180,8 @@ def parse_entries(
                 clue = parts[2].strip()
         else:
             raw = line
+        if clue is not None:
+            clue = clean_clue(clue)
         if raw.isascii() and raw.isalpha() and raw.isupper():
             word = raw
         else:
@@ -250,7 +266,7 @@ def load_words(
         text = read_text_file(path)
         source = str(path)
     entries, _ = parse_entries(
-        text.splitlines(), source, min_score, alphabet, fold_accents, fold_yo
+        text_lines(text), source, min_score, alphabet, fold_accents, fold_yo
     )
     if not entries:
         raise XwsatError(

@@ -46,14 +46,20 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
+    """Read a grid (text, .json, .ipuz, .puz by extension), letters normalised like words."""
+    grid = read_grid(grid_path)
+    return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo))
+
+
 def load_inputs(grid_path: Path, dictionary: str, min_score: int, alphabet: str | None,
                 fold_yo: bool) -> tuple[Grid, WordList]:
     """Read the grid and the dictionary, with the grid's letters normalised like the words."""
     if not 0 <= min_score <= 100:
         raise XwsatError("--min-score must be between 0 and 100")
-    grid = read_grid(grid_path)  # by extension: text, .json, .ipuz, .puz
+    grid = load_grid(grid_path, fold_yo)
     words = load_words(dictionary, min_score, alphabet or None, fold_yo=fold_yo)
-    return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo)), words
+    return grid, words
 
 
 def check_time_limit(time_limit: float) -> None:

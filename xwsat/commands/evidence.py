@@ -25,12 +25,14 @@ from xwsat.commands.common import (
     check_writable,
     clear_status_line,
     fail,
+    load_grid,
     load_inputs,
     status_line,
     write_atomic,
 )
 from xwsat.errors import XwsatError
 from xwsat.problem import build_problem
+from xwsat.words import load_words
 
 FormatOpt = Annotated[str, typer.Option(
     "--format", "-f", help="dimacs (CNF), xcsp3 (XML, word variables), xcsp3-cells (XML, letters"
@@ -123,23 +125,43 @@ def count(
 DirArg = Annotated[Path, typer.Argument(help="A certificate folder (prove --certificate).")]
 EngineOpt = Annotated[str, typer.Option(
     "--engine", help="dratify engine: auto (native when installed), native or python.")]
+CheckGridOpt = Annotated[Path | None, typer.Option(
+    "--grid", help="Your grid: the certificate must be about it (default: the folder's copy).")]
+CheckDictOpt = Annotated[str | None, typer.Option(
+    "--dict", "-d", help="Your dictionary ('en', 'ru', 'es' or a file): the certificate must be "
+    "about it (default: the folder's copy of the word list).")]
+CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
 
 
-def check_proof(directory: DirArg, engine: EngineOpt = "auto",
-                time_limit: TimeOpt = 600.0) -> None:
-    """Re-check a certificate folder from its files: hashes, then the proof with dratify.
-    Exit 1 when the certificate holds (the grid is unfillable), 4 when it does not."""
-    from xwsat.evidence.recheck import recheck
+def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
+                engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0) -> None:
+    """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
+    the folder's, and check the proof against it with dratify. Exit 1 when the certificate
+    holds (the grid is unfillable), 4 when it does not, 3 when the time ran out."""
+    from xwsat.evidence.recheck import read_manifest, recheck
 
     try:
         if engine not in ("auto", "native", "python"):
             raise XwsatError("--engine must be auto, native or python")
-        lines, ok = recheck(directory, engine, time_limit, status_line)
+        check_time_limit(time_limit)
+        rules = read_manifest(directory).get("rules") or {}
+        fold_yo = rules.get("fold_yo") is True
+        user_grid = user_words = None
+        if grid is not None:
+            user_grid = load_grid(grid, fold_yo)
+        if dictionary is not None:
+            score = rules.get("min_score", 0)
+            alphabet = rules.get("alphabet")
+            user_words = load_words(dictionary, score if isinstance(score, int) else 0,
+                                    alphabet if isinstance(alphabet, str) else None,
+                                    fold_yo=fold_yo).words
+        lines, verdict = recheck(directory, engine, time_limit, status_line, user_grid,
+                                 user_words)
         clear_status_line()
     except XwsatError as exc:
         raise fail(str(exc)) from None
     typer.echo("\n".join(lines))
-    raise typer.Exit(1 if ok else 4)
+    raise typer.Exit(CHECK_EXIT[verdict])
 
 
 def register(app: typer.Typer) -> None:

@@ -147,14 +147,15 @@ def _certificate(grid, dictionary, directory, options, min_score, alphabet, fold
     """The certificate run decides the grid: returns (built, status, method, exit, json)."""
     from xwsat.backends.base import Status
     from xwsat.evidence import report
-    from xwsat.evidence.certificate import certify
+    from xwsat.evidence.certificate import certify, prepare_folder
     from xwsat.problem import build_problem
 
     check_writable(out)
+    prepare_folder(directory)
     grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
     built = build_problem(grid_value, words, options.min_length, options.allow_repeats)
     rules = {"min_length": options.min_length, "min_score": min_score,
-             "allow_repeats": options.allow_repeats}
+             "allow_repeats": options.allow_repeats, "fold_yo": fold_yo}
     run = certify(built, directory, str(grid), options.time_limit or 60.0, solver,
                   rules=rules, on_tick=status_line, method=method)
     clear_status_line()

@@ -30,7 +30,7 @@ from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.errors import XwsatError
 from xwsat.evidence.drup_search import search_with_proof
 from xwsat.evidence.export import CNF_ENCODING, cnf_comments, complete_cnf
-from xwsat.evidence.isolate import Tick, run_isolated
+from xwsat.evidence.isolate import Isolated, Tick, run_isolated
 from xwsat.problem import Built, fill_letters
 from xwsat.verify import check_fill
 
@@ -40,6 +40,8 @@ PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "lingeling
 COMPRESS_BYTES = 8 << 20  # files above this are written gzip-compressed
 METHODS = ("auto", "mac", "search", "cdcl")
 SEARCH_MAX_SLOTS = 24  # 'auto' proves grids up to this many slots with the DRUP tree search
+GRID_FILE = "grid.txt"  # the grid the formula encodes (normalised), for check-proof
+WORDS_FILE = "words.txt.gz"  # the normalised word list the formula was built from
 
 
 @dataclass
@@ -204,47 +206,95 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
             raise XwsatError("--proof-method mac needs numba (pip install numba)")
     if solver not in PROOF_SOLVERS:
         raise XwsatError(f"--proof-solver must be one of {', '.join(PROOF_SOLVERS)}")
+    directory = prepare_folder(directory)
+    created = not directory.exists()
+    directory.mkdir(exist_ok=True)
+    stage = directory / f".staging-{os.getpid()}"
+    stage.mkdir()
+    try:
+        run = _certify(built, directory, stage, grid_source, time_limit, solver, engine,
+                       rules or {}, on_tick, proof_method(built, method))
+    except BaseException:
+        _discard(directory, stage, created)
+        raise
+    if run.result in ("unknown", "error") and not (directory / "manifest.json").exists():
+        _discard(directory, stage, created)
+    else:
+        shutil.rmtree(stage, ignore_errors=True)
+    return run
+
+
+def prepare_folder(directory: Path) -> Path:
+    """Check, before any work, that ``directory`` can take a certificate: its parent exists and
+    it is new or empty. A folder holding anything is refused: xwsat never deletes or replaces
+    files it did not write in this run."""
     if not directory.parent.is_dir():
         raise XwsatError(f"{directory}: directory {directory.parent} does not exist")
     if directory.exists() and not directory.is_dir():
         raise XwsatError(f"{directory}: exists and is not a directory")
-    directory.mkdir(exist_ok=True)
-    stage = directory / f".staging-{os.getpid()}"
+    if directory.is_dir() and any(directory.iterdir()):
+        raise XwsatError(f"{directory}: the folder is not empty; give a new or empty folder "
+                         "for the certificate")
+    if not os.access(directory if directory.is_dir() else directory.parent, os.W_OK):
+        raise XwsatError(f"{directory}: cannot write there (permission denied)")
+    return directory
+
+
+def _discard(directory: Path, stage: Path, created: bool) -> None:
+    """Remove what this run made (the staging folder, and the folder if it made it)."""
     shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir()
-    try:
-        return _certify(built, directory, stage, grid_source, time_limit, solver, engine,
-                        rules or {}, on_tick, proof_method(built, method))
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
+    if created:
+        with suppress(OSError):
+            directory.rmdir()  # only if empty: never anything else
+
+
+def certificate_cnf(built: Built) -> CNF:
+    """The formula a certificate refutes: the complete encoding of the unpruned problem. The
+    producer and ``check-proof`` both call this, so a re-check rebuilds the same clauses."""
+    return complete_cnf(built.problem)
+
+
+def words_text(built: Built) -> str:
+    """The normalised word list the formula was built from, one word per line (its order)."""
+    return "\n".join(built.words.words) + "\n"
 
 
 def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_limit: float,
              solver: str, engine: str, rules: dict, on_tick: Tick | None,
              method: str) -> CertificateRun:
     started = time.perf_counter()
+    deadline = started + time_limit
     problem = built.problem
-    cnf = complete_cnf(problem)
+    cnf = certificate_cnf(built)
     cnf_path = stage / "formula.cnf"
     cnf_path.write_bytes(dimacs_text(cnf, cnf_comments(built, problem, cnf, grid_source)))
     map_path = stage / "variables.txt"
     map_path.write_text(variable_map(built, cnf), encoding="utf-8")
+    grid_path = stage / GRID_FILE
+    grid_path.write_text(built.grid.to_text(), encoding="utf-8")
+    words_path = stage / WORDS_FILE
+    words_path.write_bytes(gzip.compress(words_text(built).encode("utf-8"), mtime=0))
     encoded = time.perf_counter()
+    left = deadline - encoded
     proof_path = stage / "proof.drat"
+    manifest = _manifest_head(built, grid_source, cnf, solver if method == "cdcl" else method,
+                              rules)
+    times = {"encode_write_s": encoded - started}
+    if left <= 0:
+        return CertificateRun("unknown", directory, manifest,
+                              message=f"time limit of {time_limit:g} s reached while encoding")
     if method == "mac":
         from xwsat.mac.proof import search_with_proof as mac_search
 
-        solved = run_isolated(mac_search, (problem, cnf, str(proof_path), time_limit),
-                              time_limit, "compiled MAC search writing a DRUP proof", on_tick)
+        solved = run_isolated(mac_search, (problem, cnf, str(proof_path), left),
+                              left, "compiled MAC search writing a DRUP proof", on_tick)
     elif method == "search":
-        solved = run_isolated(search_with_proof, (problem, cnf, str(proof_path), time_limit),
-                              time_limit, "MAC search writing a DRUP proof", on_tick)
+        solved = run_isolated(search_with_proof, (problem, cnf, str(proof_path), left),
+                              left, "MAC search writing a DRUP proof", on_tick)
     else:
-        solved = run_isolated(_solve_with_proof, (cnf, solver, str(proof_path)), time_limit,
+        solved = run_isolated(_solve_with_proof, (cnf, solver, str(proof_path)), left,
                               f"sat:{solver} with proof logging", on_tick)
-    times = {"encode_write_s": encoded - started, "solve_wall_s": solved.seconds}
-    manifest = _manifest_head(built, grid_source, cnf, solver if method == "cdcl" else method,
-                              rules)
+    times["solve_wall_s"] = solved.seconds
     if solved.status == "ok" and solved.value.get("status") == "timeout":
         solved = replace(solved, status="timeout",
                          message=f"time limit of {time_limit:g} s reached")
@@ -261,12 +311,14 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
         info = {**info, "sat": False, "stats": info.get("stats", {"nodes": info["nodes"]})}
     if info["sat"]:
         return _fillable(built, cnf, info, directory, stage, manifest, times)
-    left = time_limit - (time.perf_counter() - started)
-    checked = run_isolated(check_files, (str(cnf_path), str(proof_path), engine),
-                           max(left, 1.0), "dratify checking the proof", on_tick)
+    left = deadline - time.perf_counter()
+    checked = (run_isolated(check_files, (str(cnf_path), str(proof_path), engine), left,
+                            "dratify checking the proof", on_tick) if left > 0 else
+               Isolated("timeout", message=f"time limit of {time_limit:g} s reached"))
     times["check_wall_s"] = checked.seconds
     proof_bytes = proof_path.stat().st_size
     files = [_maybe_compress(p) for p in (cnf_path, proof_path, map_path)]
+    files += [grid_path, words_path]
     manifest["result"] = "unfillable"
     manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)" if searched
                          else "DRAT (text)", "method": method, "lines": info["proof_lines"],
@@ -326,7 +378,8 @@ def _manifest_head(built: Built, grid_source: str, cnf: CNF, solver: str, rules:
         "grid": {"source": grid_source, "rows": list(built.grid.rows),
                  "sha256": sha256_bytes(grid_text.encode("utf-8"))},
         "dictionary": dictionary_facts(built),
-        "rules": {"min_length": 2, "allow_repeats": built.problem.allow_repeats, **rules},
+        "rules": {"min_length": 2, **rules, "allow_repeats": built.problem.allow_repeats,
+                  "alphabet": built.words.alphabet.letters},
         "encoding": {"name": "xwsat-cnf", "version": 1, "spec": "encodings/cnf.md",
                      "description": CNF_ENCODING, "pruning": "none (unpruned problem)",
                      "variables": cnf.n_vars, "clauses": cnf.n_clauses,
@@ -343,7 +396,8 @@ def _recheck_text(cnf_name: str, proof_name: str) -> list[str]:
     steps = [f"gunzip -k {n}" for n in (cnf_name, proof_name) if n.endswith(".gz")]
     steps.append(f"drat-trim {plain[0]} {plain[1]}   # any DRAT checker: drat-trim, dpr-trim, "
                  "or python -c 'import dratify' (check_proof)")
-    steps.append("xwsat check-proof DIR   # dratify again, from the files")
+    steps.append("xwsat check-proof DIR --grid GRID --dict DICTIONARY   # rebuilds the formula "
+                 "from your grid and dictionary, then dratify")
     return steps
 
 
@@ -367,9 +421,6 @@ def _publish(directory: Path, stage: Path, files: list[Path], manifest: dict) ->
     """Move the staged files in, then write the manifest (with their hashes) last."""
     manifest["files"] = {p.name: {"bytes": p.stat().st_size, "sha256": sha256_file(p)}
                          for p in files}
-    for old in ("formula.cnf", "formula.cnf.gz", "proof.drat", "proof.drat.gz", "fill.txt",
-                "variables.txt", "variables.txt.gz", "manifest.json"):
-        (directory / old).unlink(missing_ok=True)
     for path in files:
         os.replace(path, directory / path.name)
     tmp = stage / "manifest.json"

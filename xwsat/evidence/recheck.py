@@ -1,48 +1,213 @@
-"""Re-check a certificate folder from its files alone: the manifest's hashes, then the proof."""
+"""Re-check a certificate against the question it claims to answer, from its files alone.
+
+A certificate is worth only what ties it to a grid and a dictionary. ``check-proof`` therefore
+trusts nothing the manifest says: it reads the grid (``grid.txt``) and the normalised word list
+(``words.txt.gz``) kept in the folder, or the user's own files when given, rebuilds the formula
+with the rules the manifest names, demands that ``formula.cnf`` is exactly that formula, and has
+dratify check the proof against the rebuilt formula. The verdict names the grid, the word list
+and the rules by content, so a certificate moved to another question says so.
+"""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from xwsat.errors import XwsatError
-from xwsat.evidence.certificate import check_files, sha256_file
+from xwsat.evidence.certificate import (
+    GRID_FILE,
+    WORDS_FILE,
+    certificate_cnf,
+    checker_engine,
+    sha256_file,
+)
 from xwsat.evidence.isolate import Tick, run_isolated
+from xwsat.grid import Grid, parse_grid
+from xwsat.problem import build_problem
+from xwsat.words import build_wordlist
+
+FORMULA_NAMES = ("formula.cnf", "formula.cnf.gz")
+PROOF_NAMES = ("proof.drat", "proof.drat.gz")
 
 
-def recheck(directory: Path, engine: str, time_limit: float,
-            on_tick: Tick | None = None) -> tuple[list[str], bool]:
-    """Lines to print and whether the certificate holds."""
-    manifest_path = directory / "manifest.json"
-    if not manifest_path.is_file():
+@dataclass(frozen=True)
+class Question:
+    """What the certificate claims: this grid has no fill from these words under these rules."""
+
+    grid: Grid
+    words: tuple[str, ...]
+    alphabet: str
+    min_length: int
+    allow_repeats: bool
+
+    def lines(self) -> list[str]:
+        digest = hashlib.sha256("\n".join(self.words).encode("utf-8")).hexdigest()
+        grid_digest = hashlib.sha256(self.grid.to_text().encode("utf-8")).hexdigest()
+        return [f"  grid: {self.grid.height}x{self.grid.width}, sha256 {grid_digest[:16]}",
+                *[f"    {row}" for row in self.grid.rows],
+                f"  words: {len(self.words):,} (normalised list, sha256 {digest[:16]})",
+                f"  rules: slots of {self.min_length}+ cells, repeated words "
+                f"{'allowed' if self.allow_repeats else 'forbidden'}"]
+
+
+def read_manifest(directory: Path) -> dict:
+    path = directory / "manifest.json"
+    if not directory.is_dir():
+        raise XwsatError(f"{directory}: no such folder")
+    if not path.is_file():
         raise XwsatError(f"{directory}: no manifest.json (not a certificate folder)")
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise XwsatError(f"{manifest_path}: unreadable ({exc})") from None
+        raise XwsatError(f"{path}: unreadable ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise XwsatError(f"{path}: not a certificate manifest")
     if manifest.get("result") != "unfillable":
         raise XwsatError(f"{directory}: the certificate's result is {manifest.get('result')!r}, "
                          "there is no proof to check")
+    return manifest
+
+
+def question_of(directory: Path, manifest: dict) -> Question:
+    """The grid, words and rules the folder's own files state (read, never trusted)."""
+    rules = manifest.get("rules")
+    if not isinstance(rules, dict):
+        raise XwsatError(f"{directory}: the manifest names no rules")
+    try:
+        min_length = int(rules["min_length"])
+        allow_repeats = rules["allow_repeats"]
+        alphabet = str(rules["alphabet"])
+    except (KeyError, TypeError, ValueError):
+        raise XwsatError(f"{directory}: the manifest's rules are incomplete (made by an older "
+                         "xwsat? certify again)") from None
+    if not isinstance(allow_repeats, bool) or not 1 <= min_length <= 100:
+        raise XwsatError(f"{directory}: the manifest's rules are malformed")
+    grid_path, words_path = directory / GRID_FILE, directory / WORDS_FILE
+    for path in (grid_path, words_path):
+        if not path.is_file():
+            raise XwsatError(f"{directory}: {path.name} is missing (made by an older xwsat? "
+                             "certify again)")
+    grid = parse_grid(grid_path.read_text(encoding="utf-8"), str(grid_path))
+    try:
+        text = gzip.decompress(words_path.read_bytes()).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError):
+        raise XwsatError(f"{words_path}: damaged") from None
+    words = tuple(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
+    return Question(grid, words, alphabet, min_length, allow_repeats)
+
+
+def formula_body(text: str) -> str:
+    """A DIMACS text without its comment lines (what the clauses say, nothing else)."""
+    start = 0
+    while text.startswith("c", start):
+        end = text.find("\n", start)
+        if end < 0:
+            return ""
+        start = end + 1
+    return text[start:]
+
+
+def _read_named(directory: Path, names: tuple[str, ...]) -> str | None:
+    for name in names:
+        path = directory / name
+        if path.is_file():
+            if name.endswith(".gz"):
+                with gzip.open(path, "rt", encoding="ascii") as handle:
+                    return handle.read()
+            return path.read_text(encoding="ascii")
+    return None
+
+
+def rebuild_and_check(directory: Path, question: Question, engine: str) -> dict:
+    """Child: rebuild the formula from the question, compare, and replay the proof against it."""
+    import dratify
+
+    try:
+        words = build_wordlist({w: (50, None) for w in question.words}, question.alphabet,
+                               source="certificate")
+        if words.words != question.words:
+            return {"verdict": "rejected",
+                    "reason": f"{WORDS_FILE} is not a normalised word list in xwsat's order"}
+        built = build_problem(question.grid, words, question.min_length, question.allow_repeats)
+    except XwsatError as exc:
+        return {"verdict": "rejected", "reason": f"the question cannot be rebuilt: {exc}"}
+    from xwsat.encode.cnf import dimacs_text
+
+    body = dimacs_text(certificate_cnf(built)).decode("ascii")
+    try:
+        written = _read_named(directory, FORMULA_NAMES)
+        proof = _read_named(directory, PROOF_NAMES)
+    except (OSError, EOFError, UnicodeDecodeError):
+        return {"verdict": "rejected", "reason": "formula or proof file unreadable"}
+    if written is None or proof is None:
+        return {"verdict": "rejected", "reason": "the folder holds no formula or no proof"}
+    if formula_body(written) != body:
+        return {"verdict": "rejected",
+                "reason": "formula.cnf is not the encoding of the grid and words it claims"}
+    engine = checker_engine(engine)
+    result = dratify.check_proof(dratify.parse_dimacs(body), proof, engine=engine)
+    ok = bool(result.ok and result.reached_empty)
+    return {"verdict": "verified" if ok else "rejected",
+            "reason": str(result.reason or "the proof does not derive the empty clause"),
+            "steps": int(result.steps), "engine": engine}
+
+
+def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
+    """Hash lines for the files the manifest lists (inside the folder only), or a rejection."""
     files = manifest.get("files", {})
+    if not isinstance(files, dict):
+        return [], "the manifest's file list is malformed"
     lines = []
     for name, info in files.items():
+        if not isinstance(name, str) or Path(name).name != name or name in ("", ".", ".."):
+            return lines, f"the manifest names a file outside the folder: {name!r}"
         path = directory / name
         if not path.is_file():
-            return [f"MISSING: {name}"], False
-        if sha256_file(path) != info.get("sha256"):
-            return [f"HASH MISMATCH: {name} is not the file the manifest names"], False
+            return lines, f"{name} is missing"
+        if not isinstance(info, dict) or sha256_file(path) != info.get("sha256"):
+            return lines, f"{name} is not the file the manifest lists (hash differs)"
         lines.append(f"sha256 ok: {name}")
-    cnf = next((n for n in files if n.startswith("formula.cnf")), None)
-    proof = next((n for n in files if n.startswith("proof.drat")), None)
-    if cnf is None or proof is None:
-        return [*lines, "the manifest names no formula or proof"], False
-    run = run_isolated(check_files, (str(directory / cnf), str(directory / proof), engine),
-                       time_limit, "dratify checking the proof", on_tick)
+    return lines, ""
+
+
+def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | None = None,
+            grid: Grid | None = None, words: tuple[str, ...] | None = None
+            ) -> tuple[list[str], str]:
+    """Lines to print and the verdict: 'verified', 'rejected' or 'undecided'.
+
+    ``grid`` and ``words`` (the user's own, normalised with the manifest's rules) must be the
+    ones the certificate is about; without them the folder's own copies are the question.
+    """
+    manifest = read_manifest(directory)
+    try:
+        question = question_of(directory, manifest)
+    except XwsatError as exc:
+        return [f"NOT VERIFIED: {exc}"], "rejected"
+    lines, problem = _listed_files(directory, manifest)
+    if problem:
+        return [*lines, f"NOT VERIFIED: {problem}"], "rejected"
+    if grid is not None and grid.rows != question.grid.rows:
+        return [*lines, "NOT VERIFIED: the certificate is about another grid:",
+                *question.lines()], "rejected"
+    if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
+        return [*lines, "NOT VERIFIED: the certificate is about another word list:",
+                *question.lines()], "rejected"
+    run = run_isolated(rebuild_and_check, (directory, question, engine), time_limit,
+                       "rebuilding the formula and checking the proof", on_tick)
+    if run.status in ("timeout", "interrupted"):
+        return [*lines, f"UNDECIDED: {run.message}"], "undecided"
     if run.status != "ok":
-        return [*lines, f"UNDECIDED: {run.message}"], False
+        return [*lines, f"NOT VERIFIED: the check failed: {run.message}"], "rejected"
     result = run.value
-    ok = result["ok"] and result["reached_empty"]
-    verdict = ("VERIFIED: the grid has no fill (proof of "
-               f"{result['steps']} steps checked by dratify, {result['engine']} engine, "
-               f"{result['check_s']:.2f} s)") if ok else f"REJECTED: {result['reason']}"
-    return [*lines, verdict], ok
+    if result["verdict"] != "verified":
+        return [*lines, f"NOT VERIFIED: {result['reason']}"], "rejected"
+    confirmed = ("your grid and dictionary" if grid is not None and words is not None else
+                 "the grid and words kept in the folder (pass --grid and --dict to confirm "
+                 "they are yours)")
+    head = (f"VERIFIED: no fill exists for {confirmed}: the formula rebuilt from them is "
+            f"formula.cnf, and dratify ({result['engine']} engine) checked the proof's "
+            f"{result['steps']} steps against it")
+    return [*lines, head, *question.lines()], "verified"

@@ -4,6 +4,7 @@ SVG and a solving HTML page. The format is chosen by the file's extension, in on
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from xwsat.errors import XwsatError
@@ -14,7 +15,7 @@ from xwsat.formats.puzfile import read_puz, write_puz
 from xwsat.formats.puzzle import Puzzle, numbering
 from xwsat.formats.svg import render_svg
 from xwsat.grid import Grid, parse_grid
-from xwsat.words import read_text_file
+from xwsat.words import clean_clue, read_text_file
 
 __all__ = ["Puzzle", "numbering", "read_grid", "read_puzzle", "render_puzzle", "render_svg",
            "WRITABLE", "write_html", "write_ipuz", "write_json", "write_puz"]
@@ -52,19 +53,53 @@ def read_grid(path: Path | str) -> Grid:
 
 
 def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str = "en") -> str | bytes:
-    """The bytes or text to write for ``path``'s extension (.txt when there is none)."""
+    """The bytes or text to write for ``path``'s extension (.txt when there is none).
+
+    A format xwsat also reads is read back before it is returned: a file that would not read
+    back as the same grid and clues is never written (readers and writers agree).
+    """
     ext = _extension(Path(path)) or ".txt"
+    puzzle = replace(puzzle, title=clean_clue(puzzle.title) or "",
+                     author=clean_clue(puzzle.author) or "",
+                     clues={k: c for k, v in puzzle.clues.items() if (c := clean_clue(v))})
     shown = puzzle.solution or puzzle.pattern
     if ext == ".txt":
-        return shown.to_text()
+        return _read_back(shown.to_text(), ext, Puzzle(shown), path)
     if ext == ".json":
-        return write_json(puzzle)
+        return _read_back(write_json(puzzle), ext, puzzle, path)
     if ext == ".ipuz":
-        return write_ipuz(puzzle)
+        return _read_back(write_ipuz(puzzle), ext, puzzle, path)
     if ext == ".puz":
-        return write_puz(puzzle)
+        return _read_back(write_puz(puzzle), ext, puzzle, path)
     if ext == ".svg":
         return render_svg(shown, puzzle.numbering(), title=puzzle.title)
     if ext == ".html":
         return write_html(puzzle, lang)
     raise XwsatError(f"{path}: unknown output format {ext!r}; use one of {', '.join(WRITABLE)}")
+
+
+def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) -> str | bytes:
+    """``data`` if it parses back to ``puzzle``'s grid, solution and clues, else an error."""
+    source = f"{path} (as written)"
+    try:
+        if ext == ".puz":
+            assert isinstance(data, bytes)
+            back = read_puz(data, source)
+        elif ext == ".ipuz":
+            back = read_ipuz(str(data), source)
+        elif ext == ".json":
+            back = read_json(str(data), source)
+        else:
+            back = Puzzle(parse_grid(str(data), source))
+    except XwsatError as exc:
+        raise XwsatError(f"{path}: refusing to write a file xwsat cannot read back ({exc})"
+                         ) from None
+    same = (back.pattern.rows == puzzle.pattern.rows
+            and (back.solution.rows if back.solution else None)
+            == (puzzle.solution.rows if puzzle.solution else None)
+            and {k: v for k, v in back.clues.items() if v}
+            == {k: v for k, v in puzzle.clues.items() if v})
+    if not same:
+        raise XwsatError(f"{path}: refusing to write: the {ext} file would not read back as "
+                         "the same grid and clues")
+    return data

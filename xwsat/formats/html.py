@@ -254,7 +254,10 @@ def write_html(puzzle: Puzzle, lang: str = "en") -> str:
         ],
     }
     assert BLOCK == "#" and EMPTY == "."  # the script relies on these two characters
-    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    # Inside <script>, "<!--", "<script" and "</" change how HTML parses the rest of the page,
+    # whatever the script's type: "<", ">" and "&" only occur in JSON strings, so escape them all.
+    payload = (json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+               .replace(">", "\\u003e").replace("&", "\\u0026"))
     return _PAGE % {
         "lang": escape(lang), "title": escape(puzzle.title or "Crossword"),
         "across": escape(across), "down": escape(down), "data": payload,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xwsat.errors import XwsatError
-from xwsat.words import parse_entries, read_text_file
+from xwsat.words import parse_entries, read_text_file, text_lines
 
 ACROSS, DOWN = "across", "down"
 
@@ -82,7 +82,7 @@ def read_entries(path_text: str, source: str) -> tuple[list[Entry], list[str]]:
 
     Returns the entries and notes on what was left out (too short, unusable).
     """
-    entries, skipped = parse_entries(path_text.splitlines(), source)
+    entries, skipped = parse_entries(text_lines(path_text), source)
     notes = [f"{skipped} line(s) were not words and were skipped"] if skipped else []
     out = []
     for word, (score, clue) in entries.items():
