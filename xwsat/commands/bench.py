@@ -145,6 +145,7 @@ def run(
         if len({s.name for s in loaded}) != len(loaded):
             raise XwsatError("a suite is listed twice")
         out_dir = out or Path("results") / "bench" / "+".join(s.name for s in loaded)
+        check_bench_folder(out_dir)
         tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
                            cluster, out_dir)
@@ -190,6 +191,17 @@ def run(
         for problem in problems:
             typer.echo(f"  !! {problem}", err=True)
         raise typer.Exit(4)
+
+
+def check_bench_folder(folder: Path) -> None:
+    """A sweep writes only into a new or empty folder, or one an earlier sweep made (to resume);
+    never among other files."""
+    if folder.exists() and not folder.is_dir():
+        raise XwsatError(f"{folder}: exists and is not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not (
+            (folder / ROWS).is_file() or (folder / SWEEP).is_file()):
+        raise XwsatError(f"{folder}: the folder holds other files and no earlier sweep; give a "
+                         "new or empty folder for --out")
 
 
 def _command(suites: list[str], backends: list[str], dictionary: list[str] | None,

@@ -38,6 +38,8 @@ AlphabetOpt = Annotated[str, typer.Option("--alphabet", help="Declare the alphab
 FoldOpt = Annotated[bool, typer.Option("--fold-yo", help="Fold Ё into Е (Russian).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable result.")]
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the filled grid here.")]
+ForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Replace output files that already exist (an input is never replaced).")]
 
 
 def fail(message: str) -> typer.Exit:
@@ -104,16 +106,55 @@ def clear_status_line() -> None:
 
 
 def check_writable(path: Path | None) -> None:
-    """Refuse an output path whose folder is missing before any search starts."""
-    if path is not None and not (path.parent if str(path.parent) else Path(".")).is_dir():
+    """Refuse an output path whose folder is missing, or that is a folder, before any work."""
+    if path is None:
+        return
+    if not (path.parent if str(path.parent) else Path(".")).is_dir():
         raise XwsatError(f"{path}: directory {path.parent} does not exist")
+    if path.is_dir():
+        raise XwsatError(f"{path}: is a directory; give a file name to write")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise XwsatError(f"{path}: cannot write in {folder} (permission denied)")
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (links and relative spellings included)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
+                  force: bool = False) -> None:
+    """Before any work: each output can be written, is none of the inputs and none of the other
+    outputs, and replaces an existing file only with --force (xwsat never rewrites a file it
+    did not create in this run unless asked to)."""
+    given = [o for o in outputs if o is not None]
+    sources = [Path(i) for i in inputs if i is not None and Path(i).exists()]
+    for number, path in enumerate(given):
+        check_writable(path)
+        for source in sources:
+            if same_file(path, source):
+                raise XwsatError(f"{path}: is also an input of this command; write the output "
+                                 "elsewhere")
+        if any(same_file(path, other) for other in given[:number]):
+            raise XwsatError(f"{path}: named as two outputs")
+        if path.exists() and not force:
+            raise XwsatError(f"{path}: exists; add --force to replace it")
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write via a temporary file and rename, so a failure never leaves half a file."""
     check_writable(path)
     directory = path.parent if str(path.parent) else Path(".")
-    handle, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+    try:
+        handle, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
+    except OSError as exc:
+        raise XwsatError(f"{path}: cannot write ({exc.strerror})") from None
     umask = os.umask(0)
     os.umask(umask)
     try:

@@ -11,9 +11,10 @@ import typer
 from xwsat.commands.common import (
     AlphabetOpt,
     FoldOpt,
+    ForceOpt,
     JsonOpt,
     ScoreOpt,
-    check_writable,
+    check_outputs,
     fail,
     write_atomic,
 )
@@ -56,13 +57,14 @@ def export(
     min_score: ScoreOpt = 0,
     alphabet: AlphabetOpt = "",
     fold_yo: FoldOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Write a dictionary as plain WORD;SCORE;CLUE lines (UTF-8), sorted by word."""
     try:
         if not 0 <= min_score <= 100:
             raise XwsatError("--min-score must be between 0 and 100")
         if str(out) != "-":
-            check_writable(out)
+            check_outputs([out], [spec], force)
         words = load_words(spec, min_score, alphabet or None, fold_yo=fold_yo)
         text = "".join(line + "\n" for line in export_lines(words))
         if str(out) == "-":

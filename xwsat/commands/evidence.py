@@ -14,6 +14,7 @@ from xwsat.commands.common import (
     AlphabetOpt,
     DictOpt,
     FoldOpt,
+    ForceOpt,
     GridArg,
     JsonOpt,
     LengthOpt,
@@ -21,8 +22,8 @@ from xwsat.commands.common import (
     ScoreOpt,
     TimeOpt,
     check_min_length,
+    check_outputs,
     check_time_limit,
-    check_writable,
     clear_status_line,
     fail,
     load_grid,
@@ -54,6 +55,7 @@ def encode(
     min_length: LengthOpt = 2,
     alphabet: AlphabetOpt = "",
     fold_yo: FoldOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Export the fill problem for external solvers (specs in encodings/)."""
     from xwsat.evidence.export import FORMATS, export_problem
@@ -62,7 +64,7 @@ def encode(
         if fmt not in FORMATS:
             raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
         check_min_length(min_length)
-        check_writable(out)
+        check_outputs([out], [grid, dictionary], force)
         grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
         built = build_problem(grid_value, words, min_length, allow_repeats)
         binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"

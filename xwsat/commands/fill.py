@@ -20,6 +20,7 @@ from xwsat.commands.common import (
     AlphabetOpt,
     BackendOpt,
     FoldOpt,
+    ForceOpt,
     JsonOpt,
     LengthOpt,
     MemoryOpt,
@@ -27,7 +28,7 @@ from xwsat.commands.common import (
     ScoreOpt,
     SeedOpt,
     TimeOpt,
-    check_writable,
+    check_outputs,
     clear_status_line,
     fail,
     load_inputs,
@@ -62,13 +63,13 @@ RegionOpt = Annotated[str, typer.Option(
     "rest stays as it is.")]
 
 
-def _check_out(out: Path | None) -> None:
-    if out is None:
-        return
-    ext = out.suffix.lower() or ".txt"
-    if ext not in WRITABLE:
-        raise XwsatError(f"{out}: unknown output format {ext!r}; use one of {', '.join(WRITABLE)}")
-    check_writable(out)
+def _check_out(out: Path | None, inputs: list[Path | str | None], force: bool) -> None:
+    if out is not None:
+        ext = out.suffix.lower() or ".txt"
+        if ext not in WRITABLE:
+            raise XwsatError(f"{out}: unknown output format {ext!r}; use one of "
+                             f"{', '.join(WRITABLE)}")
+    check_outputs([out], inputs, force)
 
 
 def _prepare(grid_path: Path, dictionary: str, min_score: int, alphabet: str, fold_yo: bool,
@@ -139,6 +140,7 @@ def fill(
     optimize: OptimizeOpt = False,
     lock: LockOpt = None,
     region: RegionOpt = "",
+    force: ForceOpt = False,
 ) -> None:
     """Fill every slot with distinct dictionary words (exit 0), or say why not (1 unfillable,
     3 undecided)."""
@@ -147,7 +149,7 @@ def fill(
     try:
         options: FillOptions = search_options(backend, time_limit, seed, allow_repeats,
                                               min_length, memory_limit)
-        _check_out(out)
+        _check_out(out, [grid, dictionary], force)
         target, words = _prepare(grid, dictionary, min_score, alphabet, fold_yo, min_length,
                                  list(lock or []), region, out)
         result = common.fill_grid(target, words, options, status_line)  # the commands' one seam

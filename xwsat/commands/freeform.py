@@ -12,13 +12,14 @@ from typing import Annotated, Any
 import typer
 
 from xwsat.commands.common import (
+    ForceOpt,
     JsonOpt,
     OutOpt,
     SeedOpt,
     TimeOpt,
+    check_outputs,
     check_seed,
     check_time_limit,
-    check_writable,
     fail,
     write_atomic,
 )
@@ -90,6 +91,7 @@ def freeform_command(
     out: OutOpt = None,
     json_out: JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Place as many words as possible across and down, each crossing another, touching only at
     crossings; print the grid and the numbered clues (exit 0; 4 if verification failed)."""
@@ -99,7 +101,7 @@ def freeform_command(
         check_seed(seed)
         if not 1 <= boards <= 1_000_000:
             raise XwsatError("--boards must be between 1 and 1000000")
-        check_writable(out)
+        check_outputs([out], [words], force)
         check_extension(out)
         entries, notes = load_entries(words)
         width, height = parse_size(size) if size else default_size(entries)

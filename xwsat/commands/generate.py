@@ -14,15 +14,16 @@ import typer
 from xwsat.commands.common import (
     AlphabetOpt,
     DictOpt,
+    ForceOpt,
     JsonOpt,
     OutOpt,
     RepeatsOpt,
     ScoreOpt,
     SeedOpt,
     TimeOpt,
+    check_outputs,
     check_seed,
     check_time_limit,
-    check_writable,
     fail,
     write_atomic,
 )
@@ -174,6 +175,7 @@ def generate_command(
     json_out: JsonOpt = False,
     pattern_only: PatternOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Generate a grid, blocks and words together: every row and column reads as dictionary words
     separated by blocks (exit 0), or say none exists (1) or time ran out (3)."""
@@ -185,7 +187,7 @@ def generate_command(
             raise XwsatError("--min-score must be between 0 and 100")
         spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
                           given, theme or [])
-        check_writable(out)
+        check_outputs([out], [dictionary, given], force)
         check_extension(out)
         words = load_words(dictionary, min_score, alphabet or None)
         for ch in set(spec.givens.values()) - {"#"}:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from xwsat.bench.suites import MANIFEST, list_suites, load_suite, manifest_text
-from xwsat.commands.common import fail, write_atomic
+from xwsat.commands.common import ForceOpt, check_outputs, fail, write_atomic
 from xwsat.errors import XwsatError
 from xwsat.gridgen import block_count, block_range, generate_patterns
 
@@ -42,19 +42,25 @@ def generate(
         "--long-runs", help="At least this many full or nearly full-width runs.")] = 0,
     dictionary: Annotated[list[str] | None, typer.Option(
         "--dict", help="Dictionary to pair in the manifest (repeatable).")] = None,
+    force: ForceOpt = False,
 ) -> None:
     """Seeded 180-degree symmetric patterns, every slot >= 3, connected; files plus suite.json."""
     try:
         lo, hi = parse_blocks(blocks) if blocks else (None, None)
         lo, hi = block_range(size, lo, hi, ratio)
+        names = [f"g{size}-s{seed}-{index:03d}.txt" for index in range(max(count, 0))]
+        if out_dir.exists() and not out_dir.is_dir():
+            raise XwsatError(f"{out_dir}: exists and is not a folder")
+        if out_dir.is_dir():
+            check_outputs([out_dir / n for n in [*names, MANIFEST]], list(dictionary or []),
+                          force)
         grids = generate_patterns(size, count, seed, lo, hi, None, long_runs)
         out_dir.mkdir(parents=True, exist_ok=True)
         # A dictionary given as a file is recorded relative to the suite folder, as loaders read it.
         pairs = [os.path.relpath(d, out_dir) if Path(d).is_file() else d
                  for d in dictionary or ["wamerican"]]
         entries = []
-        for index, grid in enumerate(grids):
-            name = f"g{size}-s{seed}-{index:03d}.txt"
+        for name, grid in zip(names, grids):
             write_atomic(out_dir / name, grid.to_text())
             entries.append({"file": name, "blocks": block_count(grid)})
         command = (f"xwsat grids generate --size {size} --count {count} --seed {seed} "

@@ -12,6 +12,7 @@ from xwsat.commands.common import (
     AlphabetOpt,
     DictOpt,
     FoldOpt,
+    ForceOpt,
     GridArg,
     JsonOpt,
     LengthOpt,
@@ -19,7 +20,7 @@ from xwsat.commands.common import (
     ScoreOpt,
     SeedOpt,
     check_min_length,
-    check_writable,
+    check_outputs,
     fail,
     load_inputs,
     write_atomic,
@@ -65,12 +66,12 @@ def plan(
     json_out: JsonOpt = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Draw the plan on the grid.")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="The same picture as PNG.")] = None,
+    force: ForceOpt = False,
 ) -> None:
     """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
     try:
         check_min_length(min_length)
-        check_writable(svg)
-        check_writable(png)
+        check_outputs([svg, png], [grid, dictionary], force)
         grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
         report = plan_report(build_problem(grid_value, words, min_length, allow_repeats), seed)
         if svg is not None:

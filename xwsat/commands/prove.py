@@ -15,6 +15,7 @@ from xwsat.commands.common import (
     BackendOpt,
     DictOpt,
     FoldOpt,
+    ForceOpt,
     GridArg,
     JsonOpt,
     LengthOpt,
@@ -24,7 +25,7 @@ from xwsat.commands.common import (
     ScoreOpt,
     SeedOpt,
     TimeOpt,
-    check_writable,
+    check_outputs,
     clear_status_line,
     fail,
     load_inputs,
@@ -71,6 +72,7 @@ def prove(
     explain: ExplainOpt = False,
     explain_svg: ExplainSvgOpt = None,
     cross_check: CrossOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
@@ -79,7 +81,7 @@ def prove(
     try:
         options = search_options(backend, time_limit, seed, allow_repeats, min_length,
                                  memory_limit)
-        check_writable(explain_svg)
+        check_outputs([out, explain_svg], [grid, dictionary], force)
         if certificate is None:
             result = run_search("prove", grid, dictionary, options, min_score, alphabet,
                                 fold_yo, out)
@@ -150,7 +152,6 @@ def _certificate(grid, dictionary, directory, options, min_score, alphabet, fold
     from xwsat.evidence.certificate import certify, prepare_folder
     from xwsat.problem import build_problem
 
-    check_writable(out)
     prepare_folder(directory)
     grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
     built = build_problem(grid_value, words, options.min_length, options.allow_repeats)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import check_writable, fail, write_atomic
+from xwsat.commands.common import ForceOpt, check_outputs, fail, write_atomic
 from xwsat.errors import XwsatError
 from xwsat.formats import WRITABLE, Puzzle, read_puzzle, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
@@ -26,6 +26,7 @@ def convert(
         "--dict", "-d", help="Take missing clues from this dictionary ('en', 'ru', 'es' or a "
         "file).")] = "",
     title: Annotated[str, typer.Option("--title", help="Puzzle title.")] = "",
+    force: ForceOpt = False,
 ) -> None:
     """Convert a puzzle between formats. A complete text grid is taken as the solution (with a
     blank pattern); clues come from the file, or from --dict for the entries without one."""
@@ -34,15 +35,15 @@ def convert(
         if ext not in WRITABLE:
             raise XwsatError(f"{out}: unknown output format {ext!r}; use one of "
                              f"{', '.join(WRITABLE)}")
-        check_writable(out)
+        check_outputs([out], [source, dictionary or None], force)
+        words = load_words(dictionary) if dictionary else None
         puzzle = read_puzzle(source)
         if puzzle.solution is None and _complete(puzzle.pattern):
             blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                                for row in puzzle.pattern.rows))
             puzzle = Puzzle(blank, puzzle.pattern, puzzle.clues, puzzle.title, puzzle.author)
         clues = dict(puzzle.clues)
-        if dictionary and puzzle.solution is not None:
-            words = load_words(dictionary)
+        if words is not None and puzzle.solution is not None:
             index = {w: i for i, w in enumerate(words.words)}
             for slot in puzzle.slots:
                 answer = puzzle.answer(slot)
