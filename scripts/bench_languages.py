@@ -7,7 +7,7 @@ Usage (the runs in results/languages.md):
   python scripts/bench_languages.py --table results/languages_small.jsonl   # markdown table
 
 ``--dict LABEL=SPEC`` names a dictionary file (e.g. a baseline build); a bare ``en``/``ru``/``es``
-is the embedded list. Each fill runs through ``xwsat.fill.fill_grid`` (so it is verified) with
+is the embedded list. Each fill runs through ``xwsat.pipeline.fill_grid`` (so it is verified) with
 the ``auto`` portfolio; a row records the status and the wall-clock seconds.
 """
 
@@ -20,8 +20,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from xwsat.fill import FillOptions, fill_grid
 from xwsat.formats import read_grid
+from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.words import load_words
 
 

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from xwsat import __version__
-from xwsat.fill import FillOptions, fill_grid
 from xwsat.grid import parse_grid
+from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.words import load_words, read_text_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -136,7 +136,7 @@ def measure_sat(name: str, solver_name: str, repeats: str, phases: str, order: s
 def measure_cpsat(name: str, presolve: str, workers: str, strategy: str, seconds: str) -> dict:
     from ortools.sat.python import cp_model
 
-    from xwsat.encode.cpsat import encode_cpsat
+    from xwsat.encode.cpsat_tables import encode_cpsat
 
     problem, plan = instance(name)
     order = None if strategy == "none" else plan.order

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from xwsat.bench.isolate import _recheck, run_isolated
-from xwsat.bench.report import splice
+from xwsat.bench.execute import _recheck, run_isolated
 from xwsat.bench.suites import list_suites, load_suite
 from xwsat.bench.sweep import ROWS, disagreements, read_rows, task_key
+from xwsat.bench.tables import splice
 from xwsat.cli import app
 from xwsat.errors import XwsatError
 

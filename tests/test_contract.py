@@ -14,8 +14,8 @@ import pytest
 from xwsat.backends.base import Status
 from xwsat.backends.registry import make_backend
 from xwsat.encode.cnf import encode_cnf
-from xwsat.fill import FillOptions, fill_grid
 from xwsat.grid import parse_grid
+from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.problem import build_problem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from xwsat.cli import app
-from xwsat.dicts import dict_info, export_lines, format_info
+from xwsat.word_stats import dict_info, export_lines, format_info
 from xwsat.words import build_wordlist, load_words
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from xwsat.cli import app
+from xwsat.encode.solver_files import FORMATS, export_problem
 from xwsat.evidence.ace import ace_available, run_ace
-from xwsat.evidence.export import FORMATS, export_problem
 from xwsat.grid import parse_grid
 from xwsat.problem import build_problem
 from xwsat.words import load_words

@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from xwsat.cli import app
-from xwsat.freeform.check import check_layout
 from xwsat.freeform.layout import read_entries
-from xwsat.freeform.run import freeform
+from xwsat.freeform.layout_check import check_layout
+from xwsat.freeform.placer import freeform
 
 WORDS = """pelota;50;Se juega con ella
 pelo — Lo cortan en la peluqueria

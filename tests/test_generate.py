@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from xwsat.cli import app
 from xwsat.generate.automaton import build_line_automaton
-from xwsat.generate.check import check_generated
-from xwsat.generate.run import generate
+from xwsat.generate.generator import generate
+from xwsat.generate.grid_check import check_generated
 from xwsat.generate.spec import GenerateSpec
 
 AB_WORDS = ["AB", "BA", "AAB", "ABA", "BBA", "AA"]

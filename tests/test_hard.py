@@ -14,15 +14,15 @@ from test_contract import brute_fills
 from xwsat.backends.base import Status
 from xwsat.backends.registry import AUTO_POLICIES, validate_spec
 from xwsat.errors import XwsatError
-from xwsat.fill import FillOptions, fill_grid
 from xwsat.grid import parse_grid
+from xwsat.native import VARIANTS, Search
+from xwsat.native.estimate import TreeEstimate, describe_seconds, progress_text
+from xwsat.native.prover import prove
+from xwsat.native.regions import distinct_rows, project, regions
+from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.planner import default_plan
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate
-from xwsat.search import VARIANTS, Search
-from xwsat.search.estimate import TreeEstimate, describe_seconds, progress_text
-from xwsat.search.prover import prove
-from xwsat.search.regions import distinct_rows, project, regions
 from xwsat.words import build_wordlist
 
 GRID = ".....\n.....\n.....\n#...#"

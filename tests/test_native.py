@@ -16,13 +16,13 @@ from xwsat.backends.base import Limits, Status
 from xwsat.backends.native import make_native
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
+from xwsat.native import Search, SearchConfig
+from xwsat.native.bitsets import bit_indices, letter_bitsets, members, to_bitset
+from xwsat.native.engine import luby
+from xwsat.native.symmetry import transpose_pair
 from xwsat.planner import default_plan, make_plan
 from xwsat.problem import FillProblem, build_problem
 from xwsat.propagate import propagate
-from xwsat.search import Search, SearchConfig
-from xwsat.search.bitsets import bit_indices, letter_bitsets, members, to_bitset
-from xwsat.search.engine import luby
-from xwsat.search.symmetry import transpose_pair
 from xwsat.words import build_wordlist
 
 COMPLETE = ["csp", "letters", "fragments"]

@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from xwsat.cli import app
 from xwsat.errors import XwsatError
-from xwsat.fill import FillOptions, fill_grid
 from xwsat.formats import read_puzzle
 from xwsat.grid import parse_grid
 from xwsat.lock import apply_locks, parse_lock, parse_region, region_grid
 from xwsat.optimize import optimize_fill, weakest_entries
+from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.verify import check_fill
 from xwsat.words import build_wordlist
 

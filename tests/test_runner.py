@@ -13,8 +13,8 @@ import pytest
 
 from xwsat.backends import registry
 from xwsat.backends.base import Limits, Outcome, Status
-from xwsat.fill import FillOptions, fill_grid
 from xwsat.grid import parse_grid
+from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.planner import default_plan
 from xwsat.problem import FillProblem, build_problem
 from xwsat.runner import GRACE_S, run_portfolio

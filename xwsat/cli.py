@@ -11,11 +11,11 @@ import sys
 import typer
 
 from xwsat.commands import bench, fill, grids, inspect, prove
+from xwsat.commands import convert as convert_commands
 from xwsat.commands import dictionary as dictionary_commands
 from xwsat.commands import evidence as evidence_commands
 from xwsat.commands import freeform as freeform_commands
 from xwsat.commands import generate as generate_commands
-from xwsat.commands import puzzle as puzzle_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
@@ -30,7 +30,7 @@ evidence_commands.register(app)
 generate_commands.register(app)
 freeform_commands.register(app)
 dictionary_commands.register(app)
-puzzle_commands.register(app)
+convert_commands.register(app)
 
 
 def main() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from xwsat.fill import explain_wipeout
 from xwsat.grid import Grid
+from xwsat.pipeline import explain_wipeout
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate
 from xwsat.words import WordList

@@ -1,6 +1,6 @@
 """Best-scoring fill: maximise the sum of word scores with CP-SAT, anytime, from a first fill.
 
-Each model is the CP-SAT table encoding of ``xwsat.encode.cpsat`` (reused unchanged) plus one
+Each model is the CP-SAT table encoding of ``xwsat.encode.cpsat_tables`` (reused unchanged) plus one
 ``(word id, score)`` table per slot and the objective "sum of scores", hinted with the current
 fill. A small grid is tried whole first (and often solved to proven optimality); then large
 neighbourhood search: free a connected group of slots around a random slot, keep every other
@@ -20,8 +20,8 @@ import numpy as np
 
 from xwsat.backends.base import Status
 from xwsat.backends.cpsat import PRESOLVE_TUPLE_LIMIT
-from xwsat.encode.cpsat import encode_cpsat
-from xwsat.fill import FillResult
+from xwsat.encode.cpsat_tables import encode_cpsat
+from xwsat.pipeline import FillResult
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill

@@ -6,7 +6,7 @@ import time
 from typing import ClassVar
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, importable
-from xwsat.encode.cpsat import encode_cpsat
+from xwsat.encode.cpsat_tables import encode_cpsat
 from xwsat.planner import Plan, make_plan
 from xwsat.problem import FillProblem
 

@@ -7,7 +7,7 @@ grids, transposition symmetry breaking, conflict-directed backjumping with pruni
 ``native:fragments`` (the planner's order with fragments, templates, backjumping and accelerators;
 complete), ``native:static`` (the same without the planner's features: longest-first
 order, no fragments, no accelerators) and ``native:balanced`` (fragments plus dynamic difficulty
-balancing; incomplete, so it never answers UNFILLABLE). See ``xwsat.search.engine``.
+balancing; incomplete, so it never answers UNFILLABLE). See ``xwsat.native.engine``.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import ClassVar
 
 from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, fill_from_choice
 from xwsat.errors import XwsatError
+from xwsat.native import VARIANTS, Search, SearchConfig
+from xwsat.native.engine import SearchResult
+from xwsat.native.estimate import progress_text
+from xwsat.native.prover import Proof, prove
 from xwsat.planner import Plan, default_plan, make_plan
 from xwsat.problem import FillProblem
-from xwsat.search import VARIANTS, Search, SearchConfig
-from xwsat.search.engine import SearchResult
-from xwsat.search.estimate import progress_text
-from xwsat.search.prover import Proof, prove
 
 DEFAULT_VARIANT = "csp"
 

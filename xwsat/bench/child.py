@@ -39,8 +39,8 @@ def classify(status: Status, message: str) -> str:
 
 def execute(task: dict[str, Any]) -> dict[str, Any]:
     """Run one task and describe it as a result dict (the parent adds identity and machine)."""
-    from xwsat.fill import FillOptions, fill_grid
     from xwsat.grid import parse_grid
+    from xwsat.pipeline import FillOptions, fill_grid
     from xwsat.words import load_words, normalize_word, read_text_file
 
     t0 = time.perf_counter()

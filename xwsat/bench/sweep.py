@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xwsat.bench.isolate import run_isolated
+from xwsat.bench.execute import run_isolated
 from xwsat.bench.suites import Suite
 from xwsat.errors import XwsatError
 

@@ -17,8 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from xwsat.backends.registry import validate_spec
-from xwsat.bench import isolate
-from xwsat.bench.report import build_report, readme_section, splice
+from xwsat.bench import execute as isolate
 from xwsat.bench.suites import load_suite
 from xwsat.bench.sweep import (
     ROWS,
@@ -29,6 +28,7 @@ from xwsat.bench.sweep import (
     read_rows,
     run_sweep,
 )
+from xwsat.bench.tables import build_report, readme_section, splice
 from xwsat.commands.common import check_time_limit, fail, write_atomic
 from xwsat.errors import XwsatError
 

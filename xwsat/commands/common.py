@@ -14,10 +14,10 @@ import typer
 from xwsat.backends.base import Status
 from xwsat.backends.registry import validate_spec
 from xwsat.errors import XwsatError
-from xwsat.fill import FillOptions, FillResult, fill_grid
 from xwsat.formats import read_grid
 from xwsat.grid import Grid
-from xwsat.report import as_json, describe
+from xwsat.pipeline import FillOptions, FillResult, fill_grid
+from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, load_words, normalize_word
 
 EXIT = {Status.FILLED: 0, Status.UNFILLABLE: 1, Status.UNKNOWN: 3, Status.ERROR: 4}

@@ -18,8 +18,8 @@ from xwsat.commands.common import (
     fail,
     write_atomic,
 )
-from xwsat.dicts import dict_info, export_lines, format_info
 from xwsat.errors import XwsatError
+from xwsat.word_stats import dict_info, export_lines, format_info
 from xwsat.words import load_words
 
 dict_app = typer.Typer(no_args_is_help=True,

@@ -58,7 +58,7 @@ def encode(
     force: ForceOpt = False,
 ) -> None:
     """Export the fill problem for external solvers (specs in encodings/)."""
-    from xwsat.evidence.export import FORMATS, export_problem
+    from xwsat.encode.solver_files import FORMATS, export_problem
 
     try:
         if fmt not in FORMATS:

@@ -37,12 +37,12 @@ from xwsat.commands.common import (
     write_atomic,
 )
 from xwsat.errors import XwsatError
-from xwsat.fill import FillOptions, FillResult
-from xwsat.formats import WRITABLE, Puzzle, read_puzzle, render_puzzle
+from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.optimize import Optimized, optimized_result, weakest_entries
-from xwsat.report import as_json, describe
+from xwsat.pipeline import FillOptions, FillResult
+from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
 
 GridArg = Annotated[Path, typer.Argument(
@@ -64,11 +64,7 @@ RegionOpt = Annotated[str, typer.Option(
 
 
 def _check_out(out: Path | None, inputs: list[Path | str | None], force: bool) -> None:
-    if out is not None:
-        ext = out.suffix.lower() or ".txt"
-        if ext not in WRITABLE:
-            raise XwsatError(f"{out}: unknown output format {ext!r}; use one of "
-                             f"{', '.join(WRITABLE)}")
+    check_format(out)
     check_outputs([out], inputs, force)
 
 

@@ -25,9 +25,9 @@ from xwsat.commands.common import (
 )
 from xwsat.commands.generate import parse_size
 from xwsat.errors import XwsatError
+from xwsat.formats import check_format, render_rows
 from xwsat.freeform.layout import ACROSS, load_entries
-from xwsat.freeform.run import FreeformResult, default_size, freeform
-from xwsat.generate.export import check_extension, render_file
+from xwsat.freeform.placer import FreeformResult, default_size, freeform
 
 WordsArg = Annotated[Path, typer.Argument(
     help="Word list: WORD;SCORE;CLUE or 'word — description' lines.")]
@@ -102,7 +102,7 @@ def freeform_command(
         if not 1 <= boards <= 1_000_000:
             raise XwsatError("--boards must be between 1 and 1000000")
         check_outputs([out], [words], force)
-        check_extension(out)
+        check_format(out)
         entries, notes = load_entries(words)
         width, height = parse_size(size) if size else default_size(entries)
         if not (2 <= width <= 40 and 2 <= height <= 40):
@@ -116,7 +116,7 @@ def freeform_command(
                           threading.Event())
         result.notes[:0] = notes
         if out is not None and result.status == "placed":
-            write_atomic(out, render_file(out, result.layout.rows(), clues_by_slot(result),
+            write_atomic(out, render_rows(out, result.layout.rows(), clues_by_slot(result),
                                           2, f"Free-form crossword ({words.name})"))
     except XwsatError as exc:
         raise fail(str(exc)) from None

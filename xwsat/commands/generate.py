@@ -28,8 +28,8 @@ from xwsat.commands.common import (
     write_atomic,
 )
 from xwsat.errors import XwsatError
-from xwsat.generate.export import check_extension, render_file
-from xwsat.generate.run import GenerateResult, generate
+from xwsat.formats import check_format, render_rows
+from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots, parse_grid
 from xwsat.words import WordList, load_words, normalize_word, read_text_file
@@ -188,7 +188,7 @@ def generate_command(
         spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
                           given, theme or [])
         check_outputs([out], [dictionary, given], force)
-        check_extension(out)
+        check_format(out)
         words = load_words(dictionary, min_score, alphabet or None)
         for ch in set(spec.givens.values()) - {"#"}:
             words.alphabet.code(ch)
@@ -196,7 +196,7 @@ def generate_command(
         result = generate(spec, words, backend, time_limit, seed, progress)
         if out is not None and result.rows is not None:
             clues = dictionary_clues(words, entries(result.rows, spec))
-            write_atomic(out, render_file(out, result.rows, clues, spec.min_length,
+            write_atomic(out, render_rows(out, result.rows, clues, spec.min_length,
                                           f"Generated {spec.width}x{spec.height}", pattern_only))
     except XwsatError as exc:
         raise fail(str(exc)) from None

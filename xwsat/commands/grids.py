@@ -11,7 +11,7 @@ import typer
 from xwsat.bench.suites import MANIFEST, list_suites, load_suite, manifest_text
 from xwsat.commands.common import ForceOpt, check_outputs, fail, write_atomic
 from xwsat.errors import XwsatError
-from xwsat.gridgen import block_count, block_range, generate_patterns
+from xwsat.patterns import block_count, block_range, generate_patterns
 
 grids_app = typer.Typer(no_args_is_help=True,
                         help="Benchmark grids: generate American-style patterns, list suites.")
@@ -71,7 +71,7 @@ def generate(
             "suite": out_dir.name,
             "description": f"{count} generated {size}x{size} American-style patterns "
                            f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3, connected)",
-            "source": "xwsat.gridgen (this project)",
+            "source": "xwsat.patterns (this project)",
             "licence": "generated data, no rights reserved (CC0)",
             "dictionaries": pairs,
             "generator": {"size": size, "count": count, "seed": seed, "min_blocks": lo,

@@ -27,7 +27,7 @@ from xwsat.commands.common import (
 )
 from xwsat.errors import XwsatError
 from xwsat.info import grid_info
-from xwsat.plan_report import plan_report
+from xwsat.plan_view import plan_report
 from xwsat.problem import build_problem
 
 

@@ -76,7 +76,7 @@ def prove(
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
-    from xwsat.evidence import report
+    from xwsat.evidence import evidence_text as report
 
     try:
         options = search_options(backend, time_limit, seed, allow_repeats, min_length,
@@ -95,8 +95,8 @@ def prove(
                 grid, dictionary, certificate, options, min_score, alphabet, fold_yo, out,
                 proof_method, proof_solver, json_out)
         if (explain or explain_svg) and status.value == "unfillable":
+            from xwsat.evidence.core_svg import core_svg
             from xwsat.evidence.explain import explain as explain_core
-            from xwsat.evidence.svg import core_svg
 
             expl = explain_core(built, time_limit, min_length)
             title = f"{grid.name}: {len(expl.slots)} slots cannot be filled together"
@@ -131,7 +131,7 @@ def prove(
 
 
 def _as_json(result) -> dict:
-    from xwsat.report import as_json
+    from xwsat.verdict_text import as_json
 
     return as_json(result)
 
@@ -148,7 +148,7 @@ def _certificate(grid, dictionary, directory, options, min_score, alphabet, fold
                  method, solver, json_out):
     """The certificate run decides the grid: returns (built, status, method, exit, json)."""
     from xwsat.backends.base import Status
-    from xwsat.evidence import report
+    from xwsat.evidence import evidence_text as report
     from xwsat.evidence.certificate import certify, prepare_folder
     from xwsat.problem import build_problem
 

@@ -27,9 +27,9 @@ import numpy as np
 
 from xwsat.backends.base import fill_from_choice
 from xwsat.encode.cnf import CNF, dimacs_text
+from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
 from xwsat.evidence.drup_search import search_with_proof
-from xwsat.evidence.export import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.evidence.isolate import Isolated, Tick, run_isolated
 from xwsat.problem import Built, fill_letters
 from xwsat.verify import check_fill

@@ -34,7 +34,7 @@ def _enumerate(problem: FillProblem, limit: int | None, time_limit: float, worke
     """Child: enumerate with CP-SAT, counting in the callback."""
     from ortools.sat.python import cp_model
 
-    from xwsat.encode.cpsat import encode_cpsat
+    from xwsat.encode.cpsat_tables import encode_cpsat
 
     model = encode_cpsat(problem)
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import time
 
 from xwsat.encode.cnf import CNF
+from xwsat.native.bitsets import members
+from xwsat.native.state import SearchState
 from xwsat.problem import FillProblem
-from xwsat.search.bitsets import members
-from xwsat.search.state import SearchState
 
 CLOCK_EVERY = 64
 

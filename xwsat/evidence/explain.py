@@ -112,7 +112,7 @@ def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
     """
     from pysat.solvers import Solver
 
-    from xwsat.fill import explain_wipeout
+    from xwsat.pipeline import explain_wipeout
 
     start = time.monotonic()
     deadline = start + time_limit
@@ -203,7 +203,7 @@ def _explain_by_search(built: Built, blank: Built, start: float,
 
 
 def _wipeout_sentence(built: Built) -> str:
-    from xwsat.fill import explain_wipeout
+    from xwsat.pipeline import explain_wipeout
 
     wiped = propagate(built.problem)
     if wiped.wiped is None:

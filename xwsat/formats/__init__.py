@@ -14,10 +14,11 @@ from xwsat.formats.jsonfile import read_json, write_json
 from xwsat.formats.puzfile import read_puz, write_puz
 from xwsat.formats.puzzle import Puzzle, numbering
 from xwsat.formats.svg import render_svg
-from xwsat.grid import Grid, parse_grid
+from xwsat.grid import BLOCK, EMPTY, Grid, parse_grid
 from xwsat.words import clean_clue, read_text_file
 
-__all__ = ["Puzzle", "numbering", "read_grid", "read_puzzle", "render_puzzle", "render_svg",
+__all__ = ["Puzzle", "check_format", "numbering", "read_grid", "read_puzzle", "render_puzzle",
+           "render_rows", "render_svg",
            "WRITABLE", "write_html", "write_ipuz", "write_json", "write_puz"]
 
 WRITABLE = (".txt", ".json", ".ipuz", ".puz", ".svg", ".html")
@@ -50,6 +51,27 @@ def read_puzzle(path: Path) -> Puzzle:
 def read_grid(path: Path | str) -> Grid:
     """The pattern (blocks, empty cells, given letters) of any readable puzzle file."""
     return read_puzzle(Path(path)).pattern
+
+
+def check_format(path: Path | None) -> None:
+    """Refuse an output format xwsat cannot write, before any work starts."""
+    if path is None:
+        return
+    ext = _extension(path) or ".txt"
+    if ext not in WRITABLE:
+        raise XwsatError(f"{path}: unknown output format {ext!r}; use one of "
+                         f"{', '.join(WRITABLE)}")
+
+
+def render_rows(path: Path, rows: tuple[str, ...], clues: dict[str, str], min_length: int,
+                title: str, blank: bool = False) -> str | bytes:
+    """A filled grid given as rows (generated or laid out), as ``path``'s format; ``blank``
+    writes the pattern without its letters."""
+    pattern = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row) for row in rows))
+    if (_extension(path) or ".txt") == ".txt":
+        return (pattern if blank else Grid(rows)).to_text()
+    puzzle = Puzzle(pattern, None if blank else Grid(rows), clues, title, "xwsat", min_length)
+    return render_puzzle(puzzle, path)
 
 
 def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str = "en") -> str | bytes:

@@ -1,6 +1,6 @@
 """Generate a grid: build the line automata, run one back-end within the limits, verify.
 
-The result is verified by ``xwsat.generate.check`` (which shares no code with the back-ends)
+The result is verified by ``xwsat.generate.grid_check`` (which shares no code with the back-ends)
 before it is returned; a grid that fails is withheld and reported as an error.
 """
 
@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from xwsat.errors import XwsatError
 from xwsat.generate.automaton import LineAutomaton, build_line_automaton
-from xwsat.generate.check import check_generated
-from xwsat.generate.cpsat_model import CpsatGenerator, SolveReport
-from xwsat.generate.native import NativeGenerator
-from xwsat.generate.sat_model import SatGenerator
+from xwsat.generate.bisection import NativeGenerator
+from xwsat.generate.cpsat_lines import CpsatGenerator, SolveReport
+from xwsat.generate.grid_check import check_generated
+from xwsat.generate.sat_lines import SatGenerator
 from xwsat.generate.spec import GenerateSpec
 from xwsat.words import WordList, build_wordlist
 

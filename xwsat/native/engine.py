@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from xwsat.native.estimate import TreeEstimate
+from xwsat.native.state import SearchState
+from xwsat.native.symmetry import transpose_pair
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
-from xwsat.search.estimate import TreeEstimate
-from xwsat.search.state import SearchState
-from xwsat.search.symmetry import transpose_pair
 
 CLOCK_EVERY = 8  # nodes between clock checks
 PROGRESS_EVERY_S = 1.0  # seconds between progress reports

@@ -1,6 +1,6 @@
 """Region-first proving: search the stacks of long slots and the whole grid in turn.
 
-A stack region (``xwsat.search.regions``) is a relaxation of the grid, so a region with no fill
+A stack region (``xwsat.native.regions``) is a relaxation of the grid, so a region with no fill
 proves the grid has none, with a small certificate; a region's complete search can end sooner
 than the whole grid's (measured: it did on one grid, and cost more than it saved on three others,
 see results/hard.md, so ``auto`` races the plain letter search by default). The prover keeps one
@@ -18,11 +18,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
+from xwsat.native.engine import Search, SearchConfig, SearchResult
+from xwsat.native.regions import Region, regions
 from xwsat.planner import default_plan
 from xwsat.problem import FillProblem
 from xwsat.propagate import propagate
-from xwsat.search.engine import Search, SearchConfig, SearchResult
-from xwsat.search.regions import Region, regions
 
 FIRST_SLICE_S = 0.25
 MAX_REGIONS = 10

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xwsat.errors import XwsatError
-from xwsat.freeform.check import check_layout
-from xwsat.freeform.cpsat_model import cpsat_layout
+from xwsat.freeform.cpsat_layout import cpsat_layout
 from xwsat.freeform.greedy import greedy_layout
 from xwsat.freeform.layout import Entry, Layout
+from xwsat.freeform.layout_check import check_layout
 
 METHODS = ("cpsat", "greedy")
 Progress = Callable[[str], None]

@@ -1,7 +1,7 @@
 """The native filler's search: state with explanations and trail, and the search loop."""
 
-from xwsat.search.engine import Search, SearchConfig, SearchResult
-from xwsat.search.state import SearchState
+from xwsat.native.engine import Search, SearchConfig, SearchResult
+from xwsat.native.state import SearchState
 
 VARIANTS: dict[str, SearchConfig] = {
     "csp": SearchConfig(score_weight=3.0, letters_up_to=16),

@@ -22,7 +22,7 @@ from itertools import combinations
 import numpy as np
 
 from xwsat.generate.automaton import LayeredStates, LineAutomaton
-from xwsat.generate.cpsat_model import SolveReport
+from xwsat.generate.cpsat_lines import SolveReport
 from xwsat.generate.lazy import lazy_cuts, run_literals
 from xwsat.generate.spec import GenerateSpec
 from xwsat.words import Alphabet

@@ -9,7 +9,7 @@ import typer
 
 from xwsat.commands.common import ForceOpt, check_outputs, fail, write_atomic
 from xwsat.errors import XwsatError
-from xwsat.formats import WRITABLE, Puzzle, read_puzzle, render_puzzle
+from xwsat.formats import WRITABLE, Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
 
@@ -31,10 +31,7 @@ def convert(
     """Convert a puzzle between formats. A complete text grid is taken as the solution (with a
     blank pattern); clues come from the file, or from --dict for the entries without one."""
     try:
-        ext = out.suffix.lower() or ".txt"
-        if ext not in WRITABLE:
-            raise XwsatError(f"{out}: unknown output format {ext!r}; use one of "
-                             f"{', '.join(WRITABLE)}")
+        check_format(out)
         check_outputs([out], [source, dictionary or None], force)
         words = load_words(dictionary) if dictionary else None
         puzzle = read_puzzle(source)

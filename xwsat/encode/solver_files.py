@@ -110,7 +110,7 @@ def export_problem(built: Built, fmt: str, prune: bool = False, source: str = "g
         data = cells_xcsp3(problem).encode("utf-8")
         summary = f"XCSP3 (letters only): {problem.n_cells} letter variables ({summary})"
     else:
-        from xwsat.encode.cpsat import encode_cpsat
+        from xwsat.encode.cpsat_tables import encode_cpsat
 
         model = encode_cpsat(problem)
         proto = model.model.Proto()

@@ -12,7 +12,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from xwsat.errors import XwsatError
-from xwsat.fill import explain_wipeout
+from xwsat.pipeline import explain_wipeout
 from xwsat.planner import Plan, make_plan
 from xwsat.problem import Built
 from xwsat.propagate import propagate

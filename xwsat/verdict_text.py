@@ -6,8 +6,8 @@ from dataclasses import asdict
 from typing import Any
 
 from xwsat.backends.base import Status
-from xwsat.fill import FillResult
 from xwsat.grid import Slot
+from xwsat.pipeline import FillResult
 
 VERDICT = {
     Status.FILLED: "FILLED",

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from xwsat.generate.automaton import LayeredStates, LineAutomaton
-from xwsat.generate.cpsat_model import SolveReport
+from xwsat.generate.cpsat_lines import SolveReport
 from xwsat.generate.lazy import neighbours
 from xwsat.generate.spec import GenerateSpec
 from xwsat.words import Alphabet
