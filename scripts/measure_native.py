@@ -15,9 +15,9 @@ import time
 from functools import cache
 from pathlib import Path
 
-from xwsat.backends.base import Limits
 from xwsat.backends.native import make_native
 from xwsat.grid import parse_grid
+from xwsat.outcome import Limits
 from xwsat.planner import default_plan
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate

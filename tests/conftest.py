@@ -49,3 +49,11 @@ def write(tmp_path: Path) -> Callable[[str, str | bytes], Path]:
         return path
 
     return write_file
+
+
+@pytest.fixture
+def fake_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register ``fake:ACTION`` (tests/fake_backends.py) in the back-end registry."""
+    from xwsat.backends import registry
+
+    monkeypatch.setitem(registry._MODULES, "fake", "fake_backends")

@@ -24,7 +24,7 @@ def certificate(tmp_path, make_words) -> Path:
     grid, words = UNFILLABLE
     built = build_problem(parse_grid(grid), make_words(words))
     folder = tmp_path / "cert"
-    run = certify(built, folder, "grid.txt", 30, method="search")
+    run = certify(built, folder, "grid.txt", 30, proof="search")
     assert run.checked is True
     return folder
 
@@ -86,7 +86,7 @@ def test_a_certificate_for_another_grid_is_refused_when_yours_is_given(certifica
     grid, words = OTHER_UNFILLABLE
     other = tmp_path / "other"
     certify(build_problem(parse_grid(grid), make_words(words)), other, "o.txt", 30,
-            method="search")
+            proof="search")
     mine = parse_grid(UNFILLABLE[0])
     _, verdict = recheck(other, "auto", 30, grid=mine)
     assert verdict == "rejected"

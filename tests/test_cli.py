@@ -7,13 +7,11 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from xwsat.backends import registry
 from xwsat.cli import app
 from xwsat.grid import parse_grid
 
@@ -138,37 +136,18 @@ def test_slot_longer_than_any_word_says_so(write) -> None:
     assert "no 19-letter word" in result.stdout
 
 
-class Fake:
-    """A registered back-end that sleeps past any limit or raises."""
-
-    name = "fake"
-
-    def __init__(self, action: str) -> None:
-        self.action = action
-
-    @staticmethod
-    def available() -> bool:
-        return True
-
-    def solve(self, problem, plan, limits):
-        if self.action == "sleep":
-            time.sleep(120)
-        raise RuntimeError("kaput")
-
-
-def test_undecided_exits_3(tiny, monkeypatch) -> None:
-    monkeypatch.setitem(registry.FACTORIES, "sleepy", lambda sub: Fake("sleep"))
+def test_undecided_exits_3(tiny, fake_backend) -> None:
     grid, words = tiny
-    result = invoke("fill", grid, "--dict", words, "--backend", "sleepy", "--time-limit", "0.5")
+    result = invoke("fill", grid, "--dict", words, "--backend", "fake:sleep", "--time-limit",
+                    "0.5")
     assert result.exit_code == 3, result.output
     assert result.stdout.startswith("UNDECIDED")
     assert "time limit" in result.stdout
 
 
-def test_error_exits_4(tiny, monkeypatch) -> None:
-    monkeypatch.setitem(registry.FACTORIES, "broken", lambda sub: Fake("raise"))
+def test_error_exits_4(tiny, fake_backend) -> None:
     grid, words = tiny
-    result = invoke("fill", grid, "--dict", words, "--backend", "broken")
+    result = invoke("fill", grid, "--dict", words, "--backend", "fake:raise")
     assert result.exit_code == 4, result.output
     assert "kaput" in result.stdout
 
@@ -309,10 +288,11 @@ def test_executable_usage_error_is_one_line(tiny) -> None:
 def test_unexpected_exception_exits_4_not_1(tiny) -> None:
     grid, words = tiny
     script = (
-        "import sys, xwsat.cli as cli, xwsat.commands.common as common\n"
+        "import sys, xwsat.cli as cli\n"
         "def boom(*args, **kwargs):\n"
         "    raise RuntimeError('unexpected')\n"
-        "common.fill_grid = boom\n"
+        "import xwsat.commands.fill as fill\n"
+        "fill.fill_grid = boom\n"
         f"sys.argv = ['xwsat', 'fill', {str(grid)!r}, '--dict', {str(words)!r}]\n"
         "cli.main()\n"
     )

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracle import count_fills
 
-from xwsat.backends.base import Limits, Status
 from xwsat.backends.cpsat import CpsatBackend
 from xwsat.backends.sat import SatBackend
 from xwsat.encode.cnf import encode_cnf, write_dimacs
 from xwsat.grid import parse_grid
+from xwsat.outcome import Limits, Status
 from xwsat.planner import default_plan
 from xwsat.problem import FillProblem, build_problem
 from xwsat.words import load_words
@@ -27,25 +28,6 @@ def make(tmp_path, grid: str, words: list[str], allow_repeats: bool = False) -> 
     path.write_text("\n".join(words) + "\n")
     built = build_problem(parse_grid(grid), load_words(str(path)), allow_repeats=allow_repeats)
     return built.problem
-
-
-def brute_force(problem: FillProblem) -> int:
-    """Fills counted by trying every candidate per slot in turn (crossings checked as we go)."""
-    crossings = problem.crossings()
-
-    def extend(choice: list[int]) -> int:
-        s = len(choice)
-        if s == problem.n_slots:
-            words = [int(problem.candidates[t][k]) for t, k in enumerate(choice)]
-            return int(problem.allow_repeats or len(set(words)) == len(words))
-        total = 0
-        for k in range(len(problem.candidates[s])):
-            if all(problem.letters[a][choice[a]][pa] == problem.letters[b][k][pb]
-                   for a, pa, b, pb in crossings if b == s):
-                total += extend([*choice, k])
-        return total
-
-    return extend([])
 
 
 def count_models(problem: FillProblem, repeats: bool = True) -> int:
@@ -79,13 +61,13 @@ def check_fill(problem: FillProblem, fill: tuple[int, ...]) -> None:
 @pytest.mark.parametrize("allow_repeats", [False, True])
 def test_cnf_model_count_equals_brute_force(tmp_path, grid, words, allow_repeats):
     problem = make(tmp_path, grid, words, allow_repeats)
-    assert count_models(problem) == brute_force(problem)
+    assert count_models(problem) == count_fills(problem)
 
 
 def test_cnf_without_repeat_clauses_counts_fills_with_repeats(tmp_path):
     problem = make(tmp_path, SQUARE, WORDS3)
     relaxed = make(tmp_path, SQUARE, WORDS3, allow_repeats=True)
-    assert count_models(problem, repeats=False) == brute_force(relaxed)
+    assert count_models(problem, repeats=False) == count_fills(relaxed)
 
 
 def test_plan_order_numbering_keeps_the_model_count(tmp_path):
@@ -95,7 +77,7 @@ def test_plan_order_numbering_keeps_the_model_count(tmp_path):
     assert cnf.x_base[order[0]] == 0
     with pysat.Solver(name="cadical195", bootstrap_with=cnf.clauses()) as solver:
         found = sum(1 for _ in solver.enum_models())
-    assert found >= brute_force(problem)  # every fill extends to at least one model
+    assert found >= count_fills(problem)  # every fill extends to at least one model
 
 
 def test_families_add_up_to_the_clause_count(tmp_path):
@@ -123,10 +105,9 @@ def test_write_dimacs_output_parses(tmp_path):
 def test_sat_and_cpsat_agree_and_fills_are_valid(tmp_path, grid, words, lazy):
     pytest.importorskip("ortools")
     problem = make(tmp_path, grid, words)
-    plan = default_plan(problem)
-    expected = Status.FILLED if brute_force(problem) else Status.UNFILLABLE
-    sat = SatBackend(lazy_repeats=lazy).solve(problem, plan, Limits(time_limit=10))
-    cp = CpsatBackend(use_plan=lazy).solve(problem, plan, Limits(time_limit=10))
+    expected = Status.FILLED if count_fills(problem) else Status.UNFILLABLE
+    sat = SatBackend(lazy_repeats=lazy).solve(problem, Limits(time_limit=10))
+    cp = CpsatBackend(use_plan=lazy).solve(problem, Limits(time_limit=10))
     assert sat.status == cp.status == expected
     for outcome in (sat, cp):
         if outcome.status == Status.FILLED:
@@ -138,13 +119,13 @@ def test_sat_and_cpsat_agree_and_fills_are_valid(tmp_path, grid, words, lazy):
 def test_lazy_repeats_block_a_symmetric_square(tmp_path):
     # CAT/ARE/TEN across and down is the only square: it repeats every word, so no fill.
     problem = make(tmp_path, SQUARE, ["CAT", "ARE", "TEN"])
-    outcome = SatBackend().solve(problem, default_plan(problem), Limits())
+    outcome = SatBackend().solve(problem, Limits())
     assert outcome.status == Status.UNFILLABLE
     assert outcome.stats.extra["rounds"] > 1
 
 
 def test_lazy_repeats_leave_allowed_repeats_alone(tmp_path):
     problem = make(tmp_path, SQUARE, ["CAT", "ARE", "TEN"], allow_repeats=True)
-    outcome = SatBackend().solve(problem, default_plan(problem), Limits())
+    outcome = SatBackend().solve(problem, Limits())
     assert outcome.status == Status.FILLED
     assert outcome.stats.extra["rounds"] == 1

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from xwsat.backends.base import Status
+from xwsat.backends.ace import AceBackend
 from xwsat.cli import app
 from xwsat.evidence import crosscheck
 from xwsat.evidence.certificate import certify, sha256_file
@@ -17,6 +17,7 @@ from xwsat.evidence.drup_search import decide
 from xwsat.evidence.explain import blank_of, explain, sub_problem
 from xwsat.evidence.recheck import recheck
 from xwsat.grid import parse_grid
+from xwsat.outcome import Status
 from xwsat.problem import build_problem
 
 # Arc consistent but unfillable: the two rows must be complements of each other.
@@ -35,8 +36,8 @@ def built_of(make_words, case, allow_repeats: bool = False):
 @pytest.mark.parametrize("case", [AC_UNFILLABLE, SQUARE_REPEATS])
 def test_certificate_is_written_and_checked(tmp_path, make_words, method, case) -> None:
     built = built_of(make_words, case)
-    run = certify(built, tmp_path / "cert", "grid.txt", 30, method=method)
-    assert run.result == "unfillable" and run.checked is True, run.message
+    run = certify(built, tmp_path / "cert", "grid.txt", 30, proof=method)
+    assert run.outcome.status is Status.UNFILLABLE and run.checked is True, run.outcome.message
     manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
     assert manifest["verified"] is True and manifest["check"]["reached_empty"] is True
     assert manifest["encoding"]["pruning"].startswith("none")
@@ -70,7 +71,7 @@ def test_forged_proof_is_rejected(tmp_path, make_words) -> None:
 def test_certificate_run_on_a_fillable_grid_reports_the_verified_fill(tmp_path, make_words):
     built = built_of(make_words, FILLABLE)
     run = certify(built, tmp_path / "cert", "grid.txt", 30)
-    assert run.result == "fillable" and run.fill is not None
+    assert run.outcome.status is Status.FILLED and run.outcome.fill is not None
     assert (tmp_path / "cert" / "fill.txt").read_text().split() in (["AB", "CD"], ["AC", "BD"])
 
 
@@ -93,7 +94,7 @@ def test_explanation_names_the_given_letter_and_is_minimal(make_words) -> None:
         rest = members[:drop] + members[drop + 1:]
         slots = [m for kind, m in rest if kind == "slot"]
         givens = {3: built.words.alphabet.code("C")} if ("given", 3) in rest else {}
-        assert decide(sub_problem(blank.problem, slots, givens), None) == "sat"
+        assert decide(sub_problem(blank.problem, slots, givens), None) is Status.FILLED
 
 
 def test_trivial_wipe_out_explains_itself_in_words(make_words) -> None:
@@ -104,7 +105,8 @@ def test_trivial_wipe_out_explains_itself_in_words(make_words) -> None:
 
 def test_cross_check_agrees_and_says_cpsat_is_no_certificate(make_words, monkeypatch) -> None:
     built = built_of(make_words, AC_UNFILLABLE)
-    monkeypatch.setattr(crosscheck, "ace_available", lambda: False)
+    real = crosscheck.installed
+    monkeypatch.setattr(crosscheck, "installed", lambda spec: spec != "ace" and real(spec))
     cc = crosscheck.cross_check(built, Status.UNFILLABLE, "native:csp", 30)
     assert cc.agree is True and cc.method == "mac"  # the compiled search checks the Python one
     cc = crosscheck.cross_check(built, Status.UNFILLABLE, "mac", 30)
@@ -118,7 +120,7 @@ def test_cross_check_agrees_and_says_cpsat_is_no_certificate(make_words, monkeyp
     assert cc.agree is True and cc.method.startswith("native")
 
 
-@pytest.mark.skipif(not crosscheck.ace_available(), reason="java or pycsp3's ACE jar missing")
+@pytest.mark.skipif(not AceBackend.available(), reason="java or pycsp3's ACE jar missing")
 def test_cross_check_with_ace_verifies_its_fill(make_words) -> None:
     built = built_of(make_words, FILLABLE)
     cc = crosscheck.cross_check(built, Status.FILLED, "certificate:search", 60)

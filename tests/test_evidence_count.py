@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import oracle
 import pytest
 from typer.testing import CliRunner
 
@@ -20,32 +21,12 @@ WORDS3 = ["CAT", "ARE", "TEN", "ACT", "TEA", "ERA", "EAT", "ATE", "NET", "TAN", 
 WORDS2 = ["AT", "TA", "NE", "EN", "AN", "NA", "TE", "ET", "AA"]
 
 
-def brute_force(built) -> int:
-    """Every candidate of each slot in turn, crossings checked as slots are placed, repeats at
-    the end (tiny grids only)."""
-    problem = built.problem
-    crossings = problem.crossings()
-
-    def extend(choice: list[int]) -> int:
-        s = len(choice)
-        if s == problem.n_slots:
-            words = [int(problem.candidates[t][k]) for t, k in enumerate(choice)]
-            return int(problem.allow_repeats or len(set(words)) == len(words))
-        return sum(
-            extend([*choice, k]) for k in range(len(problem.candidates[s]))
-            if all(problem.letters[a][choice[a]][pa] == problem.letters[b][k][pb]
-                   for a, pa, b, pb in crossings if b == s)
-        )
-
-    return extend([])
-
-
 @pytest.mark.parametrize("grid", ["...\n...\n...\n", "..#\n...\n#..\n", "...\n...\n"])
 @pytest.mark.parametrize("allow_repeats", [False, True])
 def test_every_counting_method_equals_brute_force(make_words, grid, allow_repeats) -> None:
     built = build_problem(parse_grid(grid), make_words(WORDS3 + WORDS2),
                           allow_repeats=allow_repeats)
-    expected = brute_force(built)
+    expected = oracle.count_fills(built.problem)
     assert count_fills(built, time_limit=30).count == expected
     assert count_fills(built, time_limit=30, method="cpsat").count == expected
     assert count_leaves(built.problem, None)[:2] == (expected, True)

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from xwsat.backends.ace import AceBackend, run_ace
 from xwsat.cli import app
 from xwsat.encode.solver_files import FORMATS, export_problem
-from xwsat.evidence.ace import ace_available, run_ace
 from xwsat.grid import parse_grid
+from xwsat.outcome import Status
 from xwsat.problem import build_problem
 from xwsat.words import load_words
 
@@ -53,11 +54,11 @@ def test_cpsat_proto_verdict(words, fillable) -> None:
 
 
 @pytest.mark.slow  # ACE's verdicts on the same instances are in test_xcsp3.py
-@pytest.mark.skipif(not ace_available(), reason="java or pycsp3's ACE jar missing")
+@pytest.mark.skipif(not AceBackend.available(), reason="java or pycsp3's ACE jar missing")
 @pytest.mark.parametrize("words,fillable", CASES)
 def test_xcsp3_verdict_with_ace(words, fillable) -> None:
     result = run_ace(EXAMPLES / f"open3-{words}.xml", time_limit=60)
-    assert result.verdict == ("sat" if fillable else "unsat")
+    assert result.status is (Status.FILLED if fillable else Status.UNFILLABLE)
 
 
 def test_cli_encode_to_stdout_and_bad_format(tmp_path) -> None:
@@ -70,9 +71,9 @@ def test_cli_encode_to_stdout_and_bad_format(tmp_path) -> None:
     assert missing.exit_code == 2 and "does not exist" in missing.stderr
 
 
-@pytest.mark.skipif(not ace_available(), reason="java or pycsp3's ACE jar missing")
+@pytest.mark.skipif(not AceBackend.available(), reason="java or pycsp3's ACE jar missing")
 @pytest.mark.parametrize("words,fillable", CASES)
 def test_letters_only_xcsp3_verdict_with_ace(words, fillable) -> None:
     """The letters model keeps the no-repeat rule: words3 is unfillable without repeats."""
     result = run_ace(EXAMPLES / f"open3-{words}.cells.xml", time_limit=60)
-    assert result.verdict == ("sat" if fillable else "unsat")
+    assert result.status is (Status.FILLED if fillable else Status.UNFILLABLE)

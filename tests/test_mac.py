@@ -6,14 +6,13 @@ import json
 import random
 
 import pytest
-from problem_check import valid
+from oracle import valid_fill as valid
 
-from xwsat.backends.base import Limits, Status
-from xwsat.backends.native import make_native
+from xwsat.backends.native import from_spec
 from xwsat.evidence.certificate import certify, sha256_file
 from xwsat.evidence.recheck import recheck
 from xwsat.grid import parse_grid
-from xwsat.planner import default_plan
+from xwsat.outcome import Limits, Status
 from xwsat.problem import FillProblem, build_problem
 from xwsat.words import build_wordlist, load_words
 
@@ -49,8 +48,8 @@ CASES = [(seed, size, share) for seed in range(12) for size, share in ((4, 0.05)
 def test_verdict_equals_native_search(english, seed: int, size: int, share: float) -> None:
     problem = random_problem(english, seed, size, share, repeats=seed % 4 == 1)
     limits = Limits(time_limit=60, seed=seed)
-    mine = MacBackend().solve(problem, default_plan(problem), limits)
-    theirs = make_native("csp").solve(problem, default_plan(problem), limits)
+    mine = MacBackend().solve(problem, limits)
+    theirs = from_spec("csp").solve(problem, limits)
     assert theirs.status.definitive and mine.status.definitive
     assert mine.status == theirs.status
     if mine.status is Status.FILLED:
@@ -62,7 +61,7 @@ def test_sample_has_both_verdicts_and_restarts(english) -> None:
     verdicts, restarted, nogoods = set(), 0, 0
     for seed, size, share in CASES:
         problem = random_problem(english, seed, size, share, repeats=False)
-        outcome = MacBackend().solve(problem, default_plan(problem), Limits(time_limit=60))
+        outcome = MacBackend().solve(problem, Limits(time_limit=60))
         verdicts.add(outcome.status)
         restarted += int(outcome.stats.extra["restarts"]) > 0
         nogoods += int(outcome.stats.extra["nogoods"])
@@ -86,14 +85,14 @@ def test_tiny_budgets_give_the_same_verdict(english) -> None:
 
 def test_same_seed_same_search(english) -> None:
     problem = random_problem(english, 4, 5, 0.12, repeats=False)
-    runs = [MacBackend().solve(problem, default_plan(problem), Limits(time_limit=60, seed=3))
+    runs = [MacBackend().solve(problem, Limits(time_limit=60, seed=3))
             for _ in range(2)]
     assert runs[0].fill == runs[1].fill and runs[0].stats.nodes == runs[1].stats.nodes
 
 
 def test_time_limit_returns_unknown(english) -> None:
     problem = random_problem(english, 1, 5, 0.5, repeats=False)
-    outcome = MacBackend().solve(problem, default_plan(problem), Limits(time_limit=1e-6))
+    outcome = MacBackend().solve(problem, Limits(time_limit=1e-6))
     assert outcome.status is Status.UNKNOWN
 
 
@@ -105,8 +104,8 @@ def test_proof_with_restarts_and_nogoods_is_checked(english, tmp_path) -> None:
     words = [w for w in english.words if len(w) == 5 and rng.random() < 0.12]
     wordlist = build_wordlist({w: (50, None) for w in words}, source="sample")
     built = build_problem(parse_grid("\n".join(["....."] * 5)), wordlist)
-    run = certify(built, tmp_path / "cert", "blank5.txt", 120, method="mac")
-    assert run.result == "unfillable" and run.checked is True, run.message
+    run = certify(built, tmp_path / "cert", "blank5.txt", 120, proof="mac")
+    assert run.outcome.status is Status.UNFILLABLE and run.checked is True, run.outcome.message
     stats = run.manifest["proof"]["solver_stats"]
     assert stats["restarts"] >= 10 and run.manifest["proof"]["lines"] == stats["failures"]
 
@@ -119,7 +118,7 @@ def test_forged_lemma_is_rejected(english, tmp_path) -> None:
     built = build_problem(parse_grid("\n".join(["....."] * 5)),
                           build_wordlist({w: (50, None) for w in words}, source="sample"))
     folder = tmp_path / "cert"
-    certify(built, folder, "blank5.txt", 120, method="mac")
+    certify(built, folder, "blank5.txt", 120, proof="mac")
     proof = (folder / "proof.drat").read_text().splitlines()
     (folder / "proof.drat").write_text("\n".join(proof[len(proof) // 2:]) + "\n")
     manifest = json.loads((folder / "manifest.json").read_text())

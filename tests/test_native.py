@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 import time
 from dataclasses import replace
 
 import numpy as np
 import pytest
-from problem_check import valid
+from oracle import count_fills
+from oracle import valid_fill as valid
 
-from xwsat.backends.base import Limits, Status
-from xwsat.backends.native import make_native
+from xwsat.backends.native import from_spec
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
 from xwsat.native import Search, SearchConfig
 from xwsat.native.bitsets import bit_indices, letter_bitsets, members, to_bitset
 from xwsat.native.engine import luby
 from xwsat.native.symmetry import transpose_pair
-from xwsat.planner import default_plan, make_plan
+from xwsat.outcome import Limits, Status
+from xwsat.planner import default_plan
 from xwsat.problem import FillProblem, build_problem
 from xwsat.propagate import propagate
 from xwsat.words import build_wordlist
@@ -34,19 +34,8 @@ def problem_of(grid: str, words: list[str], allow_repeats: bool = False) -> Fill
     return build_problem(parse_grid(grid), wordlist, allow_repeats=allow_repeats).problem
 
 
-def brute_count(problem: FillProblem) -> int:
-    """Number of fills by trying every combination of candidates."""
-    ranges = [range(len(c)) for c in problem.candidates]
-    count = 0
-    for choice in itertools.product(*ranges):
-        fill = tuple(int(problem.candidates[s][k]) for s, k in enumerate(choice))
-        count += valid(problem, fill)
-    return count
-
-
 def solve(problem: FillProblem, variant: str, seed: int = 0, time_limit: float | None = 20):
-    return make_native(variant).solve(
-        problem, default_plan(problem), Limits(time_limit=time_limit, seed=seed)
+    return from_spec(variant).solve(problem, Limits(time_limit=time_limit, seed=seed)
     )
 
 
@@ -72,7 +61,7 @@ def small_instances(seed: int, count: int) -> list[tuple[FillProblem, int]]:
             continue
         if np.prod([float(len(c)) for c in problem.candidates]) > 20_000:
             continue
-        cases.append((problem, brute_count(problem)))
+        cases.append((problem, count_fills(problem)))
     return cases
 
 
@@ -96,7 +85,7 @@ def test_verdicts_agree_with_brute_force(variant: str) -> None:
 def test_unfillable_square_is_proved(variant: str) -> None:
     # a 3x3 square needs three distinct across and down words; only two words fit
     problem = problem_of("...\n...\n...", ["ABC", "BCA", "CAB", "AAB"])
-    assert brute_count(problem) == 0
+    assert count_fills(problem) == 0
     outcome = solve(problem, variant)
     assert outcome.status is Status.UNFILLABLE
     assert outcome.evidence is not None
@@ -154,16 +143,18 @@ def test_given_letters_are_kept() -> None:
 
 def test_unknown_variant_is_a_one_line_error() -> None:
     with pytest.raises(XwsatError, match="unknown native variant"):
-        make_native("nope")
-    assert make_native(None).variant == "csp"
+        from_spec("nope")
+    assert from_spec(None).variant == "csp"
 
 
-def test_fragments_variant_uses_the_planner_when_given_a_length_plan() -> None:
-    problem = problem_of("...\n...\n...", ["ABC", "BCA", "CAB", "AAB", "BAA", "CCA"])
-    plan = make_plan(problem)
-    a = make_native("fragments").solve(problem, plan, Limits())
-    b = make_native("fragments").solve(problem, default_plan(problem), Limits())
-    assert a.status == b.status
+def test_static_is_fragments_without_the_planner() -> None:
+    """The baseline that shows what the planner buys differs from it in the plan alone."""
+    from dataclasses import replace
+
+    from xwsat.native import VARIANTS
+
+    assert VARIANTS["fragments"].planner and not VARIANTS["static"].planner
+    assert replace(VARIANTS["static"], planner=True) == VARIANTS["fragments"]
 
 
 def test_luby_sequence() -> None:

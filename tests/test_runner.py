@@ -5,54 +5,25 @@ Fake back-ends are registered with monkeypatch; forked children inherit the patc
 
 from __future__ import annotations
 
-import os
 import time
-from typing import ClassVar
+from pathlib import Path
 
 import pytest
 
-from xwsat.backends import registry
-from xwsat.backends.base import Limits, Outcome, Status
 from xwsat.grid import parse_grid
+from xwsat.guard import GRACE_S
+from xwsat.outcome import Limits, Outcome, Status
 from xwsat.pipeline import FillOptions, fill_grid
-from xwsat.planner import default_plan
+from xwsat.portfolio import run_portfolio
 from xwsat.problem import FillProblem, build_problem
-from xwsat.runner import GRACE_S, run_portfolio
 from xwsat.words import build_wordlist
 
 WORDS = ["AB", "AC", "BD", "CD", "XY"]
 
 
-class Fake:
-    """A back-end whose solve() does whatever ``action`` says."""
-
-    name: ClassVar[str] = "fake"
-
-    def __init__(self, action: str) -> None:
-        self.action = action
-
-    @staticmethod
-    def available() -> bool:
-        return True
-
-    def solve(self, problem: FillProblem, plan, limits: Limits) -> Outcome:
-        if self.action == "sleep":
-            time.sleep(120)
-        if self.action == "raise":
-            raise RuntimeError("boom in the back-end")
-        if self.action == "exit":
-            os._exit(7)
-        if self.action == "memory":
-            hog = bytearray(4 << 30)  # 4 GiB, far over the limit
-            return Outcome(Status.FILLED, "fake", message=str(len(hog)))
-        return Outcome(Status.UNKNOWN, "fake", message="gave up")
-
-
 @pytest.fixture
-def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for action in ("sleep", "raise", "exit", "memory", "giveup"):
-        monkeypatch.setitem(registry.FACTORIES, action,
-                            lambda sub, action=action: Fake(action))
+def fakes(fake_backend) -> None:
+    """``fake:ACTION`` back-ends (tests/fake_backends.py)."""
 
 
 @pytest.fixture
@@ -63,7 +34,9 @@ def problem() -> FillProblem:
 
 def run(specs: list[str], problem: FillProblem, **limits: object) -> tuple[Outcome, float]:
     start = time.monotonic()
-    outcome = run_portfolio(specs, problem, default_plan(problem), Limits(**limits))
+    named = [(spec if ":" in spec or spec in ("native", "mac", "sat", "cpsat") else
+              f"fake:{spec}", 0.0) for spec in specs]
+    outcome = run_portfolio(named, problem, Limits(**limits))
     return outcome, time.monotonic() - start
 
 
@@ -78,7 +51,7 @@ def test_fill_grid_reports_timeout_as_unknown_not_unfillable(fakes) -> None:
     grid = parse_grid("..\n..")
     words = build_wordlist({w: (50, None) for w in WORDS})
     start = time.monotonic()
-    result = fill_grid(grid, words, FillOptions(backend="sleep", time_limit=1.0))
+    result = fill_grid(grid, words, FillOptions(backend="fake:sleep", time_limit=1.0))
     assert time.monotonic() - start < 1.0 + GRACE_S + 2.0
     assert result.outcome.status is Status.UNKNOWN
     assert result.filled is None and not result.verified
@@ -116,7 +89,7 @@ def test_memory_limit_gives_unknown(fakes, problem) -> None:
 def test_portfolio_takes_the_first_verdict_and_stops_the_rest(fakes, problem) -> None:
     outcome, elapsed = run(["sleep", "raise", "sat"], problem, time_limit=30.0)
     assert outcome.status is Status.FILLED
-    assert outcome.backend.startswith("sat")
+    assert outcome.method.startswith("sat")
     assert elapsed < 10.0
 
 
@@ -132,7 +105,7 @@ def test_portfolio_with_an_error_and_a_giveup_is_unknown(fakes, problem) -> None
 
 
 def test_unknown_spec_in_child_is_an_error_not_a_hang(problem) -> None:
-    outcome, elapsed = run(["nonexistent"], problem, time_limit=20.0)
+    outcome, elapsed = run(["nonexistent:x"], problem, time_limit=20.0)
     assert outcome.status is Status.ERROR
     assert elapsed < 5.0
 
@@ -140,19 +113,51 @@ def test_unknown_spec_in_child_is_an_error_not_a_hang(problem) -> None:
 def test_delayed_backend_starts_late_and_still_answers(fakes, problem) -> None:
     """A staged portfolio: the first back-end gives up, the delayed one starts and decides."""
     start = time.monotonic()
-    outcome = run_portfolio(["giveup", "native"], problem, default_plan(problem),
-                            Limits(time_limit=20), starts=[0.0, 0.5])
-    assert outcome.status is Status.FILLED and outcome.backend.startswith("native")
+    outcome = run_portfolio([("fake:giveup", 0.0), ("native", 0.5)], problem,
+                            Limits(time_limit=20))
+    assert outcome.status is Status.FILLED and outcome.method.startswith("native")
     assert time.monotonic() - start >= 0.5
 
 
 def test_delayed_backend_is_never_started_once_decided(fakes, problem) -> None:
     start = time.monotonic()
-    outcome = run_portfolio(["native", "sleep"], problem, default_plan(problem),
-                            Limits(time_limit=20), starts=[0.0, 10.0])
+    outcome = run_portfolio([("native", 0.0), ("fake:sleep", 10.0)], problem,
+                            Limits(time_limit=20))
     assert outcome.status is Status.FILLED and time.monotonic() - start < 10
 
 
-def test_start_delays_must_match_backends(problem) -> None:
-    with pytest.raises(ValueError):
-        run_portfolio(["native"], problem, default_plan(problem), Limits(), starts=[0.0, 1.0])
+def test_a_killed_parent_leaves_no_child_behind(tmp_path) -> None:
+    """SIGKILL the process that runs a portfolio: its solver child dies with it."""
+    import signal
+    import subprocess
+    import sys
+
+    script = tmp_path / "race.py"
+    script.write_text(
+        "import sys, time\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from xwsat.backends import registry\n"
+        "registry._MODULES['fake'] = 'fake_backends'\n"
+        "from xwsat.grid import parse_grid\n"
+        "from xwsat.words import build_wordlist\n"
+        "from xwsat.problem import build_problem\n"
+        "from xwsat.outcome import Limits\n"
+        "from xwsat.portfolio import run_portfolio\n"
+        "p = build_problem(parse_grid('..\\n..'), build_wordlist({w: (50, None) for w in "
+        "['AB', 'AC', 'BD', 'CD']})).problem\n"
+        "run_portfolio([('fake:sleep', 0.0)], p, Limits(time_limit=100))\n")
+    tests = str(Path(__file__).resolve().parent)
+    proc = subprocess.Popen([sys.executable, str(script), tests])
+    children: list[int] = []
+    deadline = time.monotonic() + 30
+    while not children and time.monotonic() < deadline:
+        time.sleep(0.2)
+        children = [int(p) for p in Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+                    .read_text().split()] if proc.poll() is None else []
+    assert children, "the portfolio started no child"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.5)
+    alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
+             and "Z" not in Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0]]
+    assert alive == []

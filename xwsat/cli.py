@@ -1,49 +1,70 @@
 """The command line: thin commands that parse options, call the library, and print.
 
-Exit codes: 0 filled (or fillable), 1 proven unfillable, 2 bad input or usage, 3 undecided within
-the limits, 4 internal error (a back-end failed or a fill failed verification).
+Exit codes: 0 filled (or fillable), 1 proven unfillable, 2 bad input or usage, 3 undecided
+within the limits (time limit, Ctrl-C, a termination signal), 4 internal error (a back-end failed,
+a check failed). They are mapped in one place, the command group below: ``XwsatError`` is one
+line and exit 2, a limit or an interruption one line and exit 3.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
-from xwsat.commands import bench, fill, grids, inspect, prove
-from xwsat.commands import convert as convert_commands
-from xwsat.commands import dictionary as dictionary_commands
-from xwsat.commands import evidence as evidence_commands
-from xwsat.commands import freeform as freeform_commands
-from xwsat.commands import generate as generate_commands
+from xwsat import guard
+from xwsat.commands import bench, convert, dictionary, evidence, fill, freeform, generate, grids
+from xwsat.commands import common, inspect, prove
+from xwsat.errors import XwsatError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+
+class Commands(TyperGroup):
+    """Every command runs through here: domain errors and interruptions become exit codes."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except XwsatError as exc:
+            common.clear_status_line()
+            typer.echo(f"xwsat: error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        except guard.LimitReached as exc:
+            common.clear_status_line()
+            typer.echo(f"xwsat: undecided: {exc.message}", err=True)
+            raise typer.Exit(3) from None
+        except KeyboardInterrupt:
+            common.clear_status_line()
+            typer.echo("xwsat: interrupted", err=True)
+            raise typer.Exit(3) from None
+
+
+app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
+                  rich_markup_mode=None,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
 
 # Each command module registers its commands; one line per module, in help order.
-fill.register(app)
-prove.register(app)
-inspect.register(app)
-grids.register(app)
-bench.register(app)
-evidence_commands.register(app)
-generate_commands.register(app)
-freeform_commands.register(app)
-dictionary_commands.register(app)
-convert_commands.register(app)
+for module in (fill, prove, inspect, evidence, generate, freeform, convert, grids, bench,
+               dictionary):
+    module.register(app)
 
 
 def main() -> None:
-    """Entry point: usage errors are one line and exit 2; a bug is one line and exit 4."""
+    """Entry point: the group maps what the commands raise; here only usage errors (exit 2)
+    and bugs (one line, exit 4) remain."""
+    common.STARTED = time.monotonic()
+    guard.stop_on_termination()
     if len(sys.argv) == 1:
         sys.argv.append("--help")
     try:
         code = app(standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
-    except (KeyboardInterrupt, typer.Abort):
+    except (KeyboardInterrupt, typer.Abort):  # before a command started
         typer.echo("xwsat: interrupted", err=True)
-        code = 130
+        code = 3
     except Exception as exc:
         if getattr(exc, "exit_code", None) == 2 and hasattr(exc, "format_message"):
             # Typer's (vendored click's) usage errors: one line, like every other bad input.

@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from xwsat.backends.base import Status
 from xwsat.backends.cpsat import PRESOLVE_TUPLE_LIMIT
 from xwsat.encode.cpsat_tables import encode_cpsat
+from xwsat.outcome import Status
 from xwsat.pipeline import FillResult
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.propagate import propagate
@@ -195,7 +195,7 @@ def optimized_result(result: FillResult, allow_repeats: bool, min_length: int,
     extra.update({"total_score": best.total, "score_bound": best.bound,
                   "optimal": int(best.optimal), "start_score": best.start_total})
     outcome = replace(result.outcome, fill=best.fill,
-                      backend=result.outcome.backend + "+optimize",
+                      method=result.outcome.method + "+optimize",
                       stats=replace(result.outcome.stats, extra=extra))
     times = dict(result.times, optimize_s=best.seconds)
     return replace(result, outcome=outcome, filled=filled, verified=True, times=times), best

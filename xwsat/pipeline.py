@@ -8,14 +8,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
-from xwsat.backends.registry import AUTO_POLICIES, FACTORIES
-from xwsat.errors import XwsatError
+from xwsat.backends.registry import resolve
 from xwsat.grid import Grid
-from xwsat.planner import default_plan
+from xwsat.guard import Tick
+from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
+from xwsat.portfolio import run_portfolio
 from xwsat.problem import Built, build_problem, fill_letters
 from xwsat.propagate import propagate
-from xwsat.runner import Tick, run_portfolio
 from xwsat.verify import check_fill
 from xwsat.words import WordList
 
@@ -41,23 +40,6 @@ class FillResult:
     filled: Grid | None = None
     verified: bool = False
     times: dict[str, float] = field(default_factory=dict)
-
-
-def auto_portfolio(policy: str = "default") -> list[tuple[str, float]]:
-    """The back-ends an ``auto`` policy runs, with their start delays: those whose libraries are
-    installed (see AUTO_POLICIES)."""
-    specs = []
-    for alternatives, delay in AUTO_POLICIES[policy]:
-        for spec in alternatives.split("|"):
-            try:
-                if FACTORIES[spec.partition(":")[0]](spec.partition(":")[2] or None).available():
-                    specs.append((spec, delay))
-                    break
-            except (ImportError, XwsatError):
-                continue
-    if not specs:
-        raise XwsatError("no back-end is available (install ortools or python-sat)")
-    return specs
 
 
 def explain_wipeout(built: Built, slot: int, reason: str) -> str:
@@ -98,14 +80,10 @@ def fill_grid(
         outcome = Outcome(Status.FILLED, "propagate", fill,
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
-        name, _, policy = options.backend.partition(":")
-        staged = (auto_portfolio(policy or "default") if name == "auto"
-                  else [(options.backend, 0.0)])
-        specs = [spec for spec, _ in staged]
+        staged = resolve(options.backend)
         limits = Limits(options.time_limit, options.memory_mb, options.seed,
-                        threads=1 if len(specs) > 1 else 2)
-        outcome = run_portfolio(specs, problem, default_plan(problem), limits, on_tick,
-                                starts=[delay for _, delay in staged])
+                        threads=1 if len(staged) > 1 else 2)
+        outcome = run_portfolio(staged, problem, limits, on_tick)
     times["solve_s"] = time.perf_counter() - t2
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
@@ -121,7 +99,7 @@ def _verified(built: Built, outcome: Outcome, options: FillOptions,
     problems = check_fill(built.grid.rows, filled.rows, dictionary, options.allow_repeats,
                           options.min_length)
     if problems:
-        bad = replace(outcome, status=Status.ERROR, fill=None,
+        bad = replace(outcome, status=Status.ERROR, fill=None, stop=Stop.FAILED,
                       message="fill failed verification: " + "; ".join(problems[:3]))
         return FillResult(bad, built, times=times)
     return FillResult(outcome, built, filled, True, times)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from xwsat.backends.base import Status
 from xwsat.grid import Slot
+from xwsat.outcome import Status
 from xwsat.pipeline import FillResult
 
 VERDICT = {
@@ -27,10 +27,10 @@ def slot_words(result: FillResult) -> list[tuple[Slot, str]]:
 def describe(result: FillResult, question: str = "fill") -> str:
     """The human-readable report: verdict line, grid and word lists, or the evidence."""
     outcome = result.outcome
-    lines = [f"{VERDICT[outcome.status]} by {outcome.backend} in {total_time(result):.2f} s"]
+    lines = [f"{VERDICT[outcome.status]} by {outcome.method} in {total_time(result):.2f} s"]
     if outcome.status is Status.FILLED and result.filled is not None:
         if question == "prove":
-            lines[0] = f"FILLABLE: a verified fill was found by {outcome.backend}"
+            lines[0] = f"FILLABLE: a verified fill was found by {outcome.method}"
         lines += ["", *(" ".join(row) for row in result.filled.rows), ""]
         for direction, title in (("A", "Across"), ("D", "Down")):
             lines.append(f"{title}:")
@@ -54,7 +54,7 @@ def as_json(result: FillResult) -> dict[str, Any]:
     problem = result.built.problem
     data: dict[str, Any] = {
         "status": outcome.status.value,
-        "backend": outcome.backend,
+        "backend": outcome.method,
         "verified": result.verified,
         "message": outcome.message,
         "times": {k: round(v, 4) for k, v in result.times.items()},

@@ -1,4 +1,5 @@
-"""ACE back-end: the Java MAC constraint solver bundled with pycsp3, for side-by-side comparison.
+"""ACE, the Java MAC constraint solver bundled with pycsp3: the one driver, used as a back-end
+for side-by-side comparison and as the cross-check's independent second method.
 
 The problem goes to ACE as a letters-only XCSP3 model: a variable per cell, a table per slot over
 its cells, and per length an ``allDifferent`` over the slots' cell lists (ACE's DistinctLists).
@@ -14,61 +15,106 @@ import shutil
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status
+from xwsat.backends.base import Traits
 from xwsat.encode.xcsp3 import cells_solution, cells_xcsp3
-from xwsat.evidence.ace import ace_jar
-from xwsat.planner import Plan
+from xwsat.errors import XwsatError
+from xwsat.guard import die_with_parent
+from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
 from xwsat.problem import FillProblem
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _VALUES = re.compile(r"<list>(.*?)</list>\s*<values>(.*?)</values>", re.S)
+LISTED: tuple[str, ...] = ()
+
+
+def ace_jar() -> Path | None:
+    """The ACE jar shipped in pycsp3's ``solvers/ace/`` folder, if pycsp3 is installed."""
+    import importlib.util
+
+    # find_spec locates pycsp3 without importing it (its import compiles a model at exit).
+    spec = importlib.util.find_spec("pycsp3")
+    if spec is None or spec.origin is None:
+        return None
+    jars = sorted((Path(spec.origin).parent / "solvers" / "ace").glob("ACE-*.jar"))
+    return jars[-1] if jars else None
+
+
+@dataclass(frozen=True)
+class AceAnswer:
+    """ACE's verdict (FILLED = satisfiable), its solution (variable -> value) and its time."""
+
+    status: Status
+    values: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    output: str = ""
+
+
+def run_ace(xml_path: Path, time_limit: float | None = 60.0) -> AceAnswer:
+    """Solve an XCSP3 file with ACE (one solution) within ``time_limit`` seconds of wall clock;
+    the JVM dies with the calling process."""
+    jar, java = ace_jar(), shutil.which("java")
+    if jar is None or java is None:
+        raise XwsatError("ACE needs java and pycsp3's ACE jar (pip install pycsp3)")
+    cmd = [java, "-jar", str(jar), str(xml_path)]
+    if time_limit:
+        cmd.append(f"-t={max(1, int(time_limit))}s")
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=die_with_parent,
+                              timeout=time_limit + 5 if time_limit else None)
+    except subprocess.TimeoutExpired:
+        return AceAnswer(Status.UNKNOWN, seconds=time.perf_counter() - start)
+    text = _ANSI.sub("", proc.stdout + proc.stderr)
+    seconds = time.perf_counter() - start
+    verdicts = [line[2:].strip() for line in text.splitlines() if line.startswith("s ")]
+    status = {"SATISFIABLE": Status.FILLED, "UNSATISFIABLE": Status.UNFILLABLE}.get(
+        verdicts[-1] if verdicts else "", Status.UNKNOWN)
+    values: dict[str, int] = {}
+    match = _VALUES.search(text)
+    if status is Status.FILLED and match:
+        values = dict(zip(match.group(1).split(), map(int, match.group(2).split())))
+    return AceAnswer(status, values, seconds, text)
 
 
 class AceBackend:
     """Run ACE on the letters model within the time limit (its own ``-t`` and a hard timeout)."""
 
     name: ClassVar[str] = "ace"
+    traits = Traits("ace", peer=True)
 
     @staticmethod
     def available() -> bool:
         return shutil.which("java") is not None and ace_jar() is not None
 
-    def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
+    def solve(self, problem: FillProblem, limits: Limits,
+              progress: Progress | None = None) -> Outcome:
         started = time.perf_counter()
-        jar, java = ace_jar(), shutil.which("java")
-        assert jar is not None and java is not None
         with tempfile.TemporaryDirectory(prefix="xwsat-ace-") as tmp:
             path = Path(tmp) / "fill.xml"
             path.write_text(cells_xcsp3(problem), encoding="utf-8")
             built = time.perf_counter()
-            cmd = [java, "-jar", str(jar), str(path)]
-            if limits.time_limit:
-                cmd.append(f"-t={max(1, int(limits.time_limit))}s")
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True,
-                                      timeout=(limits.time_limit + 5) if limits.time_limit
-                                      else None)
-                text = _ANSI.sub("", proc.stdout)
-            except subprocess.TimeoutExpired:
-                text = ""
+            left = limits.time_limit - (built - started) if limits.time_limit else None
+            answer = run_ace(path, max(left, 0.5) if left is not None else None)
         stats = Stats(build_s=built - started, solve_s=time.perf_counter() - built)
-        status = [line[2:].strip() for line in text.splitlines() if line.startswith("s ")]
-        verdict = status[-1] if status else ""
-        if verdict == "UNSATISFIABLE":
-            return Outcome(Status.UNFILLABLE, "ace", stats=stats, evidence=Evidence(
+        if answer.status is Status.UNFILLABLE:
+            return Outcome(Status.UNFILLABLE, self.name, stats=stats, evidence=Evidence(
                 "ACE exhaustive search",
                 "ACE (MAC with compact tables, restarts and nogoods) explored the whole space "
                 "of the letters model: UNSATISFIABLE"))
-        match = _VALUES.search(text)
-        if verdict == "SATISFIABLE" and match:
-            values = dict(zip(match.group(1).split(), map(int, match.group(2).split())))
-            fill = cells_solution(problem, values)
+        if answer.status is Status.FILLED and answer.values:
+            fill = cells_solution(problem, answer.values)
             if min(fill) < 0:
-                return Outcome(Status.ERROR, "ace", stats=stats,
-                               message="ACE's letters do not spell a candidate word")
-            return Outcome(Status.FILLED, "ace", fill, stats)
-        return Outcome(Status.UNKNOWN, "ace", stats=stats,
-                       message="ACE gave no verdict within the time limit")
+                return stopped(self.name, Stop.FAILED,
+                               "ACE's letters do not spell a candidate word", stats)
+            return Outcome(Status.FILLED, self.name, fill, stats)
+        return stopped(self.name, Stop.TIME, "ACE gave no verdict within the time limit", stats)
+
+
+def from_spec(sub: str | None) -> AceBackend:
+    if sub is not None:
+        raise XwsatError(f"unknown ace variant {sub!r} (use ace)")
+    return AceBackend()

@@ -1,83 +1,45 @@
-"""The one interface every back-end implements, and the values that cross it."""
+"""The one interface every back-end implements; the values that cross it live in
+``xwsat.outcome``.
+
+A back-end gets a propagated ``FillProblem`` (never the grid), the limits, and a progress
+callback, and returns an ``Outcome``. What it can do is stated in its ``traits``, so no caller
+ever tests a back-end's name: whether an exhausted search is a proof, which family of code it
+belongs to (a cross-check needs another family), and which proof producer certifies it.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from xwsat.planner import Plan
+from xwsat.outcome import Limits, Outcome, Progress
 from xwsat.problem import FillProblem
 
 
-class Status(str, Enum):
-    """FILLED and UNFILLABLE are verdicts; UNKNOWN (limit, abort) never is."""
-
-    FILLED = "filled"
-    UNFILLABLE = "unfillable"
-    UNKNOWN = "unknown"
-    ERROR = "error"
-
-    @property
-    def definitive(self) -> bool:
-        return self in (Status.FILLED, Status.UNFILLABLE)
-
-
 @dataclass(frozen=True)
-class Limits:
-    """What a run may spend. ``time_limit`` in seconds of wall clock; ``memory_mb`` per process."""
+class Traits:
+    """``complete``: an exhausted search proves UNFILLABLE. ``family``: the code that decides
+    ("native", "mac", "cdcl", "cpsat", "ace"). ``proof``: the proof producer that writes a
+    checkable certificate the same way (``xwsat.evidence.producers``), or None. ``peer``: a
+    solver run for comparison only."""
 
-    time_limit: float | None = None
-    memory_mb: int | None = None
-    seed: int = 0
-    threads: int = 1
-
-
-@dataclass(frozen=True)
-class Stats:
-    """Times in seconds (build = encode, load = hand to the solver, solve) and sizes."""
-
-    build_s: float = 0.0
-    load_s: float = 0.0
-    solve_s: float = 0.0
-    variables: int = 0
-    constraints: int = 0
-    conflicts: int = 0
-    nodes: int = 0
-    extra: dict[str, float | int | str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """Why a verdict holds: the method that proved it, in words, and any files that back it."""
-
-    method: str
-    detail: str = ""
-    files: tuple[str, ...] = ()
-    slots: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a back-end returns: a status, a fill (one word id per slot) when FILLED, and stats."""
-
-    status: Status
-    backend: str
-    fill: tuple[int, ...] | None = None
-    stats: Stats = field(default_factory=Stats)
-    evidence: Evidence | None = None
-    message: str = ""
+    family: str
+    complete: bool = True
+    proof: str | None = None
+    peer: bool = False
 
 
 class Backend(Protocol):
-    """A solver: given a propagated problem, a plan and limits, returns an Outcome."""
+    """A solver: given a propagated problem and limits, returns an Outcome."""
 
     name: ClassVar[str]
+    traits: Traits
 
     @staticmethod
     def available() -> bool: ...
 
-    def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome: ...
+    def solve(self, problem: FillProblem, limits: Limits,
+              progress: Progress | None = None) -> Outcome: ...
 
 
 def importable(module: str) -> bool:

@@ -5,20 +5,24 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, importable
+from xwsat.backends.base import Traits, importable
 from xwsat.encode.cpsat_tables import encode_cpsat
-from xwsat.planner import Plan, make_plan
+from xwsat.errors import XwsatError
+from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
+from xwsat.planner import make_plan
 from xwsat.problem import FillProblem
 
 # Presolve never paid off in results/solver_tuning.md: at 9k table rows it turned a 23 s proof into
 # a 30 s timeout, at 150k+ rows it used the whole 30 s budget. Kept only for tiny models.
 PRESOLVE_TUPLE_LIMIT = 5_000
+LISTED = ("plan",)
 
 
 class CpsatBackend:
     """Build the table model, then let CP-SAT search; INFEASIBLE is its (uncertified) proof."""
 
     name: ClassVar[str] = "cpsat"
+    traits = Traits("cpsat")  # its INFEASIBLE is not independently checkable: no proof
 
     def __init__(self, use_plan: bool = False, strategy: str = "letters") -> None:
         self.use_plan = use_plan
@@ -28,15 +32,13 @@ class CpsatBackend:
     def available() -> bool:
         return importable("ortools.sat.python.cp_model")
 
-    def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
+    def solve(self, problem: FillProblem, limits: Limits,
+              progress: Progress | None = None) -> Outcome:
         from ortools.sat.python import cp_model
 
         start = time.perf_counter()
-        if self.use_plan and plan.source != "fragments":
-            plan = make_plan(problem, limits.seed)  # the fragment planner's order, not length only
-        built_model = encode_cpsat(
-            problem, plan.order if self.use_plan else None, strategy=self.strategy
-        )
+        order = make_plan(problem, limits.seed).order if self.use_plan else None
+        built_model = encode_cpsat(problem, order, strategy=self.strategy)
         built = time.perf_counter()
         solver = cp_model.CpSolver()
         params = solver.parameters
@@ -58,7 +60,7 @@ class CpsatBackend:
             conflicts=int(solver.num_conflicts),
             nodes=int(solver.num_branches),
             extra={"tuples": built_model.n_tuples, "presolve": int(params.cp_model_presolve),
-                   "plan": plan.source if self.use_plan else "none"},
+                   "plan": "fragments" if self.use_plan else "none"},
         )
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             fill = tuple(int(solver.value(w)) for w in built_model.words)
@@ -75,6 +77,12 @@ class CpsatBackend:
                 ),
             )
         if status == cp_model.MODEL_INVALID:
-            return Outcome(Status.ERROR, self.name, stats=stats,
-                           message=built_model.model.validate())
-        return Outcome(Status.UNKNOWN, self.name, stats=stats, message="time limit reached")
+            return stopped(self.name, Stop.FAILED, built_model.model.validate(), stats)
+        return stopped(self.name, Stop.TIME, "time limit reached", stats)
+
+
+def from_spec(sub: str | None) -> CpsatBackend:
+    """``cpsat`` or ``cpsat:plan`` (a fixed decision strategy over the planner's cells)."""
+    if sub not in (None, "plan"):
+        raise XwsatError(f"unknown cpsat variant {sub!r} (use cpsat or cpsat:plan)")
+    return CpsatBackend(use_plan=sub == "plan")

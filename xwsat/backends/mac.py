@@ -9,11 +9,11 @@ no code with the Python search, which is what ``--cross-check`` relies on.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, importable
-from xwsat.planner import Plan
+from xwsat.backends.base import Traits, importable
+from xwsat.errors import XwsatError
+from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
@@ -56,22 +56,21 @@ class MacBackend:
     """Run the compiled search in slices until a verdict, the time limit or an abort."""
 
     name: ClassVar[str] = "mac"
-
-    def __init__(self) -> None:
-        self.progress: Callable[[str], None] | None = None
+    traits = Traits("mac", proof="mac")
 
     @staticmethod
     def available() -> bool:
         return importable("numba")
 
-    def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
+    def solve(self, problem: FillProblem, limits: Limits,
+              progress: Progress | None = None) -> Outcome:
         from xwsat.mac import kernel
         from xwsat.mac.model import build_model, slot_rows, word_of_row
 
         started = time.perf_counter()
         deadline = started + limits.time_limit if limits.time_limit else None
-        if self.progress is not None and not compiled():
-            self.progress("compiling the search (first run only, about 20 s)")
+        if progress is not None and not compiled():
+            progress("compiling the search (first run only, about 20 s)")
         model, start = build_model(problem)
         state = kernel.new_state(model, start, limits.seed)
         built = time.perf_counter()
@@ -84,9 +83,9 @@ class MacBackend:
             spent = time.perf_counter() - before
             budget = max(16, min(1 << 20, int(budget * (2.0 if spent < SLICE_S / 2 else
                                                          0.5 if spent > SLICE_S * 2 else 1.0))))
-            if self.progress is not None and time.perf_counter() - last_report >= 1.0:
+            if progress is not None and time.perf_counter() - last_report >= 1.0:
                 last_report = time.perf_counter()
-                self.progress(self._progress_text(state, last_report - built))
+                progress(self._progress_text(state, last_report - built))
         sc = state.sc
         stats = Stats(
             build_s=built - started,
@@ -102,9 +101,8 @@ class MacBackend:
             for s in range(problem.n_slots):
                 rows = slot_rows(model, state.ct, s)
                 if len(rows) != 1:
-                    return Outcome(Status.ERROR, self.name, stats=stats,
-                                   message=f"slot {problem.slot_names[s]} has {len(rows)} rows "
-                                   "left in a complete assignment")
+                    return stopped(self.name, Stop.FAILED, f"slot {problem.slot_names[s]} has "
+                                   f"{len(rows)} rows left in a complete assignment", stats)
                 fill.append(word_of_row(model, s, int(rows[0])))
             return Outcome(Status.FILLED, self.name, tuple(fill), stats)
         if code == kernel.UNSAT:
@@ -113,8 +111,8 @@ class MacBackend:
                 f"maintained arc consistency on the letters model (compact tables, restarts "
                 f"with nogoods) exhausted the space after {stats.nodes} decisions and "
                 f"{stats.conflicts} failures"))
-        return Outcome(Status.UNKNOWN, self.name, stats=stats,
-                       message=f"time limit reached after {stats.nodes} decisions")
+        return stopped(self.name, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
+                       stats)
 
     @staticmethod
     def _progress_text(state: State, elapsed: float) -> str:
@@ -124,3 +122,12 @@ class MacBackend:
         nodes = int(sc[kernel.NODES])
         return (f"{nodes:,} decisions, {int(sc[kernel.FAILS]):,} failures, "
                 f"{int(sc[kernel.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
+
+
+LISTED: tuple[str, ...] = ()  # no variants
+
+
+def from_spec(sub: str | None) -> MacBackend:
+    if sub is not None:
+        raise XwsatError(f"unknown mac variant {sub!r} (use mac)")
+    return MacBackend()

@@ -1,9 +1,9 @@
-"""Native back-end: xwsat's own backtracking filler (seeds 000/001/002), no solver library.
+"""Native back-end: xwsat's own backtracking filler, no solver library.
 
 Variants: ``native`` = ``native:csp`` (maintained arc consistency on candidate bitsets,
 most-constrained slot, least-constraining word weighted by word score, letter decisions on small
 grids, transposition symmetry breaking, conflict-directed backjumping with pruning; complete),
-``native:letters`` (letter decisions everywhere),
+``native:letters`` (letter decisions everywhere), ``native:prove`` (stack regions first),
 ``native:fragments`` (the planner's order with fragments, templates, backjumping and accelerators;
 complete), ``native:static`` (the same without the planner's features: longest-first
 order, no fragments, no accelerators) and ``native:balanced`` (fragments plus dynamic difficulty
@@ -13,19 +13,20 @@ balancing; incomplete, so it never answers UNFILLABLE). See ``xwsat.native.engin
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import ClassVar
 
-from xwsat.backends.base import Evidence, Limits, Outcome, Stats, Status, fill_from_choice
+from xwsat.backends.base import Traits, fill_from_choice
 from xwsat.errors import XwsatError
 from xwsat.native import VARIANTS, Search, SearchConfig
 from xwsat.native.engine import SearchResult
 from xwsat.native.estimate import progress_text
 from xwsat.native.prover import Proof, prove
-from xwsat.planner import Plan, default_plan, make_plan
+from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
+from xwsat.planner import default_plan, make_plan
 from xwsat.problem import FillProblem
 
 DEFAULT_VARIANT = "csp"
+LISTED = tuple(VARIANTS)  # the registry's ``native:VARIANT`` names
 
 
 class NativeBackend:
@@ -36,24 +37,22 @@ class NativeBackend:
     def __init__(self, variant: str = DEFAULT_VARIANT) -> None:
         self.variant = variant
         self.config: SearchConfig = VARIANTS[variant]
-        # set by the runner: receives a one-line progress text about once a second
-        self.progress: Callable[[str], None] | None = None
+        # its certificates come from the Python MAC search, which shares this search's state
+        self.traits = Traits("native", complete=not self.config.balance, proof="search")
 
     @staticmethod
     def available() -> bool:
         return True  # numpy only
 
-    def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
+    def solve(self, problem: FillProblem, limits: Limits,
+              progress: Progress | None = None) -> Outcome:
         started = time.perf_counter()
         label = f"{self.name}:{self.variant}"
-        if self.variant == "static":
-            plan = default_plan(problem)  # planner features off: longest first, nothing else
-        elif not self.config.dynamic_order and plan.source != "fragments":
-            plan = make_plan(problem, limits.seed)
+        plan = make_plan(problem, limits.seed) if self.config.planner else default_plan(problem)
         deadline = started + limits.time_limit if limits.time_limit else None
         report = None
-        if self.progress is not None:
-            sink = self.progress
+        if progress is not None:
+            sink = progress
 
             def report(result: SearchResult, log10_nodes: float | None) -> None:
                 sink(progress_text(result.nodes, result.seconds, log10_nodes))
@@ -98,10 +97,10 @@ class NativeBackend:
 
     def _outcome(self, problem: FillProblem, label: str, result: SearchResult,
                  stats: Stats) -> Outcome:
-        if result.status == "filled":
+        if result.status is Status.FILLED:
             assert result.choice is not None
             return Outcome(Status.FILLED, label, fill_from_choice(problem, result.choice), stats)
-        if result.status == "unfillable":
+        if result.status is Status.UNFILLABLE:
             return Outcome(
                 Status.UNFILLABLE,
                 label,
@@ -112,18 +111,10 @@ class NativeBackend:
                     f"{result.nodes} nodes and {result.conflicts} conflicts",
                 ),
             )
-        if result.status == "exhausted":
-            return Outcome(
-                Status.UNKNOWN,
-                label,
-                stats=stats,
-                message=f"incomplete search ({self.variant}) exhausted after {result.nodes} nodes;"
-                " no verdict",
-            )
-        return Outcome(
-            Status.UNKNOWN, label, stats=stats,
-            message=f"time limit reached after {result.nodes} nodes",
-        )
+        if result.stop is Stop.EXHAUSTED:
+            return stopped(label, Stop.EXHAUSTED, f"incomplete search ({self.variant}) "
+                           f"exhausted after {result.nodes} nodes; no verdict", stats)
+        return stopped(label, Stop.TIME, f"time limit reached after {result.nodes} nodes", stats)
 
 
 def region_evidence(proof: Proof) -> Evidence:
@@ -141,7 +132,7 @@ def region_evidence(proof: Proof) -> Evidence:
     )
 
 
-def make_native(sub: str | None) -> NativeBackend:
+def from_spec(sub: str | None) -> NativeBackend:
     """The native back-end for ``native`` / ``native:VARIANT``."""
     variant = sub or DEFAULT_VARIANT
     if variant not in VARIANTS:

@@ -1,78 +1,35 @@
-"""Back-ends by name: ``cpsat``, ``sat`` / ``sat:SOLVER``, ``native`` / ``native:VARIANT``, ``mac``,
-``ace``.
+"""The one door to a solver: back-ends by name (``name`` or ``name:variant``), and the ``auto``
+policies that race several of them.
 
-Solver libraries are imported lazily, inside the back-ends, so a missing one only disables itself.
+Each back-end module exposes ``from_spec(variant)`` and ``LISTED`` (the variants worth testing);
+modules are imported only when asked for, and solver libraries only inside ``solve``, so a
+missing library disables its back-end alone. Adding a back-end is one module and one line in
+``_MODULES`` (ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 
 from xwsat.backends.base import Backend
 from xwsat.errors import XwsatError
 
-
-def _cpsat(sub: str | None) -> Backend:
-    from xwsat.backends.cpsat import CpsatBackend
-
-    if sub not in (None, "plan"):
-        raise XwsatError(f"unknown cpsat variant {sub!r} (use cpsat or cpsat:plan)")
-    return CpsatBackend(use_plan=sub == "plan")
-
-
-def _sat(sub: str | None) -> Backend:
-    from xwsat.backends.sat import DEFAULT_SOLVER, SOLVERS, SatBackend
-
-    parts = (sub or "").split(":")
-    use_plan = parts[-1] == "plan"  # sat:plan, sat:SOLVER:plan: variables numbered in plan order
-    if use_plan:
-        parts.pop()
-    if len(parts) > 1:
-        raise XwsatError(f"unknown SAT variant {sub!r} (use sat, sat:SOLVER, sat:SOLVER:plan)")
-    solver = (parts[0] if parts else "") or DEFAULT_SOLVER
-    if solver not in SOLVERS:
-        raise XwsatError(f"unknown SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-    return SatBackend(solver, use_plan=use_plan)
-
-
-def _native(sub: str | None) -> Backend:
-    from xwsat.backends.native import make_native
-
-    return make_native(sub)
-
-
-def _ace(sub: str | None) -> Backend:
-    from xwsat.backends.ace import AceBackend
-
-    if sub is not None:
-        raise XwsatError(f"unknown ace variant {sub!r} (use ace)")
-    return AceBackend()
-
-
-def _mac(sub: str | None) -> Backend:
-    from xwsat.backends.mac import MacBackend
-
-    if sub is not None:
-        raise XwsatError(f"unknown mac variant {sub!r} (use mac)")
-    return MacBackend()
-
-
-FACTORIES: dict[str, Callable[[str | None], Backend]] = {
-    "mac": _mac,
-    "cpsat": _cpsat,
-    "sat": _sat,
-    "native": _native,
-    "ace": _ace,  # Java + pycsp3's jar, for comparison (not in auto)
+_MODULES = {
+    "mac": "xwsat.backends.mac",
+    "cpsat": "xwsat.backends.cpsat",
+    "sat": "xwsat.backends.sat",
+    "native": "xwsat.backends.native",
+    "ace": "xwsat.backends.ace",  # Java + pycsp3's jar, for comparison (not in auto)
 }
 
 # ``auto`` policies: (back-end, start delay in seconds), in order of preference when they finish
 # together; "a|b" runs the first of a, b that is installed. Measured (results/hard.md): on hard
-# grids the compiled letters search ``mac`` refutes 19 of 20 grids the Python searches mostly
-# could not, and the word-deciding ``native`` fills the one it misses, so the default races those
-# two on the two cores (``native:letters`` stands in for ``mac`` without numba). ``auto:python``
-# is the earlier default (native against native:letters); ``auto:race`` races native against
-# SAT; ``auto:staged`` runs native alone first and escalates to SAT after a short budget
-# (issue 3); ``auto:regions`` races native with the region-first prover.
+# grids the compiled letters search ``mac`` refutes what the Python searches mostly could not,
+# and the word-deciding ``native`` fills the grids it misses, so the default races those two on
+# the two cores (``native:letters`` stands in for ``mac`` without numba). ``python`` is the
+# earlier default (native against native:letters); ``race`` races native against SAT;
+# ``staged`` runs native alone first and escalates to SAT after a short budget; ``regions``
+# races native with the region-first prover.
 AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "default": (("native", 0.0), ("mac|native:letters", 0.0)),
     "python": (("native", 0.0), ("native:letters", 0.0)),
@@ -80,17 +37,21 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "staged": (("native", 0.0), ("sat", 3.0)),
     "regions": (("native", 0.0), ("native:prove", 0.0)),
 }
-AUTO_PORTFOLIO = tuple(spec.split("|")[0] for spec, _ in AUTO_POLICIES["default"])
+
+
+def _module(name: str):
+    return importlib.import_module(_MODULES[name])
 
 
 def make_backend(spec: str) -> Backend:
-    """A back-end from its name, ``name`` or ``name:variant``."""
+    """A back-end from its name, ``name`` or ``name:variant``; an unknown or uninstalled one is
+    a one-line error naming the choices."""
     name, _, sub = spec.partition(":")
-    if name not in FACTORIES:
-        known = ", ".join(["auto", *FACTORIES])
+    if name not in _MODULES:
+        known = ", ".join(["auto", *_MODULES])
         raise XwsatError(f"unknown back-end {spec!r}; choose one of {known}")
     try:
-        backend = FACTORIES[name](sub or None)
+        backend = _module(name).from_spec(sub or None)
     except ImportError as exc:
         raise XwsatError(f"back-end {spec!r} is not available ({exc})") from None
     if not backend.available():
@@ -98,13 +59,52 @@ def make_backend(spec: str) -> Backend:
     return backend
 
 
+def installed(spec: str) -> bool:
+    """Whether ``spec`` names a back-end whose solver is installed."""
+    try:
+        make_backend(spec)
+    except XwsatError:
+        return False
+    return True
+
+
+def backend_specs() -> list[str]:
+    """Every back-end and listed variant the registry knows (installed or not), in order."""
+    specs = []
+    for name in _MODULES:
+        try:
+            listed = _module(name).LISTED
+        except ImportError:
+            listed = ()
+        specs += [name, *(f"{name}:{variant}" for variant in listed)]
+    return specs
+
+
+def is_auto(spec: str) -> bool:
+    return spec == "auto" or spec.startswith("auto:")
+
+
+def resolve(spec: str) -> list[tuple[str, float]]:
+    """The back-ends a spec runs, with their start delays: one for a plain name, the installed
+    members of the policy for ``auto`` / ``auto:POLICY``."""
+    if not is_auto(spec):
+        make_backend(spec)
+        return [(spec, 0.0)]
+    policy = spec.partition(":")[2] or "default"
+    if policy not in AUTO_POLICIES:
+        raise XwsatError(f"unknown auto policy {policy!r}; choose one of "
+                         f"{', '.join(AUTO_POLICIES)}")
+    members = []
+    for alternatives, delay in AUTO_POLICIES[policy]:
+        choice = next((s for s in alternatives.split("|") if installed(s)), None)
+        if choice is not None:
+            members.append((choice, delay))
+    if not members:
+        raise XwsatError("no back-end is available (install ortools or python-sat)")
+    return members
+
+
 def validate_spec(spec: str) -> str:
     """Check a back-end name early (before any work) and return it."""
-    if spec == "auto" or spec.startswith("auto:"):
-        policy = spec.partition(":")[2] or "default"
-        if policy not in AUTO_POLICIES:
-            raise XwsatError(f"unknown auto policy {policy!r}; choose one of "
-                             f"{', '.join(AUTO_POLICIES)}")
-    else:
-        make_backend(spec)
+    resolve(spec)
     return spec

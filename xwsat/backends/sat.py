@@ -14,23 +14,20 @@ from typing import ClassVar
 
 import numpy as np
 
-from xwsat.backends.base import (
-    Evidence,
-    Limits,
-    Outcome,
-    Stats,
-    Status,
-    fill_from_choice,
-    importable,
-)
+from xwsat.backends.base import Traits, fill_from_choice, importable
 from xwsat.encode.cnf import CNF, encode_cnf, repeat_clauses
-from xwsat.planner import Plan, make_plan
+from xwsat.errors import XwsatError
+from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status
+from xwsat.planner import make_plan
 from xwsat.problem import FillProblem
 
 DEFAULT_SOLVER = "cadical195"
 SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose42", "maplecm",
            "maplechrono", "lingeling", "minisat22", "mergesat3", "kissat404")
 NOT_INCREMENTAL = ("kissat404",)  # cannot take clauses after solve: repeats go in eagerly
+PROOF_LOGGING = ("cadical195", "cadical153", "glucose4", "glucose42", "lingeling",
+                 "maplechrono", "maplecm")  # pysat's proof-logging solvers, Maplesat excluded
+LISTED = ("plan", "glucose4")  # variants the contract suite runs besides plain ``sat``
 
 
 class SatBackend:
@@ -44,21 +41,20 @@ class SatBackend:
         self.solver = solver
         self.lazy = lazy_repeats and solver not in NOT_INCREMENTAL
         self.use_plan = use_plan
+        self.traits = Traits("cdcl", proof=f"cdcl:{solver}" if solver in PROOF_LOGGING else None)
 
     @staticmethod
     def available() -> bool:
         return importable("pysat.solvers")
 
-    def solve(self, problem: FillProblem, plan: Plan, limits: Limits) -> Outcome:
+    def solve(self, problem: FillProblem, limits: Limits,
+              progress: Progress | None = None) -> Outcome:
         from pysat.solvers import Solver
 
         label = f"sat:{self.solver}"
         start = time.perf_counter()
-        if self.use_plan and plan.source != "fragments":
-            plan = make_plan(problem, limits.seed)
-        cnf = encode_cnf(
-            problem, repeats=not self.lazy, order=plan.order if self.use_plan else None
-        )
+        order = make_plan(problem, limits.seed).order if self.use_plan else None
+        cnf = encode_cnf(problem, repeats=not self.lazy, order=order)
         built = time.perf_counter()
         with Solver(name=self.solver) as solver:
             load_cnf(solver, cnf)
@@ -117,3 +113,18 @@ def _solver_stats(solver: object) -> dict[str, int]:
         return {k: int(v) for k, v in (solver.accum_stats() or {}).items()}
     except NotImplementedError:
         return {}
+
+
+def from_spec(sub: str | None) -> SatBackend:
+    """``sat``, ``sat:SOLVER``, ``sat:plan`` or ``sat:SOLVER:plan`` (variables numbered in the
+    fragment planner's order, the only ordering pysat exposes besides phases)."""
+    parts = (sub or "").split(":")
+    use_plan = parts[-1] == "plan"
+    if use_plan:
+        parts.pop()
+    if len(parts) > 1:
+        raise XwsatError(f"unknown SAT variant {sub!r} (use sat, sat:SOLVER, sat:SOLVER:plan)")
+    solver = (parts[0] if parts else "") or DEFAULT_SOLVER
+    if solver not in SOLVERS:
+        raise XwsatError(f"unknown SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}")
+    return SatBackend(solver, use_plan=use_plan)

@@ -15,26 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from xwsat.backends.base import Status
 from xwsat.errors import XwsatError
-
-
-def classify(status: Status, message: str) -> str:
-    """The row status: a verdict, or why there is none (timeout, memout, crash, error, unknown)."""
-    if status.definitive:
-        return status.value
-    text = message.lower()
-    if status is Status.UNKNOWN:
-        if "memory limit" in text:
-            return "memout"
-        if "time limit" in text:
-            return "timeout"
-        return "unknown"
-    if "out of memory" in text:
-        return "memout"
-    if "process died" in text:
-        return "crash"
-    return "error"
 
 
 def execute(task: dict[str, Any]) -> dict[str, Any]:
@@ -55,9 +36,9 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
     stats = outcome.stats
     evidence = outcome.evidence
     return {
-        "status": classify(outcome.status, outcome.message),
+        "status": outcome.label,
         "verified": result.verified,
-        "solved_by": outcome.backend,
+        "solved_by": outcome.method,
         "message": outcome.message[:500],
         "time_s": round(sum(result.times.values()), 4),
         "times": {

@@ -15,51 +15,21 @@ import platform
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-_PAGE = os.sysconf("SC_PAGE_SIZE")
+from xwsat.guard import CommandRun, run_command
+from xwsat.outcome import Stop
+
 HARD_SLACK_S = 30.0  # outer wall clock = limit * 1.5 + slack (load, build, verify, grace)
-POLL_S = 0.1
-MEMORY_EVERY = 4  # polls between memory readings (each scans /proc for the process tree)
 STOP = threading.Event()  # set on Ctrl-C: every watcher kills its run and returns at once
 
 
 def hard_limit(time_limit: float) -> float:
     return time_limit * 1.5 + HARD_SLACK_S
-
-
-def _children() -> dict[int, list[int]]:
-    tree: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
-                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        tree.setdefault(ppid, []).append(int(entry))
-    return tree
-
-
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (0 where /proc cannot be read)."""
-    tree = _children() if os.path.isdir("/proc") else {}
-    total, stack = 0, [pid]
-    while stack:
-        current = stack.pop()
-        stack.extend(tree.get(current, []))
-        try:
-            with open(f"/proc/{current}/statm", encoding="ascii") as statm:
-                total += int(statm.read().split()[1]) * _PAGE
-        except (OSError, ValueError, IndexError):
-            pass
-    return total
 
 
 def _version(module: str) -> str:
@@ -102,62 +72,22 @@ def machine() -> dict[str, Any]:
         pass
     memory_mb = 0
     with contextlib.suppress(ValueError, OSError):
-        memory_mb = os.sysconf("SC_PHYS_PAGES") * _PAGE >> 20
+        memory_mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
     return {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count() or 0,
             "memory_mb": memory_mb, "os": f"{platform.system()} {platform.release()}"}
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
 def run_isolated(task: dict[str, Any]) -> dict[str, Any]:
     """Run ``task`` in ``python -m xwsat.bench.child``; always returns a row (task + result)."""
-    limit = hard_limit(task["time_limit"])
-    memory = task.get("memory_mb")
     started = time.time()
-    t0 = time.monotonic()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "xwsat.bench.child"],
-                                stdin=subprocess.PIPE, stdout=out, stderr=err, text=True,
-                                start_new_session=True)
-        killed = ""
-        try:
-            assert proc.stdin is not None
-            proc.stdin.write(json.dumps(task))
-            proc.stdin.close()
-            polls = 0
-            while proc.poll() is None:
-                polls += 1
-                elapsed = time.monotonic() - t0
-                if STOP.is_set():
-                    killed = "interrupted: the sweep was stopped"
-                elif elapsed > limit:
-                    killed = f"timeout: hard wall-clock limit of {limit:g} s reached"
-                elif (memory and polls % MEMORY_EVERY == 1
-                      and tree_rss(proc.pid) > memory * 1024 * 1024):
-                    killed = f"memout: the run's processes passed {memory} MiB"
-                if killed:
-                    _kill_group(proc)
-                    break
-                time.sleep(POLL_S)
-        finally:
-            if proc.poll() is None:  # interrupted: leave nothing running
-                _kill_group(proc)
-            else:  # the back-end's own child is gone with fill_grid; be sure of the group
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-        wall = time.monotonic() - t0
-        out.seek(0)
-        err.seek(0)
-        result = _parse(out.read(), err.read(), proc.returncode, killed)
+    run = run_command([sys.executable, "-m", "xwsat.bench.child"], json.dumps(task),
+                      hard_limit(task["time_limit"]), task.get("memory_mb"), STOP.is_set)
+    result = _parse(run)
     if result.get("status") == "filled":
         result = _recheck(task, result)
     row = dict(task)
     row.update(result)
-    row.update({"wall_s": round(wall, 3), "started": time.strftime(
+    row.update({"wall_s": round(run.seconds, 3), "started": time.strftime(
         "%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)), "versions": versions(),
         "machine": machine()})
     return row
@@ -194,20 +124,23 @@ def _recheck(task: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     return dict(result, rechecked=True)
 
 
-def _parse(stdout: str, stderr: str, code: int | None, killed: str) -> dict[str, Any]:
-    if killed:
-        status, _, message = killed.partition(": ")
-        return {"status": status, "verified": False, "message": message}
-    lines = [line for line in stdout.splitlines() if line.startswith("{")]
-    if code == 0 and lines:
+def _parse(run: CommandRun) -> dict[str, Any]:
+    """The run's own result line, or why there is none: the watcher's stop, or how it died (a
+    SIGKILL from outside is 'killed': only a measured breach of the limit is 'memout')."""
+    if run.stop is not None:
+        return {"status": run.stop.value, "verified": False, "message": run.message}
+    lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    if run.returncode == 0 and lines:
         try:
             return json.loads(lines[-1])
         except json.JSONDecodeError:
             pass
-    tail = " | ".join(stderr.strip().splitlines()[-3:])[-400:]
+    tail = " | ".join(run.stderr.strip().splitlines()[-3:])[-400:]
+    code = run.returncode
     if code is not None and code < 0:
-        why = f"killed by signal {-code}" + (" (likely out of memory)" if code == -9 else "")
-        status = "memout" if code == -9 else "crash"
+        status = Stop.KILLED if code == -signal.SIGKILL else Stop.CRASH
+        why = f"killed by signal {-code}"
     else:
-        why, status = f"exit {code}", "crash"
-    return {"status": status, "verified": False, "message": f"run process died: {why}. {tail}"}
+        status, why = Stop.CRASH, f"exit {code}"
+    return {"status": status.value, "verified": False,
+            "message": f"run process died: {why}. {tail}"}

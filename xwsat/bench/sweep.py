@@ -7,12 +7,14 @@ every task whose row is already there. Never prints; progress goes through a cal
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from xwsat.bench.suites import Suite
 from xwsat.errors import XwsatError
 
 ROWS = "rows.jsonl"
+LOCK = ".lock"  # held while a sweep writes into the folder
 VERDICTS = ("filled", "unfillable")
 
 
@@ -60,7 +63,7 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     rows: dict[str, dict[str, Any]] = {}
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8", errors="replace") as handle:
         for line in handle:
             try:
                 row = json.loads(line)
@@ -172,6 +175,27 @@ def run_sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
     if len({t["key"] for t in tasks}) != len(tasks):
         raise XwsatError("the sweep lists the same run twice (repeated suite or back-end?)")
     out_dir.mkdir(parents=True, exist_ok=True)
+    with folder_lock(out_dir):
+        return _sweep(tasks, out_dir, executor, on_row, run, jobs, rerun)
+
+
+@contextmanager
+def folder_lock(out_dir: Path) -> Iterator[None]:
+    """One sweep at a time per folder (a second one would run every job again)."""
+    handle = (out_dir / LOCK).open("a")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise XwsatError(f"{out_dir}: another sweep is writing into this folder") from None
+        yield
+    finally:
+        handle.close()
+
+
+def _sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
+           on_row: Callable[[dict[str, Any], Progress], None] | None, run: RunFn, jobs: int,
+           rerun: frozenset[str]) -> tuple[list[dict[str, Any]], Progress]:
     path = out_dir / ROWS
     _end_torn_line(path)
     existing = read_rows(path)

@@ -19,7 +19,8 @@ from typing import Any
 
 from xwsat.bench.sweep import VERDICTS, disagreements, instance_id
 
-NOT_DECIDED = ("timeout", "memout", "unknown", "crash", "error", "interrupted")
+NOT_DECIDED = ("timeout", "memout", "unknown", "crash", "error", "interrupted", "killed",
+               "exhausted")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,8 +28,12 @@ from xwsat.bench.sweep import (
     run_sweep,
 )
 from xwsat.bench.tables import build_report, readme_section, splice
-from xwsat.commands.common import check_time_limit, fail, write_atomic
+from xwsat.commands.common import write_atomic
+from xwsat.commands.options import check_time_limit
 from xwsat.errors import XwsatError
+from xwsat.guard import stop_on_termination
+from xwsat.outcome import Stop
+from xwsat.words import load_words
 
 SWEEP = "sweep.json"
 
@@ -135,8 +138,7 @@ def run(
         names = [validate_spec(b) for b in _split(backends, "--backends")]
         seed_list = _seeds(seeds)
         rerun_set = frozenset(_split(rerun, "--rerun")) if rerun else frozenset()
-        statuses = {"all", "filled", "unfillable", "timeout", "memout", "crash", "error",
-                    "unknown"}
+        statuses = {"all", "filled", "unfillable", "unknown", *(stop.value for stop in Stop)}
         if not rerun_set <= statuses:
             raise XwsatError(f"--rerun: unknown status {sorted(rerun_set - statuses)[0]!r} "
                              f"(use {', '.join(sorted(statuses))})")
@@ -147,6 +149,8 @@ def run(
         out_dir = out or Path("results") / "bench" / "+".join(s.name for s in loaded)
         check_bench_folder(out_dir)
         tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
+        for path in sorted({t["dictionary_path"] for t in tasks}):
+            load_words(path)  # a damaged dictionary is bad input now, not a column of crashes
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
                            cluster, out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -155,14 +159,12 @@ def run(
         if client is not None:  # the ETA divides by the cluster's worker threads
             jobs = max(1, sum(client.nthreads().values()))
     except OSError as exc:
-        raise fail(f"cannot create the result folder ({exc.strerror})") from None
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+        raise XwsatError(f"cannot create the result folder ({exc.strerror})") from None
     typer.echo(f"[bench] {len(tasks)} runs ({len(loaded)} suites, {len(names)} back-ends, "
                f"{len(seed_list)} seeds) -> {out_dir / ROWS}", err=True)
     isolate.STOP.clear()
     interrupted = False
-    _stop_on_signals()
+    stop_on_termination()
     try:
         rows, progress = run_sweep(tasks, out_dir, executor, _show, jobs=jobs, rerun=rerun_set)
     except KeyboardInterrupt:
@@ -179,7 +181,7 @@ def run(
     if interrupted:
         typer.echo("xwsat: interrupted; rows so far are kept, rerun the same command to resume",
                    err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(3)
     if not no_report:
         _write_report(out_dir, None)
     problems = disagreements(rows)
@@ -269,24 +271,11 @@ def report(
             section = readme_section(text, folder, readme)
             write_atomic(readme, splice(old, folder.name, section))
     except OSError as exc:
-        raise fail(f"{readme}: cannot read ({exc.strerror})") from None
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+        raise XwsatError(f"{readme}: cannot read ({exc.strerror})") from None
     summary = text.split("## Solved per back-end", 1)[1].split("## Plots", 1)[0]
     typer.echo(summary.strip())
     typer.echo(f"\nwrote report.md, summary.csv, versus.csv, instances.csv and plots to {folder}")
 
-
-
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-def _stop_on_signals() -> None:
-    """SIGTERM (``kill``) stops a sweep like Ctrl-C: runs killed, rows kept. SIGINT is restored
-    too, since a shell starts background jobs with it ignored."""
-    signal.signal(signal.SIGTERM, _raise_interrupt)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,52 +1,31 @@
-"""What every command shares: option types, loading inputs, atomic writes, one-line errors."""
+"""What the commands share besides options: reading inputs, guarding and writing outputs, the
+command-wide limits, and the live status line."""
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
+import shutil
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
 
-import typer
-
-from xwsat.backends.base import Status
-from xwsat.backends.registry import validate_spec
+from xwsat import guard
+from xwsat.commands.options import Rules, Search, Words
 from xwsat.errors import XwsatError
 from xwsat.formats import read_grid
 from xwsat.grid import Grid
-from xwsat.pipeline import FillOptions, FillResult, fill_grid
-from xwsat.verdict_text import as_json, describe
+from xwsat.pipeline import FillOptions
 from xwsat.words import WordList, load_words, normalize_word
 
-EXIT = {Status.FILLED: 0, Status.UNFILLABLE: 1, Status.UNKNOWN: 3, Status.ERROR: 4}
-
-GridArg = Annotated[Path, typer.Argument(help="Grid file: '.' empty, '#' block, letters given.")]
-DictOpt = Annotated[str, typer.Option("--dict", "-d", help="'en' (embedded) or a word-list file.")]
-BackendOpt = Annotated[str, typer.Option(
-    "--backend", "-b",
-    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace.")]
-TimeOpt = Annotated[float, typer.Option("--time-limit", "-t", help="Seconds of wall clock.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
-RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
-ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
-LengthOpt = Annotated[int, typer.Option("--min-length", help="Shortest run that is a slot.")]
-MemoryOpt = Annotated[int, typer.Option(
-    "--memory-limit", help="MiB per solver process (0 = none).")]
-AlphabetOpt = Annotated[str, typer.Option("--alphabet", help="Declare the alphabet's letters.")]
-FoldOpt = Annotated[bool, typer.Option("--fold-yo", help="Fold Ё into Е (Russian).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable result.")]
-OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the filled grid here.")]
-ForceOpt = Annotated[bool, typer.Option(
-    "--force", help="Replace output files that already exist (an input is never replaced).")]
+STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
+WATCH_SLACK_S = 0.8  # the command-wide watch stops main-process work this long past the limit
+NOT_A_TTY_EVERY_S = 5.0  # progress lines when stderr is a file or a pipe: one per this many s
 
 
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error and return the exit (code 2) for the caller to raise."""
-    typer.echo(f"xwsat: error: {message}", err=True)
-    return typer.Exit(2)
-
+# --- inputs -----------------------------------------------------------------------------------
 
 def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
     """Read a grid (text, .json, .ipuz, .puz by extension), letters normalised like words."""
@@ -54,56 +33,47 @@ def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
     return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo))
 
 
-def load_inputs(grid_path: Path, dictionary: str, min_score: int, alphabet: str | None,
-                fold_yo: bool) -> tuple[Grid, WordList]:
+def load_word_list(words: Words) -> WordList:
+    return load_words(words.dictionary, words.min_score, words.alphabet or None,
+                      fold_yo=words.fold_yo)
+
+
+def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     """Read the grid and the dictionary, with the grid's letters normalised like the words."""
-    if not 0 <= min_score <= 100:
-        raise XwsatError("--min-score must be between 0 and 100")
-    grid = load_grid(grid_path, fold_yo)
-    words = load_words(dictionary, min_score, alphabet or None, fold_yo=fold_yo)
-    return grid, words
+    return load_grid(grid_path, words.fold_yo), load_word_list(words)
 
 
-def check_time_limit(time_limit: float) -> None:
-    if not 0 < time_limit <= 7 * 24 * 3600:  # also refuses NaN
-        raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
+def fill_options(search: Search, rules: Rules, started: float | None = None) -> FillOptions:
+    """The search options with the time the command has left (its loading counted)."""
+    return FillOptions(search.backend, time_left(search.time_limit, started), search.memory_mb,
+                       search.seed, rules.allow_repeats, rules.min_length)
 
 
-def check_seed(seed: int) -> None:
-    if seed < 0:
-        raise XwsatError("--seed must be zero or positive")
+# --- limits -----------------------------------------------------------------------------------
+
+def command_started() -> float:
+    """When this command began: the process's start under ``xwsat``, else now."""
+    return STARTED if STARTED is not None else time.monotonic()
 
 
-def check_min_length(min_length: int) -> None:
-    if not 1 <= min_length <= 100:
-        raise XwsatError("--min-length must be between 1 and 100")
+def time_left(time_limit: float, started: float | None = None) -> float:
+    """Seconds of the command's ``time_limit`` not yet spent (at least a token 0.1 s)."""
+    origin = started if started is not None else STARTED
+    if origin is None:
+        return time_limit
+    return max(0.1, time_limit - (time.monotonic() - origin))
 
 
-def search_options(backend: str, time_limit: float, seed: int, allow_repeats: bool,
-                   min_length: int, memory_limit: int) -> FillOptions:
-    """Validate the search options before any work starts."""
-    check_time_limit(time_limit)
-    check_seed(seed)
-    check_min_length(min_length)
-    if memory_limit < 0:
-        raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
-    if 0 < memory_limit < 512:
-        raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its dictionary")
-    return FillOptions(validate_spec(backend), time_limit, memory_limit or None, seed,
-                       allow_repeats, min_length)
+@contextlib.contextmanager
+def limited(time_limit: float | None, memory_mb: int | None = None) -> Iterator[None]:
+    """The command-wide watch: the whole command (main-process work included) stops a little
+    past ``time_limit`` seconds from its start, or when its processes pass ``memory_mb``."""
+    limit = time_limit + WATCH_SLACK_S if time_limit is not None else None
+    with guard.watch(limit, memory_mb, started=STARTED):
+        yield
 
 
-def status_line(elapsed: float, busy: str) -> None:
-    """A live one-line progress report on a terminal (nothing when piped)."""
-    if sys.stderr.isatty():
-        sys.stderr.write(f"\r\x1b[2K[xwsat] {elapsed:6.1f} s  solving with {busy}  (Ctrl-C stops)")
-        sys.stderr.flush()
-
-
-def clear_status_line() -> None:
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[2K")
-
+# --- outputs ----------------------------------------------------------------------------------
 
 def check_writable(path: Path | None) -> None:
     """Refuse an output path whose folder is missing, or that is a folder, before any work."""
@@ -159,33 +129,37 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     os.umask(umask)
     try:
         os.fchmod(handle, 0o666 & ~umask)  # mkstemp's 0600 would hide the output from others
-        if isinstance(data, bytes):
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-        else:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(data)
+        with os.fdopen(handle, "wb" if isinstance(data, bytes) else "w",
+                       **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as out:
+            out.write(data)
         os.replace(tmp, path)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise XwsatError(f"{path}: cannot write ({exc.strerror})") from None
+    finally:
+        Path(tmp).unlink(missing_ok=True)  # gone already when the rename succeeded
 
 
-def run_search(question: str, grid_path: Path, dictionary: str, options: FillOptions,
-               min_score: int, alphabet: str, fold_yo: bool,
-               out: Path | None) -> FillResult:
-    """Load, search, verify (inside fill_grid) and write the witness; errors become XwsatError."""
-    check_writable(out)
-    grid, words = load_inputs(grid_path, dictionary, min_score, alphabet, fold_yo)
-    result = fill_grid(grid, words, options, status_line)
-    clear_status_line()
-    if out is not None and result.filled is not None:
-        write_atomic(out, result.filled.to_text())
-    return result
+# --- progress ---------------------------------------------------------------------------------
+
+_last_line = {"at": 0.0}
 
 
-def print_result(result: FillResult, question: str, as_machine: bool) -> None:
-    if as_machine:
-        typer.echo(json.dumps(as_json(result), indent=2, ensure_ascii=False))
-    else:
-        typer.echo(describe(result, question))
+def status_line(elapsed: float, busy: str) -> None:
+    """Progress on stderr: on a terminal one line updated in place, cut to the terminal's width;
+    otherwise a plain line every few seconds once a run has lasted a while."""
+    text = f"[xwsat] {elapsed:6.1f} s  solving with {busy}  (Ctrl-C stops)"
+    if sys.stderr.isatty():
+        width = shutil.get_terminal_size((100, 24)).columns
+        sys.stderr.write("\r\x1b[2K" + text[:max(width - 1, 10)])
+        sys.stderr.flush()
+    elif elapsed >= NOT_A_TTY_EVERY_S and elapsed - _last_line["at"] >= NOT_A_TTY_EVERY_S:
+        _last_line["at"] = elapsed
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+
+def clear_status_line() -> None:
+    _last_line["at"] = 0.0
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[2K")
+        sys.stderr.flush()

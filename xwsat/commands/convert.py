@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import ForceOpt, check_outputs, fail, write_atomic
-from xwsat.errors import XwsatError
+from xwsat.commands.common import check_outputs, write_atomic
+from xwsat.commands.options import ForceOpt
 from xwsat.formats import WRITABLE, Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
@@ -30,30 +30,27 @@ def convert(
 ) -> None:
     """Convert a puzzle between formats. A complete text grid is taken as the solution (with a
     blank pattern); clues come from the file, or from --dict for the entries without one."""
-    try:
-        check_format(out)
-        check_outputs([out], [source, dictionary or None], force)
-        words = load_words(dictionary) if dictionary else None
-        puzzle = read_puzzle(source)
-        if puzzle.solution is None and _complete(puzzle.pattern):
-            blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
-                               for row in puzzle.pattern.rows))
-            puzzle = Puzzle(blank, puzzle.pattern, puzzle.clues, puzzle.title, puzzle.author)
-        clues = dict(puzzle.clues)
-        if words is not None and puzzle.solution is not None:
-            index = {w: i for i, w in enumerate(words.words)}
-            for slot in puzzle.slots:
-                answer = puzzle.answer(slot)
-                if slot.name not in clues and answer in index:
-                    clue = words.clues.get(index[answer])
-                    if clue:
-                        clues[slot.name] = clue
-        puzzle = Puzzle(puzzle.pattern, puzzle.solution, clues, title or puzzle.title
-                        or source.stem, puzzle.author)
-        lang = dictionary if dictionary in ("ru", "es") else "en"
-        write_atomic(out, render_puzzle(puzzle, out, lang))
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+    check_format(out)
+    check_outputs([out], [source, dictionary or None], force)
+    words = load_words(dictionary) if dictionary else None
+    puzzle = read_puzzle(source)
+    if puzzle.solution is None and _complete(puzzle.pattern):
+        blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
+                           for row in puzzle.pattern.rows))
+        puzzle = Puzzle(blank, puzzle.pattern, puzzle.clues, puzzle.title, puzzle.author)
+    clues = dict(puzzle.clues)
+    if words is not None and puzzle.solution is not None:
+        index = {w: i for i, w in enumerate(words.words)}
+        for slot in puzzle.slots:
+            answer = puzzle.answer(slot)
+            if slot.name not in clues and answer in index:
+                clue = words.clues.get(index[answer])
+                if clue:
+                    clues[slot.name] = clue
+    puzzle = Puzzle(puzzle.pattern, puzzle.solution, clues, title or puzzle.title
+                    or source.stem, puzzle.author)
+    lang = dictionary if dictionary in ("ru", "es") else "en"
+    write_atomic(out, render_puzzle(puzzle, out, lang))
     typer.echo(f"wrote {out} ({puzzle.pattern.width}x{puzzle.pattern.height}, "
                f"{len(puzzle.slots)} entries, {len(clues)} clues)")
 

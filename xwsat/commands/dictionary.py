@@ -8,17 +8,15 @@ from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import (
+from xwsat.commands.common import check_outputs, write_atomic
+from xwsat.commands.options import (
     AlphabetOpt,
     FoldOpt,
     ForceOpt,
     JsonOpt,
     ScoreOpt,
-    check_outputs,
-    fail,
-    write_atomic,
+    check_min_score,
 )
-from xwsat.errors import XwsatError
 from xwsat.word_stats import dict_info, export_lines, format_info
 from xwsat.words import load_words
 
@@ -37,13 +35,8 @@ def info(
     json_out: JsonOpt = False,
 ) -> None:
     """Sizes by length, alphabet, score spread and clue count of a dictionary."""
-    try:
-        if not 0 <= min_score <= 100:
-            raise XwsatError("--min-score must be between 0 and 100")
-        words = load_words(spec, min_score, alphabet or None, fold_yo=fold_yo)
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
-    summary = dict_info(words)
+    check_min_score(min_score)
+    summary = dict_info(load_words(spec, min_score, alphabet or None, fold_yo=fold_yo))
     if json_out:
         typer.echo(json.dumps(summary.as_dict(), ensure_ascii=False, indent=2))
     else:
@@ -60,19 +53,15 @@ def export(
     force: ForceOpt = False,
 ) -> None:
     """Write a dictionary as plain WORD;SCORE;CLUE lines (UTF-8), sorted by word."""
-    try:
-        if not 0 <= min_score <= 100:
-            raise XwsatError("--min-score must be between 0 and 100")
-        if str(out) != "-":
-            check_outputs([out], [spec], force)
-        words = load_words(spec, min_score, alphabet or None, fold_yo=fold_yo)
-        text = "".join(line + "\n" for line in export_lines(words))
-        if str(out) == "-":
-            typer.echo(text, nl=False)
-            return
-        write_atomic(out, text)
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+    check_min_score(min_score)
+    if str(out) != "-":
+        check_outputs([out], [spec], force)
+    words = load_words(spec, min_score, alphabet or None, fold_yo=fold_yo)
+    text = "".join(line + "\n" for line in export_lines(words))
+    if str(out) == "-":
+        typer.echo(text, nl=False)
+        return
+    write_atomic(out, text)
     typer.echo(f"wrote {len(words):,} words ({len(words.clues):,} with clues) to {out}")
 
 

@@ -11,25 +11,24 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import (
-    AlphabetOpt,
-    DictOpt,
-    FoldOpt,
-    ForceOpt,
-    GridArg,
-    JsonOpt,
-    LengthOpt,
-    RepeatsOpt,
-    ScoreOpt,
-    TimeOpt,
-    check_min_length,
     check_outputs,
-    check_time_limit,
     clear_status_line,
-    fail,
+    limited,
     load_grid,
     load_inputs,
     status_line,
+    time_left,
     write_atomic,
+)
+from xwsat.commands.options import (
+    ForceOpt,
+    GridArg,
+    JsonOpt,
+    Rules,
+    TimeOpt,
+    Words,
+    check_time_limit,
+    grouped,
 )
 from xwsat.errors import XwsatError
 from xwsat.problem import build_problem
@@ -44,38 +43,31 @@ PruneOpt = Annotated[bool, typer.Option(
     "--prune", help="Export after arc consistency (smaller; the default is the raw problem).")]
 
 
+@grouped
 def encode(
     grid: GridArg,
-    dictionary: DictOpt = "en",
+    words: Words,
+    rules: Rules,
     fmt: FormatOpt = "dimacs",
     out: ExportOutOpt = None,
     prune: PruneOpt = False,
-    allow_repeats: RepeatsOpt = False,
-    min_score: ScoreOpt = 0,
-    min_length: LengthOpt = 2,
-    alphabet: AlphabetOpt = "",
-    fold_yo: FoldOpt = False,
     force: ForceOpt = False,
 ) -> None:
     """Export the fill problem for external solvers (specs in encodings/)."""
     from xwsat.encode.solver_files import FORMATS, export_problem
 
-    try:
-        if fmt not in FORMATS:
-            raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-        check_min_length(min_length)
-        check_outputs([out], [grid, dictionary], force)
-        grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
-        built = build_problem(grid_value, words, min_length, allow_repeats)
-        binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
-        result = export_problem(built, fmt, prune, str(grid), binary)
-        if out is None:
-            sys.stdout.buffer.write(result.data)
-            sys.stdout.flush()
-        else:
-            write_atomic(out, result.data)
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+    if fmt not in FORMATS:
+        raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    check_outputs([out], [grid, words.dictionary], force)
+    grid_value, word_list = load_inputs(grid, words)
+    built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
+    binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
+    result = export_problem(built, fmt, prune, str(grid), binary)
+    if out is None:
+        sys.stdout.buffer.write(result.data)
+        sys.stdout.flush()
+    else:
+        write_atomic(out, result.data)
     typer.echo(f"{'wrote ' + str(out) if out else 'exported'}: {result.summary}", err=True)
 
 
@@ -84,34 +76,29 @@ CountMethodOpt = Annotated[str, typer.Option(
     "--method", help="auto, rows (blank rectangles), search (MAC leaves) or cpsat.")]
 
 
+@grouped
 def count(
     grid: GridArg,
-    dictionary: DictOpt = "en",
+    words: Words,
+    rules: Rules,
     limit: LimitOpt = 0,
     method: CountMethodOpt = "auto",
     time_limit: TimeOpt = 60.0,
-    allow_repeats: RepeatsOpt = False,
-    min_score: ScoreOpt = 0,
-    min_length: LengthOpt = 2,
-    alphabet: AlphabetOpt = "",
-    fold_yo: FoldOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Count the fills exactly (or up to --limit), respecting the repeat rule. Exit 0 when the
     count is exact or the limit was reached, 3 when the time ran out first."""
     from xwsat.evidence.count import count_fills
 
-    try:
-        if limit < 0:
-            raise XwsatError("--limit must be zero (count all) or positive")
-        check_time_limit(time_limit)
-        check_min_length(min_length)
-        grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
-        built = build_problem(grid_value, words, min_length, allow_repeats)
-        result = count_fills(built, limit or None, time_limit, status_line, min_length, method)
+    if limit < 0:
+        raise XwsatError("--limit must be zero (count all) or positive")
+    check_time_limit(time_limit)
+    with limited(time_limit):
+        grid_value, word_list = load_inputs(grid, words)
+        built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
+        result = count_fills(built, limit or None, time_left(time_limit), status_line,
+                             rules.min_length, method)
         clear_status_line()
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
     if json_out:
         typer.echo(json.dumps({"count": result.count, "exact": result.exact,
                                "reason": result.reason, "seconds": round(result.seconds, 3),
@@ -142,26 +129,23 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
     holds (the grid is unfillable), 4 when it does not, 3 when the time ran out."""
     from xwsat.evidence.recheck import read_manifest, recheck
 
-    try:
-        if engine not in ("auto", "native", "python"):
-            raise XwsatError("--engine must be auto, native or python")
-        check_time_limit(time_limit)
+    if engine not in ("auto", "native", "python"):
+        raise XwsatError("--engine must be auto, native or python")
+    check_time_limit(time_limit)
+    with limited(time_limit):
         rules = read_manifest(directory).get("rules") or {}
         fold_yo = rules.get("fold_yo") is True
-        user_grid = user_words = None
-        if grid is not None:
-            user_grid = load_grid(grid, fold_yo)
+        user_grid = load_grid(grid, fold_yo) if grid is not None else None
+        user_words = None
         if dictionary is not None:
             score = rules.get("min_score", 0)
             alphabet = rules.get("alphabet")
             user_words = load_words(dictionary, score if isinstance(score, int) else 0,
                                     alphabet if isinstance(alphabet, str) else None,
                                     fold_yo=fold_yo).words
-        lines, verdict = recheck(directory, engine, time_limit, status_line, user_grid,
-                                 user_words)
+        lines, verdict = recheck(directory, engine, time_left(time_limit), status_line,
+                                 user_grid, user_words)
         clear_status_line()
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
     typer.echo("\n".join(lines))
     raise typer.Exit(CHECK_EXIT[verdict])
 

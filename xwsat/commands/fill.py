@@ -14,41 +14,26 @@ from typing import Annotated
 
 import typer
 
-from xwsat.commands import common
 from xwsat.commands.common import (
-    EXIT,
-    AlphabetOpt,
-    BackendOpt,
-    FoldOpt,
-    ForceOpt,
-    JsonOpt,
-    LengthOpt,
-    MemoryOpt,
-    RepeatsOpt,
-    ScoreOpt,
-    SeedOpt,
-    TimeOpt,
     check_outputs,
     clear_status_line,
-    fail,
+    command_started,
+    fill_options,
+    limited,
     load_inputs,
-    search_options,
     status_line,
     write_atomic,
 )
+from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.optimize import Optimized, optimized_result, weakest_entries
-from xwsat.pipeline import FillOptions, FillResult
+from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
 
-GridArg = Annotated[Path, typer.Argument(
-    help="Grid file: text ('.' empty, '#' block, letters given), .ipuz, .puz or .json.")]
-DictOpt = Annotated[str, typer.Option(
-    "--dict", "-d", help="'en', 'ru', 'es' (embedded) or a word-list file.")]
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the puzzle here; the extension picks the format: .txt .json "
     ".ipuz .puz .svg .html (a solving page).")]
@@ -63,16 +48,11 @@ RegionOpt = Annotated[str, typer.Option(
     "rest stays as it is.")]
 
 
-def _check_out(out: Path | None, inputs: list[Path | str | None], force: bool) -> None:
-    check_format(out)
-    check_outputs([out], inputs, force)
-
-
-def _prepare(grid_path: Path, dictionary: str, min_score: int, alphabet: str, fold_yo: bool,
-             min_length: int, locks: list[str], region: str,
-             out: Path | None) -> tuple[Grid, WordList]:
+def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
+             region: str, out: Path | None) -> tuple[Grid, WordList]:
     """The grid to fill and the word list, after --region and --lock."""
-    grid, words = load_inputs(grid_path, dictionary, min_score, alphabet, fold_yo)
+    grid, words = load_inputs(grid_path, words_options)
+    fold_yo = words_options.fold_yo
     if out is not None and out.suffix.lower() == ".puz":
         wide = [ch for ch in words.alphabet.letters if len(ch.encode("latin-1", "replace")) != 1
                 or ch.encode("latin-1", "replace") == b"?"]
@@ -119,18 +99,12 @@ def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
     return lines
 
 
+@grouped
 def fill(
     grid: GridArg,
-    dictionary: DictOpt = "en",
-    backend: BackendOpt = "auto",
-    time_limit: TimeOpt = 60.0,
-    seed: SeedOpt = 0,
-    allow_repeats: RepeatsOpt = False,
-    min_score: ScoreOpt = 0,
-    min_length: LengthOpt = 2,
-    memory_limit: MemoryOpt = 0,
-    alphabet: AlphabetOpt = "",
-    fold_yo: FoldOpt = False,
+    words: Words,
+    search: Search,
+    rules: Rules,
     json_out: JsonOpt = False,
     out: OutOpt = None,
     optimize: OptimizeOpt = False,
@@ -140,28 +114,24 @@ def fill(
 ) -> None:
     """Fill every slot with distinct dictionary words (exit 0), or say why not (1 unfillable,
     3 undecided)."""
-    started = time.monotonic()
+    started = command_started()
     best: Optimized | None = None
-    try:
-        options: FillOptions = search_options(backend, time_limit, seed, allow_repeats,
-                                              min_length, memory_limit)
-        _check_out(out, [grid, dictionary], force)
-        target, words = _prepare(grid, dictionary, min_score, alphabet, fold_yo, min_length,
-                                 list(lock or []), region, out)
-        result = common.fill_grid(target, words, options, status_line)  # the commands' one seam
+    check_format(out)
+    check_outputs([out], [grid, words.dictionary], force)
+    with limited(search.time_limit, search.memory_mb):
+        target, word_list = _prepare(grid, words, rules.min_length, list(lock or []), region,
+                                     out)
+        result = fill_grid(target, word_list, fill_options(search, rules, started), status_line)
         clear_status_line()
         if optimize and result.filled is not None:
-            left = max(1.0, time_limit - (time.monotonic() - started))
-            result, best = optimized_result(result, allow_repeats, min_length, left, seed,
-                                            status_line)
+            left = max(1.0, search.time_limit - (time.monotonic() - started))
+            result, best = optimized_result(result, rules.allow_repeats, rules.min_length, left,
+                                            search.seed, status_line)
             clear_status_line()
-        data = None
-        if out is not None and result.filled is not None:
-            data = render_puzzle(_puzzle(result, grid.stem), out,
-                                 dictionary if dictionary in ("ru", "es") else "en")
-    except XwsatError as exc:
-        clear_status_line()
-        raise fail(str(exc)) from None
+    data = None
+    if out is not None and result.filled is not None:
+        data = render_puzzle(_puzzle(result, grid.stem), out,
+                             words.dictionary if words.dictionary in ("ru", "es") else "en")
     if json_out:
         record = as_json(result)
         if best is not None and result.outcome.fill is not None:
@@ -179,11 +149,8 @@ def fill(
         if best is not None and result.outcome.fill is not None:
             typer.echo("\n".join(_optimize_lines(best, result)))
     if data is not None and out is not None:
-        try:
-            write_atomic(out, data)
-        except XwsatError as exc:
-            raise fail(str(exc)) from None
-    raise typer.Exit(EXIT[result.outcome.status])
+        write_atomic(out, data)
+    raise typer.Exit(result.outcome.status.exit_code)
 
 
 def register(app: typer.Typer) -> None:

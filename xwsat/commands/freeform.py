@@ -11,19 +11,18 @@ from typing import Annotated, Any
 
 import typer
 
-from xwsat.commands.common import (
+from xwsat.commands.common import check_outputs, limited, time_left, write_atomic
+from xwsat.commands.generate import parse_size
+from xwsat.commands.options import (
     ForceOpt,
     JsonOpt,
     OutOpt,
+    QuietOpt,
     SeedOpt,
     TimeOpt,
-    check_outputs,
     check_seed,
     check_time_limit,
-    fail,
-    write_atomic,
 )
-from xwsat.commands.generate import parse_size
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
 from xwsat.freeform.layout import ACROSS, load_entries
@@ -68,7 +67,8 @@ def as_json(result: FreeformResult) -> dict[str, Any]:
     layout = result.layout
     placed_ids = {p.entry for p in layout.placed}
     return {
-        "status": result.status, "method": result.method, "verified": result.verified,
+        "status": "placed" if result.verified else "error", "method": result.method,
+        "verified": result.verified,
         "width": layout.width, "height": layout.height, "words": result.total,
         "placed_count": len(layout.placed), "crossings": layout.crossings(),
         "grid": list(layout.rows()),
@@ -81,6 +81,9 @@ def as_json(result: FreeformResult) -> dict[str, Any]:
     }
 
 
+MAX_SIDE = 40
+
+
 def freeform_command(
     words: WordsArg,
     size: SizeOpt = "",
@@ -90,41 +93,46 @@ def freeform_command(
     boards: BoardsOpt = 100,
     out: OutOpt = None,
     json_out: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOpt = False,
     force: ForceOpt = False,
 ) -> None:
     """Place as many words as possible across and down, each crossing another, touching only at
     crossings; print the grid and the numbered clues (exit 0; 4 if verification failed)."""
     started = time.monotonic()
-    try:
-        check_time_limit(time_limit)
-        check_seed(seed)
-        if not 1 <= boards <= 1_000_000:
-            raise XwsatError("--boards must be between 1 and 1000000")
-        check_outputs([out], [words], force)
-        check_format(out)
+    check_time_limit(time_limit)
+    check_seed(seed)
+    if not 1 <= boards <= 1_000_000:
+        raise XwsatError("--boards must be between 1 and 1000000")
+    check_outputs([out], [words], force)
+    check_format(out)
+    with limited(time_limit):
         entries, notes = load_entries(words)
-        width, height = parse_size(size) if size else default_size(entries)
-        if not (2 <= width <= 40 and 2 <= height <= 40):
-            raise XwsatError("--size must be WxH with sides from 2 to 40")
+        if size:
+            width, height = parse_size(size)
+            if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
+                raise XwsatError(f"--size must be WxH with sides from 2 to {MAX_SIDE}")
+        else:
+            width, height = default_size(entries)
+            if max(width, height) > MAX_SIDE:
+                notes.append(f"{len(entries)} words would need a {width}x{height} board; "
+                             f"using the largest, {MAX_SIDE}x{MAX_SIDE}")
+                width, height = min(width, MAX_SIDE), min(height, MAX_SIDE)
 
         def progress(message: str) -> None:
             if not quiet:
                 sys.stderr.write(f"[xwsat] {time.monotonic() - started:6.1f} s  {message}\n")
 
-        result = freeform(entries, width, height, method, time_limit, seed, boards, progress,
-                          threading.Event())
-        result.notes[:0] = notes
-        if out is not None and result.status == "placed":
-            write_atomic(out, render_rows(out, result.layout.rows(), clues_by_slot(result),
-                                          2, f"Free-form crossword ({words.name})"))
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+        result = freeform(entries, width, height, method, time_left(time_limit), seed, boards,
+                          progress, threading.Event())
+    result.notes[:0] = notes
+    if out is not None and result.verified:
+        write_atomic(out, render_rows(out, result.layout.rows(), clues_by_slot(result),
+                                      2, f"Free-form crossword ({words.name})"))
     if json_out:
         typer.echo(json.dumps(as_json(result), indent=2, ensure_ascii=False))
     else:
         typer.echo(describe(result))
-    raise typer.Exit(0 if result.status == "placed" else 4)
+    raise typer.Exit(result.status.exit_code)
 
 
 def register(app: typer.Typer) -> None:

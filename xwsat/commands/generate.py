@@ -11,30 +11,30 @@ from typing import Annotated, Any
 
 import typer
 
-from xwsat.commands.common import (
-    AlphabetOpt,
-    DictOpt,
+from xwsat.commands.common import check_outputs, limited, load_word_list, time_left, write_atomic
+from xwsat.commands.options import (
     ForceOpt,
     JsonOpt,
     OutOpt,
+    QuietOpt,
     RepeatsOpt,
-    ScoreOpt,
     SeedOpt,
     TimeOpt,
-    check_outputs,
+    Words,
     check_seed,
     check_time_limit,
-    fail,
-    write_atomic,
+    grouped,
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots, parse_grid
-from xwsat.words import WordList, load_words, normalize_word, read_text_file
+from xwsat.outcome import Status
+from xwsat.words import WordList, normalize_word, read_text_file
 
-EXIT = {"generated": 0, "impossible": 1, "undecided": 3, "error": 4}
+SHOWN = {Status.FILLED: "generated", Status.UNFILLABLE: "impossible",
+         Status.UNKNOWN: "undecided", Status.ERROR: "error"}  # what a generator's outcome means
 DEFAULT_RATIO = 1 / 6  # about the share of blocks in a published 15x15
 
 SizeOpt = Annotated[str, typer.Option("--size", "-s", help="Grid size WxH, e.g. 7x7.")]
@@ -91,12 +91,11 @@ def build_spec(size: str, blocks: int | None, ratio: float | None, min_length: i
 
 def describe(result: GenerateResult, spec: GenerateSpec, pattern_only: bool) -> str:
     total = sum(result.times.values())
-    head = {"generated": "GENERATED", "impossible": "IMPOSSIBLE", "undecided": "UNDECIDED",
-            "error": "ERROR"}[result.status]
-    lines = [f"{head} by {result.backend} in {total:.2f} s ({spec.width}x{spec.height}, "
+    head = SHOWN[result.status].upper()
+    lines = [f"{head} by {result.outcome.method} in {total:.2f} s ({spec.width}x{spec.height}, "
              f"at most {spec.max_blocks} blocks)"]
     if result.rows is None:
-        lines.append(result.message)
+        lines.append(result.outcome.message)
         return "\n".join(lines)
     lines[0] += f": {result.blocks} blocks, verified"
     rows = pattern(result.rows) if pattern_only else result.rows
@@ -133,13 +132,14 @@ def dictionary_clues(words: WordList, found: list[tuple[int, str, int, int, str]
 
 def as_json(result: GenerateResult, spec: GenerateSpec, source: str) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "status": result.status, "backend": result.backend, "verified": result.verified,
-        "message": result.message, "width": spec.width, "height": spec.height,
+        "status": SHOWN[result.status], "backend": result.outcome.method,
+        "verified": result.verified, "message": result.outcome.message, "width": spec.width,
+        "height": spec.height,
         "max_blocks": spec.max_blocks, "min_length": spec.min_length,
         "symmetry": spec.symmetry, "dictionary": source, "blocks": result.blocks,
         "grid": list(result.rows) if result.rows else None,
         "pattern": list(pattern(result.rows)) if result.rows else None,
-        "words": None, "times": result.times, "stats": result.stats,
+        "words": None, "times": result.times, "stats": result.outcome.stats.extra,
         "automata": {str(k): v for k, v in result.automata.items()},
     }
     if result.rows:
@@ -156,9 +156,10 @@ def _progress(started: float):
     return show
 
 
+@grouped
 def generate_command(
+    words: Words,
     size: SizeOpt = "",
-    dictionary: DictOpt = "en",
     blocks: BlocksOpt = None,
     block_ratio: RatioOpt = None,
     min_length: MinLenOpt = 3,
@@ -169,42 +170,37 @@ def generate_command(
     backend: GenBackendOpt = "native",
     time_limit: TimeOpt = 60.0,
     seed: SeedOpt = 0,
-    min_score: ScoreOpt = 0,
-    alphabet: AlphabetOpt = "",
     out: OutOpt = None,
     json_out: JsonOpt = False,
     pattern_only: PatternOpt = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOpt = False,
     force: ForceOpt = False,
 ) -> None:
     """Generate a grid, blocks and words together: every row and column reads as dictionary words
     separated by blocks (exit 0), or say none exists (1) or time ran out (3)."""
     started = time.monotonic()
-    try:
-        check_time_limit(time_limit)
-        check_seed(seed)
-        if not 0 <= min_score <= 100:
-            raise XwsatError("--min-score must be between 0 and 100")
-        spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
-                          given, theme or [])
-        check_outputs([out], [dictionary, given], force)
-        check_format(out)
-        words = load_words(dictionary, min_score, alphabet or None)
+    check_time_limit(time_limit)
+    check_seed(seed)
+    spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
+                      given, theme or [])
+    check_outputs([out], [words.dictionary, given], force)
+    check_format(out)
+    with limited(time_limit):
+        word_list = load_word_list(words)
         for ch in set(spec.givens.values()) - {"#"}:
-            words.alphabet.code(ch)
+            word_list.alphabet.code(ch)
         progress = (lambda _: None) if quiet else _progress(started)
-        result = generate(spec, words, backend, time_limit, seed, progress)
-        if out is not None and result.rows is not None:
-            clues = dictionary_clues(words, entries(result.rows, spec))
-            write_atomic(out, render_rows(out, result.rows, clues, spec.min_length,
-                                          f"Generated {spec.width}x{spec.height}", pattern_only))
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+        result = generate(spec, word_list, backend, time_left(time_limit), seed, progress)
+    if out is not None and result.rows is not None:
+        clues = dictionary_clues(word_list, entries(result.rows, spec))
+        write_atomic(out, render_rows(out, result.rows, clues, spec.min_length,
+                                      f"Generated {spec.width}x{spec.height}", pattern_only))
     if json_out:
-        typer.echo(json.dumps(as_json(result, spec, words.source), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(as_json(result, spec, word_list.source), indent=2,
+                              ensure_ascii=False))
     else:
         typer.echo(describe(result, spec, pattern_only))
-    raise typer.Exit(EXIT[result.status])
+    raise typer.Exit(result.status.exit_code)
 
 
 def register(app: typer.Typer) -> None:

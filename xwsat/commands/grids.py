@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from xwsat.bench.suites import MANIFEST, list_suites, load_suite, manifest_text
-from xwsat.commands.common import ForceOpt, check_outputs, fail, write_atomic
+from xwsat.commands.common import check_outputs, write_atomic
+from xwsat.commands.options import ForceOpt
 from xwsat.errors import XwsatError
 from xwsat.patterns import block_count, block_range, generate_patterns
 
@@ -80,9 +81,7 @@ def generate(
         }
         write_atomic(out_dir / MANIFEST, manifest_text(manifest))
     except OSError as exc:
-        raise fail(f"{out_dir}: cannot write ({exc.strerror})") from None
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+        raise XwsatError(f"{out_dir}: cannot write ({exc.strerror})") from None
     typer.echo(f"wrote {len(grids)} patterns ({min(entries, key=lambda e: e['blocks'])['blocks']}-"
                f"{max(entries, key=lambda e: e['blocks'])['blocks']} blocks) and {MANIFEST} "
                f"to {out_dir}")
@@ -91,22 +90,19 @@ def generate(
 @grids_app.command()
 def suites() -> None:
     """The benchmark suites in grids/: instances, dictionaries, known statuses."""
-    try:
-        names = list_suites()
-        if not names:
-            raise XwsatError("no suites found (run from the repository, with grids/)")
-        for name in names:
-            try:
-                suite = load_suite(name)
-            except XwsatError as exc:  # one broken manifest does not hide the others
-                typer.echo(f"{name:10} unreadable: {exc}")
-                continue
-            dicts = sorted({i.dictionary for i in suite.instances})
-            known = sum(i.known is not None for i in suite.instances)
-            typer.echo(f"{name:10} {len(suite.instances):4d} instances, {known:3d} with a known "
-                       f"status; dictionaries: {', '.join(dicts)}")
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
+    names = list_suites()
+    if not names:
+        raise XwsatError("no suites found (run from the repository, with grids/)")
+    for name in names:
+        try:
+            suite = load_suite(name)
+        except XwsatError as exc:  # one broken manifest does not hide the others
+            typer.echo(f"{name:10} unreadable: {exc}")
+            continue
+        dicts = sorted({i.dictionary for i in suite.instances})
+        known = sum(i.known is not None for i in suite.instances)
+        typer.echo(f"{name:10} {len(suite.instances):4d} instances, {known:3d} with a known "
+                   f"status; dictionaries: {', '.join(dicts)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,5 +1,9 @@
 """``xwsat prove``: decide whether a grid can be filled at all, with evidence on request
-(a checked certificate, a minimal explanation, a cross-check by a second method)."""
+(a checked certificate, a minimal explanation, a cross-check by a second method).
+
+``--time-limit`` covers the whole command: the search (or the certificate run) first, then the
+explanation and the cross-check with whatever time is left.
+"""
 
 from __future__ import annotations
 
@@ -10,35 +14,27 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import (
-    EXIT,
-    AlphabetOpt,
-    BackendOpt,
-    DictOpt,
-    FoldOpt,
-    ForceOpt,
-    GridArg,
-    JsonOpt,
-    LengthOpt,
-    MemoryOpt,
-    OutOpt,
-    RepeatsOpt,
-    ScoreOpt,
-    SeedOpt,
-    TimeOpt,
     check_outputs,
     clear_status_line,
-    fail,
+    fill_options,
+    limited,
     load_inputs,
-    print_result,
-    run_search,
-    search_options,
     status_line,
+    time_left,
     write_atomic,
 )
-from xwsat.errors import XwsatError
+from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
+from xwsat.evidence import evidence_text as report
+from xwsat.outcome import Status
+from xwsat.pipeline import fill_grid
+from xwsat.problem import Built, build_problem
+from xwsat.verdict_text import as_json, describe
 
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", "-o", help="Write the fill here when the grid is fillable.")]
 CertOpt = Annotated[Path | None, typer.Option(
-    "--certificate", help="Write a checked certificate (CNF, proof, manifest) to this folder.")]
+    "--certificate", help="Write a checked certificate (CNF, proof, manifest) to this new or "
+    "empty folder; the proof comes from --backend's kind of search.")]
 MethodOpt = Annotated[str, typer.Option(
     "--proof-method",
     help="auto, mac (compiled MAC search), search (Python MAC search) or cdcl (SAT solver).")]
@@ -52,18 +48,12 @@ CrossOpt = Annotated[bool, typer.Option(
     "--cross-check", help="Decide again with a second, independent method (exit 4 if it differs).")]
 
 
+@grouped
 def prove(
     grid: GridArg,
-    dictionary: DictOpt = "en",
-    backend: BackendOpt = "auto",
-    time_limit: TimeOpt = 60.0,
-    seed: SeedOpt = 0,
-    allow_repeats: RepeatsOpt = False,
-    min_score: ScoreOpt = 0,
-    min_length: LengthOpt = 2,
-    memory_limit: MemoryOpt = 0,
-    alphabet: AlphabetOpt = "",
-    fold_yo: FoldOpt = False,
+    words: Words,
+    search: Search,
+    rules: Rules,
     json_out: JsonOpt = False,
     out: OutOpt = None,
     certificate: CertOpt = None,
@@ -76,64 +66,67 @@ def prove(
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
-    from xwsat.evidence import evidence_text as report
-
-    try:
-        options = search_options(backend, time_limit, seed, allow_repeats, min_length,
-                                 memory_limit)
-        check_outputs([out, explain_svg], [grid, dictionary], force)
+    check_outputs([out, explain_svg], [grid, words.dictionary], force)
+    data: dict | None = None
+    with limited(search.time_limit, search.memory_mb):
         if certificate is None:
-            result = run_search("prove", grid, dictionary, options, min_score, alphabet,
-                                fold_yo, out)
-            built, status, first = result.built, result.outcome.status, result.outcome.backend
-            data = None if not json_out else _as_json(result)
-            if not json_out:
-                print_result(result, "prove", False)
-            code = EXIT[status]
+            grid_value, word_list = load_inputs(grid, words)
+            result = fill_grid(grid_value, word_list, fill_options(search, rules), status_line)
+            clear_status_line()
+            if out is not None and result.filled is not None:
+                write_atomic(out, result.filled.to_text())
+            built, outcome, code = result.built, result.outcome, result.outcome.status.exit_code
+            if json_out:
+                data = as_json(result)
+            else:
+                typer.echo(describe(result, "prove"))
         else:
-            built, status, first, code, data = _certificate(
-                grid, dictionary, certificate, options, min_score, alphabet, fold_yo, out,
-                proof_method, proof_solver, json_out)
-        if (explain or explain_svg) and status.value == "unfillable":
-            from xwsat.evidence.core_svg import core_svg
-            from xwsat.evidence.explain import explain as explain_core
-
-            expl = explain_core(built, time_limit, min_length)
-            title = f"{grid.name}: {len(expl.slots)} slots cannot be filled together"
-            picture = core_svg(built, expl, title)
-            for target in [p for p in (explain_svg, certificate and certificate /
-                                       "explanation.svg") if p is not None]:
-                write_atomic(target, picture)
-            if certificate is not None:
-                from xwsat.evidence.certificate import add_files
-
-                text = "\n".join(report.explanation_lines(built, expl)) + "\n"
-                write_atomic(certificate / "explanation.txt", text)
-                add_files(certificate, ["explanation.txt", "explanation.svg"])
-            _say(data, "explanation", report.explanation_json(built, expl),
-                 report.explanation_lines(built, expl))
+            built, outcome, code, data = _certificate(grid, words, rules, search, certificate,
+                                                      out, proof_method, proof_solver,
+                                                      json_out)
+        status = outcome.status
+        if (explain or explain_svg) and status is Status.UNFILLABLE:
+            _explain(built, grid, certificate, explain_svg, rules, search, data)
         elif explain or explain_svg:
             _say(data, "explanation", None, ["(nothing to explain: the grid is not unfillable)"])
         if cross_check and status.definitive:
             from xwsat.evidence.crosscheck import cross_check as run_cross_check
 
-            cc = run_cross_check(built, status, first, time_limit, min_length, status_line)
+            cc = run_cross_check(built, status, outcome.method, time_left(search.time_limit),
+                                 rules.min_length, status_line)
             clear_status_line()
             _say(data, "cross_check", report.cross_check_json(cc),
                  report.cross_check_lines(cc, status.value))
             if cc.agree is False:
                 code = 4
-    except XwsatError as exc:
-        raise fail(str(exc)) from None
     if data is not None:
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     raise typer.Exit(code)
 
 
-def _as_json(result) -> dict:
-    from xwsat.verdict_text import as_json
+def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | None, rules: Rules,
+             search: Search, data: dict | None) -> None:
+    """A minimal core within the time left, printed, drawn, and kept with the certificate."""
+    from xwsat.evidence.core_svg import core_svg
+    from xwsat.evidence.explain import explain_isolated
 
-    return as_json(result)
+    expl = explain_isolated(built, time_left(search.time_limit), rules.min_length, status_line)
+    clear_status_line()
+    if expl is None:
+        _say(data, "explanation", None, ["(no explanation: the time limit came first)"])
+        return
+    picture = core_svg(built, expl, f"{grid.name}: {len(expl.slots)} slots cannot be filled "
+                       "together")
+    for target in [p for p in (svg, certificate and certificate / "explanation.svg") if p]:
+        write_atomic(target, picture)
+    if certificate is not None:
+        from xwsat.evidence.certificate import add_files
+
+        write_atomic(certificate / "explanation.txt",
+                     "\n".join(report.explanation_lines(built, expl)) + "\n")
+        add_files(certificate, ["explanation.txt", "explanation.svg"])
+    _say(data, "explanation", report.explanation_json(built, expl),
+         report.explanation_lines(built, expl))
 
 
 def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
@@ -144,42 +137,37 @@ def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
         typer.echo("\n".join(lines))
 
 
-def _certificate(grid, dictionary, directory, options, min_score, alphabet, fold_yo, out,
-                 method, solver, json_out):
-    """The certificate run decides the grid: returns (built, status, method, exit, json)."""
-    from xwsat.backends.base import Status
-    from xwsat.evidence import evidence_text as report
+def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directory: Path,
+                 out: Path | None, method: str, solver: str, json_out: bool):
+    """The certificate run decides the grid, with --backend's kind of proof: returns the
+    problem, the outcome, the exit code and the JSON record (when asked for)."""
     from xwsat.evidence.certificate import certify, prepare_folder
-    from xwsat.problem import build_problem
+    from xwsat.evidence.producers import producer_for_backend
 
     prepare_folder(directory)
-    grid_value, words = load_inputs(grid, dictionary, min_score, alphabet, fold_yo)
-    built = build_problem(grid_value, words, options.min_length, options.allow_repeats)
-    rules = {"min_length": options.min_length, "min_score": min_score,
-             "allow_repeats": options.allow_repeats, "fold_yo": fold_yo}
-    run = certify(built, directory, str(grid), options.time_limit or 60.0, solver,
-                  rules=rules, on_tick=status_line, method=method)
+    grid_value, word_list = load_inputs(grid, words)
+    built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
+    proof = producer_for_backend(search.backend, method, solver, built.problem.n_slots)
+    facts = {"min_length": rules.min_length, "min_score": words.min_score,
+             "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo}
+    run = certify(built, directory, str(grid), time_left(search.time_limit), proof,
+                  rules=facts, on_tick=status_line, seed=search.seed)
     clear_status_line()
-    status = {"unfillable": Status.UNFILLABLE, "fillable": Status.FILLED,
-              "unknown": Status.UNKNOWN}.get(run.result, Status.ERROR)
-    code = EXIT[status]
-    if status is Status.UNFILLABLE and not run.checked:
-        code = 4 if run.checked is False else 3
-    if status is Status.FILLED and out is not None:
+    filled = run.outcome.status is Status.FILLED
+    if filled and out is not None:
         write_atomic(out, (directory / "fill.txt").read_text(encoding="utf-8"))
     lines = report.certificate_lines(run)
-    if status is Status.FILLED:
+    if filled:
         lines += ["", *(" ".join(row) for row in (directory / "fill.txt").read_text(
             encoding="utf-8").split())]
-    data = {"status": status.value, "certificate": {"directory": str(directory),
-                                                    "checked": run.checked,
-                                                    "message": run.message,
-                                                    "manifest": run.manifest}} \
-        if json_out else None
-    if data is None:
+    data = None
+    if json_out:
+        data = {"status": run.outcome.status.value,
+                "certificate": {"directory": str(directory), "checked": run.checked,
+                                "message": run.outcome.message, "manifest": run.manifest}}
+    else:
         typer.echo("\n".join(lines))
-    method_used = f"certificate:{run.manifest.get('proof', {}).get('method', method)}"
-    return built, status, method_used, code, data
+    return built, run.outcome, run.exit_code, data
 
 
 def register(app: typer.Typer) -> None:

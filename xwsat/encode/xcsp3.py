@@ -7,7 +7,7 @@ XCSP3 "Crossword" series (letters per cell, a table per slot) plus the word colu
 no-repeat rule one global constraint; ACE, Choco, PicatSAT and the like read it as it is.
 
 Values are integers: letter codes (index in the dictionary's alphabet) and global word ids.
-Build, never solve: running ACE lives in ``xwsat/evidence/ace.py``.
+Build, never solve: running ACE lives in ``xwsat/backends/ace.py``.
 
 ``cells_xcsp3`` writes the second model, letters only: a variable per cell, a table per slot over
 its cells, and the no-repeat rule as ``allDifferent`` over the slots' cell lists (DistinctLists).

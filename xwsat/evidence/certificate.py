@@ -1,13 +1,12 @@
 """Checked certificates of unfillability: DIMACS + DRAT proof + manifest, verified by dratify.
 
 The CNF is the complete `sat` encoding (encodings/cnf.md) of the *unpruned* problem with the
-no-repeat clauses added eagerly: arc consistency is not trusted, the proof covers it. The proof
-comes from the compiled MAC search (``xwsat.mac.proof``, the default when numba is installed), the
-Python MAC tree search of ``drup_search`` (small grids) or a proof-logging CDCL solver
-(CaDiCaL 1.9.5 by default; never Maplesat, whose proofs are known to be wrong), in a child process
-under the time limit; dratify (a checker that shares no code with the solver)
-replays the proof from the files as written, in another child. A third party can re-check the
-folder with any DRAT checker (the manifest says how).
+no-repeat clauses added eagerly: arc consistency is not trusted, the proof covers it. A proof
+producer (``xwsat.evidence.producers``: the compiled MAC search, the Python MAC search or a
+proof-logging CDCL solver) refutes it in a child process under the time limit; dratify (a checker
+that shares no code with any producer) replays the proof from the files as written, in another
+child. The folder also keeps the grid and the normalised word list, so ``check-proof`` can
+rebuild the formula and bind the proof to its question (``xwsat.evidence.recheck``).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import os
 import shutil
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
@@ -29,32 +28,35 @@ from xwsat.backends.base import fill_from_choice
 from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
-from xwsat.evidence.drup_search import search_with_proof
-from xwsat.evidence.isolate import Isolated, Tick, run_isolated
+from xwsat.evidence.producers import ProofProducer, ProofRun, producer
+from xwsat.guard import Finished, Tick, run_function
+from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.problem import Built, fill_letters
 from xwsat.verify import check_fill
 
 FORMAT = "xwsat-certificate/1"
-PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "lingeling",
-                 "maplechrono", "maplecm")  # pysat's proof-logging solvers, Maplesat excluded
 COMPRESS_BYTES = 8 << 20  # files above this are written gzip-compressed
-METHODS = ("auto", "mac", "search", "cdcl")
-SEARCH_MAX_SLOTS = 24  # 'auto' proves grids up to this many slots with the DRUP tree search
 GRID_FILE = "grid.txt"  # the grid the formula encodes (normalised), for check-proof
 WORDS_FILE = "words.txt.gz"  # the normalised word list the formula was built from
 
 
 @dataclass
 class CertificateRun:
-    """What happened: 'unfillable' (proof written; ``checked`` says if dratify accepted it),
-    'fillable' (a verified fill), 'unknown' (limit, Ctrl-C) or 'error'."""
+    """The outcome (UNFILLABLE: proof written, ``checked`` says whether dratify accepted it;
+    FILLED: a verified fill in ``fill``), the folder and its manifest."""
 
-    result: str
+    outcome: Outcome
     directory: Path
     manifest: dict = field(default_factory=dict)
-    fill: tuple[int, ...] | None = None
     checked: bool | None = None
-    message: str = ""
+
+    @property
+    def exit_code(self) -> int:
+        """As any verdict, except that an unchecked proof is no verdict (3) and a rejected
+        one an error (4)."""
+        if self.outcome.status is Status.UNFILLABLE and self.checked is not True:
+            return 4 if self.checked is False else 3
+        return self.outcome.status.exit_code
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -79,35 +81,6 @@ def dictionary_facts(built: Built) -> dict:
     if words.source and not words.source.startswith("embedded:") and Path(words.source).is_file():
         facts["file_sha256"] = sha256_file(Path(words.source))
     return facts
-
-
-def _solve_with_proof(cnf: CNF, solver_name: str, proof_path: str) -> dict:
-    """Child: solve with proof logging; write the proof (DRAT text) when UNSAT."""
-    from pysat.solvers import Solver
-
-    start = time.perf_counter()
-    with Solver(name=solver_name, with_proof=True) as solver:
-        add = solver.add_clause
-        for chunk in cnf.chunks():
-            for clause in chunk:
-                add(clause)
-        loaded = time.perf_counter()
-        sat = solver.solve()
-        solved = time.perf_counter()
-        stats = {}
-        with suppress(NotImplementedError):
-            stats = {k: int(v) for k, v in (solver.accum_stats() or {}).items()}
-        if sat:
-            model = np.array(solver.get_model(), dtype=np.int64)
-            return {"sat": True, "model": model[model > 0], "load_s": loaded - start,
-                    "solve_s": solved - loaded, "stats": stats}
-        lines = solver.get_proof()
-    with open(proof_path, "w", encoding="ascii") as out:
-        for line in lines:
-            out.write(line)
-            out.write("\n")
-    return {"sat": False, "proof_lines": len(lines), "load_s": loaded - start,
-            "solve_s": solved - loaded, "write_s": time.perf_counter() - solved, "stats": stats}
 
 
 def checker_engine(engine: str = "auto") -> str:
@@ -176,48 +149,29 @@ def variable_map(built: Built, cnf: CNF) -> str:
     return "\n".join(lines) + "\n"
 
 
-def proof_method(built: Built, method: str) -> str:
-    """'mac' (the compiled MAC search's DRUP proof) when numba is installed: it refutes in far
-    fewer steps than CDCL (results/hard.md); without it 'search' (the same kind of proof from the
-    Python search) on small grids and 'cdcl' (a proof-logging SAT solver) otherwise."""
-    if method != "auto":
-        return method
-    from xwsat.backends.mac import MacBackend
-
-    if MacBackend.available():
-        return "mac"
-    return "search" if built.problem.n_slots <= SEARCH_MAX_SLOTS else "cdcl"
-
-
 def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
-            solver: str = "cadical195", engine: str = "auto", rules: dict | None = None,
-            on_tick: Tick | None = None, method: str = "auto") -> CertificateRun:
-    """Write and check a certificate for ``built`` in ``directory`` (created if missing).
+            proof: ProofProducer | str = "auto", engine: str = "auto", rules: dict | None = None,
+            on_tick: Tick | None = None, seed: int = 0) -> CertificateRun:
+    """Write and check a certificate for ``built`` in ``directory`` (new or empty), all within
+    ``time_limit`` seconds. ``proof`` is a producer or a ``--proof-method`` name.
 
     Files appear only when the run ends with an answer: they are staged in a hidden folder and
-    moved in at the end, the manifest last.
+    moved in at the end, the manifest last; an unanswered run leaves nothing behind.
     """
-    if method not in METHODS:
-        raise XwsatError(f"--proof-method must be one of {', '.join(METHODS)}")
-    if method == "mac":
-        from xwsat.backends.mac import MacBackend
-
-        if not MacBackend.available():
-            raise XwsatError("--proof-method mac needs numba (pip install numba)")
-    if solver not in PROOF_SOLVERS:
-        raise XwsatError(f"--proof-solver must be one of {', '.join(PROOF_SOLVERS)}")
+    if isinstance(proof, str):
+        proof = producer(proof, n_slots=built.problem.n_slots)
     directory = prepare_folder(directory)
     created = not directory.exists()
     directory.mkdir(exist_ok=True)
     stage = directory / f".staging-{os.getpid()}"
     stage.mkdir()
     try:
-        run = _certify(built, directory, stage, grid_source, time_limit, solver, engine,
-                       rules or {}, on_tick, proof_method(built, method))
+        run = _certify(built, directory, stage, grid_source, time_limit, proof, engine,
+                       rules or {}, on_tick, seed)
     except BaseException:
         _discard(directory, stage, created)
         raise
-    if run.result in ("unknown", "error") and not (directory / "manifest.json").exists():
+    if not (directory / "manifest.json").exists():
         _discard(directory, stage, created)
     else:
         shutil.rmtree(stage, ignore_errors=True)
@@ -260,8 +214,8 @@ def words_text(built: Built) -> str:
 
 
 def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_limit: float,
-             solver: str, engine: str, rules: dict, on_tick: Tick | None,
-             method: str) -> CertificateRun:
+             proof: ProofProducer, engine: str, rules: dict, on_tick: Tick | None,
+             seed: int) -> CertificateRun:
     started = time.perf_counter()
     deadline = started + time_limit
     problem = built.problem
@@ -275,103 +229,86 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     words_path = stage / WORDS_FILE
     words_path.write_bytes(gzip.compress(words_text(built).encode("utf-8"), mtime=0))
     encoded = time.perf_counter()
-    left = deadline - encoded
-    proof_path = stage / "proof.drat"
-    manifest = _manifest_head(built, grid_source, cnf, solver if method == "cdcl" else method,
-                              rules)
+    manifest = _manifest_head(built, grid_source, cnf, proof, rules)
     times = {"encode_write_s": encoded - started}
+    method = f"certificate:{proof.name}"
+    left = deadline - encoded
     if left <= 0:
-        return CertificateRun("unknown", directory, manifest,
-                              message=f"time limit of {time_limit:g} s reached while encoding")
-    if method == "mac":
-        from xwsat.mac.proof import search_with_proof as mac_search
-
-        solved = run_isolated(mac_search, (problem, cnf, str(proof_path), left),
-                              left, "compiled MAC search writing a DRUP proof", on_tick)
-    elif method == "search":
-        solved = run_isolated(search_with_proof, (problem, cnf, str(proof_path), left),
-                              left, "MAC search writing a DRUP proof", on_tick)
-    else:
-        solved = run_isolated(_solve_with_proof, (cnf, solver, str(proof_path)), left,
-                              f"sat:{solver} with proof logging", on_tick)
+        return CertificateRun(stopped(method, Stop.TIME, f"time limit of {time_limit:g} s "
+                                      "reached while encoding"), directory, manifest)
+    proof_path = stage / "proof.drat"
+    solved = run_function(proof.prove, (problem, cnf, str(proof_path), left, seed), left,
+                          f"{proof.name} writing a proof", on_tick)
     times["solve_wall_s"] = solved.seconds
-    if solved.status == "ok" and solved.value.get("status") == "timeout":
-        solved = replace(solved, status="timeout",
-                         message=f"time limit of {time_limit:g} s reached")
-    if solved.status != "ok":
-        result = "error" if solved.status == "error" else "unknown"
-        return CertificateRun(result, directory, manifest, message=solved.message)
-    info = solved.value
-    times.update({k: info[k] for k in ("load_s", "solve_s", "write_s") if k in info})
-    searched = method in ("search", "mac")
-    if searched and info["status"] == "sat":
-        info = {**info, "sat": True, "model": np.array(
-            [int(cnf.x_base[s]) + k + 1 for s, k in enumerate(info["choice"])], dtype=np.int64)}
-    elif searched:
-        info = {**info, "sat": False, "stats": info.get("stats", {"nodes": info["nodes"]})}
-    if info["sat"]:
-        return _fillable(built, cnf, info, directory, stage, manifest, times)
+    if not solved.ok:
+        return CertificateRun(stopped(method, solved.stop or Stop.FAILED, solved.message),
+                              directory, manifest)
+    run: ProofRun = solved.value
+    times.update(run.times)
+    if run.status is Status.UNKNOWN:
+        return CertificateRun(stopped(method, Stop.TIME, f"time limit of {time_limit:g} s "
+                                      "reached"), directory, manifest)
+    if run.status is Status.FILLED:
+        assert run.choice is not None
+        return _fillable(built, method, run.choice, directory, stage, manifest, times)
     left = deadline - time.perf_counter()
-    checked = (run_isolated(check_files, (str(cnf_path), str(proof_path), engine), left,
+    checked = (run_function(check_files, (str(cnf_path), str(proof_path), engine), left,
                             "dratify checking the proof", on_tick) if left > 0 else
-               Isolated("timeout", message=f"time limit of {time_limit:g} s reached"))
+               Finished(stop=Stop.TIME, message=f"time limit of {time_limit:g} s reached"))
     times["check_wall_s"] = checked.seconds
     proof_bytes = proof_path.stat().st_size
     files = [_maybe_compress(p) for p in (cnf_path, proof_path, map_path)]
     files += [grid_path, words_path]
     manifest["result"] = "unfillable"
-    manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)" if searched
-                         else "DRAT (text)", "method": method, "lines": info["proof_lines"],
-                         "bytes_uncompressed": proof_bytes, "solver_stats": info["stats"]}
-    if checked.status == "ok":
+    manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)"
+                         if proof.name != "cdcl" else "DRAT (text)", "method": proof.name,
+                         "lines": run.lines, "bytes_uncompressed": proof_bytes,
+                         "solver_stats": run.stats}
+    if checked.ok:
         manifest["check"] = {"checker": "dratify", "version": metadata.version("dratify"),
                              **checked.value}
-        ok = checked.value["ok"] and checked.value["reached_empty"]
+        ok: bool | None = checked.value["ok"] and checked.value["reached_empty"]
     else:
-        manifest["check"] = {"checker": "dratify", "status": checked.status,
-                             "message": checked.message}
+        manifest["check"] = {"checker": "dratify", "status": checked.stop.value
+                             if checked.stop else "error", "message": checked.message}
         ok = None
     manifest["verified"] = ok is True
     times["total_s"] = time.perf_counter() - started
     manifest["times"] = times
     manifest["recheck"] = _recheck_text(files[0].name, files[1].name)
     _publish(directory, stage, files, manifest)
-    message = "" if ok else (manifest["check"].get("reason") or manifest["check"].get("message")
-                             or "dratify rejected the proof")
-    return CertificateRun("unfillable", directory, manifest, checked=ok, message=message)
+    check = manifest["check"]
+    detail = ("certificate checked by dratify" if ok else
+              check.get("reason") or check.get("message") or "dratify rejected the proof")
+    outcome = Outcome(Status.UNFILLABLE, method, evidence=Evidence(
+        f"{proof.name} proof, checked by dratify" if ok else f"{proof.name} proof", detail,
+        files=tuple(str(directory / p.name) for p in files)),
+        message="" if ok else detail)
+    return CertificateRun(outcome, directory, manifest, checked=ok)
 
 
-def _fillable(built: Built, cnf: CNF, info: dict, directory: Path, stage: Path,
+def _fillable(built: Built, method: str, choice: list[int], directory: Path, stage: Path,
               manifest: dict, times: dict) -> CertificateRun:
-    """The solver found a model: decode it, verify it independently, and keep it."""
+    """The producer found a fill: verify it independently, and keep it."""
     problem = built.problem
-    fill = fill_from_choice(problem, cnf.decode(problem, info["model"]))
+    fill = fill_from_choice(problem, choice)
     filled = built.grid.with_letters(fill_letters(built, fill))
     problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words),
                           problem.allow_repeats, manifest["rules"].get("min_length", 2))
     if problems:
-        return CertificateRun("error", directory, manifest,
-                              message="fill failed verification: " + "; ".join(problems[:3]))
+        return CertificateRun(stopped(method, Stop.FAILED, "fill failed verification: "
+                                      + "; ".join(problems[:3])), directory, manifest)
     fill_path = stage / "fill.txt"
     fill_path.write_text(filled.to_text(), encoding="utf-8")
     manifest.update({"result": "fillable", "verified": True, "times": times,
                      "check": {"checker": "xwsat.verify.check_fill (independent fill checker)"}})
     _publish(directory, stage, [fill_path], manifest)
-    return CertificateRun("fillable", directory, manifest, fill=fill, checked=True)
+    return CertificateRun(Outcome(Status.FILLED, method, fill), directory, manifest,
+                          checked=True)
 
 
-SEARCHES = {
-    "search": {"name": "xwsat MAC tree search (xwsat/evidence/drup_search.py)",
-               "branching": "two-way on letters", "proof_logging": True},
-    "mac": {"name": "xwsat compiled MAC search (xwsat/mac/kernel.py, numba)",
-            "branching": "two-way on letters, dom/wdeg, restarts with nogoods",
-            "proof_logging": True},
-}
-
-
-def _manifest_head(built: Built, grid_source: str, cnf: CNF, solver: str, rules: dict) -> dict:
-    import pysat
-
+def _manifest_head(built: Built, grid_source: str, cnf: CNF, proof: ProofProducer,
+                   rules: dict) -> dict:
     grid_text = built.grid.to_text()
     return {
         "format": FORMAT,
@@ -385,9 +322,7 @@ def _manifest_head(built: Built, grid_source: str, cnf: CNF, solver: str, rules:
                      "variables": cnf.n_vars, "clauses": cnf.n_clauses,
                      "families": {n: {"clauses": c, "literals": lit}
                                   for n, c, lit in cnf.families}},
-        "solver": SEARCHES.get(solver) or {
-            "name": solver, "via": f"python-sat {getattr(pysat, '__version__', '?')}",
-            "proof_logging": True},
+        "solver": proof.describe(),
     }
 
 

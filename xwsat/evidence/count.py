@@ -13,10 +13,12 @@ import time
 from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
-from xwsat.evidence.isolate import Tick, run_isolated
+from xwsat.guard import Tick, run_function
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 from xwsat.words import WordList
+
+MARGIN_S = 0.3  # a counting child stops itself this long before the limit, with its count
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,7 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
     CP-SAT's all-solutions search on the table model.
     """
     start = time.monotonic()
+    until = start + max(time_limit - MARGIN_S, 0.0)  # the child's own deadline: it reports
     if method not in METHODS:
         raise XwsatError(f"--method must be one of {', '.join(METHODS)}")
     blank = is_blank_rectangle(built, min_length)
@@ -190,12 +193,11 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
         raise XwsatError("--method rows counts blank rectangles only (no blocks, no letters)")
     if method in ("auto", "rows") and blank:
         grid = built.grid
-        args = (built.words, grid.height, grid.width, built.problem.allow_repeats, limit,
-                start + time_limit)
-        run = run_isolated(count_rectangle, args, time_limit + 5, "counting row by row", on_tick)
+        args = (built.words, grid.height, grid.width, built.problem.allow_repeats, limit, until)
+        run = run_function(count_rectangle, args, time_limit, "counting row by row", on_tick)
         seconds = time.monotonic() - start
         name = "row by row: first rows enumerated, the last one counted with bitsets"
-        if run.status != "ok":
+        if not run.ok:
             return Count(0, False, run.message, seconds, name)
         n, exact, reason = run.value
         return Count(n, exact, reason, seconds, name)
@@ -206,14 +208,16 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
     problem = propagated.problem
     if method == "cpsat":
         name = "CP-SAT all-solutions search (tables + AllDifferent)"
-        run = run_isolated(_enumerate, (problem, limit, time_limit, 1), time_limit + 5,
+        left = max(until - time.monotonic(), 0.1)
+        run = run_function(_enumerate, (problem, limit, left, 1), left + MARGIN_S,
                            "CP-SAT counting fills", on_tick)
     else:
         name = "exhaustive MAC letter search, one leaf per fill"
-        run = run_isolated(_count_by_search, (problem, limit, start + time_limit),
-                           time_limit + 5, "counting by search", on_tick)
+        run = run_function(_count_by_search, (problem, limit, until),
+                           max(start + time_limit - time.monotonic(), 0.1),
+                           "counting by search", on_tick)
     seconds = time.monotonic() - start
-    if run.status != "ok":
+    if not run.ok:
         return Count(0, False, run.message, seconds, name)
     if method == "cpsat":
         n, status = run.value["n"], run.value["status"]

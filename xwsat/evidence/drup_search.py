@@ -20,8 +20,10 @@ from __future__ import annotations
 import time
 
 from xwsat.encode.cnf import CNF
+from xwsat.evidence.producers import ProofRun
 from xwsat.native.bitsets import members
 from xwsat.native.state import SearchState
+from xwsat.outcome import Status
 from xwsat.problem import FillProblem
 
 CLOCK_EVERY = 64
@@ -69,27 +71,27 @@ class ProofSearch:
     def literal(self, cell: int, letter: int) -> int:
         return int(self.cnf.y_var[cell, letter]) if self.cnf is not None else 0
 
-    def run(self, deadline: float | None) -> tuple[str, list[int] | None]:
-        """'unsat' (proof complete), 'sat' (candidate index per slot) or 'timeout'."""
+    def run(self, deadline: float | None) -> tuple[Status, list[int] | None]:
+        """UNFILLABLE (proof complete), FILLED (candidate index per slot) or UNKNOWN (time)."""
         state = self.state
         if state.initialise() is not None:
             self.emit([])
-            return "unsat", None
+            return Status.UNFILLABLE, None
         while True:
             self.nodes += 1
             if deadline is not None and self.nodes % CLOCK_EVERY == 0 \
                     and time.monotonic() > deadline:
-                return "timeout", None
+                return Status.UNKNOWN, None
             choice = self.choose()
             if choice is None:
-                return "sat", [state.dom[s].bit_length() - 1 for s in range(state.n_slots)]
+                return Status.FILLED, [state.dom[s].bit_length() - 1 for s in range(state.n_slots)]
             cell, letter = choice
             self.path.append(self.literal(cell, letter))
             self.kids.append([])
             if state.assign_letter(cell, letter) is None:
                 continue
             if not self.backtrack():
-                return "unsat", None
+                return Status.UNFILLABLE, None
 
     def backtrack(self) -> bool:
         """Refute the latest decision and forbid it one level up, as often as that fails;
@@ -141,18 +143,18 @@ def count_leaves(problem: FillProblem, deadline: float | None,
             return found, True, search.nodes
 
 
-def decide(problem: FillProblem, deadline: float | None) -> str:
-    """'unsat', 'sat' or 'timeout' by the same search, without writing a proof."""
+def decide(problem: FillProblem, deadline: float | None) -> Status:
+    """The verdict of the same search (UNKNOWN at the deadline), without writing a proof."""
     return ProofSearch(problem, None, None).run(deadline)[0]
 
 
 def search_with_proof(problem: FillProblem, cnf: CNF, proof_path: str,
-                      time_limit: float | None) -> dict:
-    """Run the proof search; the DRUP proof goes to ``proof_path`` (complete only if 'unsat')."""
+                      time_limit: float | None, seed: int = 0) -> ProofRun:
+    """Run the proof search; the DRUP proof goes to ``proof_path`` (complete if UNFILLABLE)."""
     start = time.perf_counter()
     deadline = time.monotonic() + time_limit if time_limit else None
     with open(proof_path, "w", encoding="ascii") as out:
         search = ProofSearch(problem, cnf, out)
         status, choice = search.run(deadline)
-    return {"status": status, "choice": choice, "nodes": search.nodes,
-            "proof_lines": search.lines, "solve_s": time.perf_counter() - start}
+    return ProofRun(status, choice, search.lines, {"nodes": search.nodes},
+                    {"solve_s": time.perf_counter() - start})

@@ -5,17 +5,19 @@ from __future__ import annotations
 from xwsat.evidence.certificate import CertificateRun
 from xwsat.evidence.crosscheck import CrossCheck
 from xwsat.evidence.explain import Explanation, core_picture, describe_core
+from xwsat.outcome import Status
 from xwsat.problem import Built
 
 
 def certificate_lines(run: CertificateRun) -> list[str]:
     m = run.manifest
-    if run.result == "fillable":
+    status, message = run.outcome.status, run.outcome.message
+    if status is Status.FILLED:
         return [f"FILLABLE: the certificate run found a fill (verified); written to "
                 f"{run.directory / 'fill.txt'}"]
-    if run.result != "unfillable":
-        return [f"UNDECIDED: no certificate ({run.message})" if run.result == "unknown"
-                else f"ERROR: certificate run failed: {run.message}"]
+    if status is not Status.UNFILLABLE:
+        return [f"UNDECIDED: no certificate ({message})" if status is Status.UNKNOWN
+                else f"ERROR: certificate run failed: {message}"]
     check = m.get("check", {})
     proof = m.get("proof", {})
     enc = m.get("encoding", {})
@@ -28,9 +30,9 @@ def certificate_lines(run: CertificateRun) -> list[str]:
         head = (f"UNFILLABLE: certificate checked by dratify ({check.get('engine')} engine): "
                 f"{check.get('steps')} proof steps verified, empty clause derived")
     elif run.checked is None:
-        head = f"UNFILLABLE (proof written, NOT checked: {run.message})"
+        head = f"UNFILLABLE (proof written, NOT checked: {message})"
     else:
-        head = f"CERTIFICATE REJECTED by dratify: {run.message}"
+        head = f"CERTIFICATE REJECTED by dratify: {message}"
     times = m.get("times", {})
     lines = [head,
              f"  folder {run.directory}: " + ", ".join(

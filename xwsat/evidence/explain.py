@@ -18,10 +18,13 @@ import numpy as np
 
 from xwsat.encode.cnf import encode_cnf
 from xwsat.grid import Grid
+from xwsat.guard import Tick, run_function
+from xwsat.outcome import Status
 from xwsat.problem import Built, FillProblem, build_problem
 from xwsat.propagate import propagate
 
 EXPLAIN_SOLVER = "cadical195"
+MARGIN_S = 0.3  # the child stops minimising this long before the limit, to return its core
 SEARCH_MAX_SLOTS = 24  # up to this many slots the MAC search is the oracle (else CDCL cores)
 CONFLICT_BUDGET = 200_000  # per minimisation call; an undecided call keeps the member
 
@@ -103,6 +106,15 @@ def sub_problem(blank: FillProblem, slots: list[int], givens: dict[int, int]) ->
                    cell_masks=masks)
 
 
+def explain_isolated(built: Built, time_limit: float, min_length: int = 2,
+                     on_tick: Tick | None = None) -> Explanation | None:
+    """``explain`` in a child process, killed at the time limit (the core found by then is
+    returned, marked not minimal; None when not even the first refutation finished)."""
+    run = run_function(explain, (built, max(time_limit - MARGIN_S, 0.1), min_length),
+                       time_limit, "minimising the explanation", on_tick)
+    return run.value if run.ok else None
+
+
 def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
             oracle: str = "auto") -> Explanation:
     """A minimal unsatisfiable set of slots and given letters for an unfillable grid.
@@ -179,7 +191,7 @@ def _explain_by_search(built: Built, blank: Built, start: float,
         slots = [m for kind, m in chosen if kind == "slot"]
         placed = {dense[m]: alphabet.code(givens[m]) for kind, m in chosen if kind == "given"}
         verdict = decide(sub_problem(blank.problem, slots, placed), deadline)
-        return None if verdict == "timeout" else verdict == "unsat"
+        return None if verdict is Status.UNKNOWN else verdict is Status.UNFILLABLE
 
     calls, minimal, i = 1, True, 0
     if unsat(members) is not True:

@@ -24,8 +24,9 @@ from xwsat.evidence.certificate import (
     checker_engine,
     sha256_file,
 )
-from xwsat.evidence.isolate import Tick, run_isolated
 from xwsat.grid import Grid, parse_grid
+from xwsat.guard import Tick, run_function
+from xwsat.outcome import Stop
 from xwsat.problem import build_problem
 from xwsat.words import build_wordlist
 
@@ -195,11 +196,11 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
         return [*lines, "NOT VERIFIED: the certificate is about another word list:",
                 *question.lines()], "rejected"
-    run = run_isolated(rebuild_and_check, (directory, question, engine), time_limit,
+    run = run_function(rebuild_and_check, (directory, question, engine), time_limit,
                        "rebuilding the formula and checking the proof", on_tick)
-    if run.status in ("timeout", "interrupted"):
+    if run.stop in (Stop.TIME, Stop.MEMORY, Stop.INTERRUPTED):
         return [*lines, f"UNDECIDED: {run.message}"], "undecided"
-    if run.status != "ok":
+    if not run.ok:
         return [*lines, f"NOT VERIFIED: the check failed: {run.message}"], "rejected"
     result = run.value
     if result["verdict"] != "verified":

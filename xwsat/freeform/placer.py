@@ -12,6 +12,7 @@ from xwsat.freeform.cpsat_layout import cpsat_layout
 from xwsat.freeform.greedy import greedy_layout
 from xwsat.freeform.layout import Entry, Layout
 from xwsat.freeform.layout_check import check_layout
+from xwsat.outcome import Outcome, Stats, Status, Stop, stopped
 
 METHODS = ("cpsat", "greedy")
 Progress = Callable[[str], None]
@@ -19,14 +20,30 @@ Progress = Callable[[str], None]
 
 @dataclass
 class FreeformResult:
-    status: str                     # "placed" | "error"
-    method: str
+    """The outcome (FILLED: a verified layout; ERROR: the layout failed its check), the layout,
+    notes for the user, and the input words that cannot fit the board."""
+
+    outcome: Outcome
     layout: Layout
     notes: list[str] = field(default_factory=list)
-    verified: bool = False
-    stats: dict[str, float | int | str] = field(default_factory=dict)
     elapsed: float = 0.0
-    skipped: list[str] = field(default_factory=list)   # input words that cannot fit the board
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> Status:
+        return self.outcome.status
+
+    @property
+    def verified(self) -> bool:
+        return self.outcome.status is Status.FILLED
+
+    @property
+    def method(self) -> str:
+        return self.outcome.method
+
+    @property
+    def stats(self) -> dict[str, float | int | str]:
+        return self.outcome.stats.extra
 
     @property
     def total(self) -> int:
@@ -73,13 +90,13 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
             notes.append("CP-SAT found nothing better than the greedy start in time")
     problems = check_layout(width, height, [e.word for e in fitting],
                             [(p.entry, p.row, p.col, p.direction) for p in layout.placed])
-    result = FreeformResult("placed", method, layout, notes, not problems, stats,
-                            time.monotonic() - started,
-                            [e.word for e in entries if e not in fitting])
     if problems:
-        result.status = "error"
-        result.notes.append("layout failed verification: " + "; ".join(problems[:3]))
-    return result
+        notes.append("layout failed verification: " + "; ".join(problems[:3]))
+        outcome = stopped(method, Stop.FAILED, notes[-1], Stats(extra=stats))
+    else:
+        outcome = Outcome(Status.FILLED, method, stats=Stats(extra=stats))
+    return FreeformResult(outcome, layout, notes, time.monotonic() - started,
+                          [e.word for e in entries if e not in fitting])
 
 
 def _key(layout: Layout) -> tuple[int, int, int]:

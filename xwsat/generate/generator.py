@@ -18,6 +18,7 @@ from xwsat.generate.cpsat_lines import CpsatGenerator, SolveReport
 from xwsat.generate.grid_check import check_generated
 from xwsat.generate.sat_lines import SatGenerator
 from xwsat.generate.spec import GenerateSpec
+from xwsat.outcome import Outcome, Stats, Status, Stop, stopped
 from xwsat.words import WordList, build_wordlist
 
 BACKENDS = ("native", "cpsat", "sat")
@@ -26,16 +27,21 @@ Progress = Callable[[str], None]
 
 @dataclass
 class GenerateResult:
-    """status: generated | impossible | undecided | error; rows only when generated."""
+    """The outcome (FILLED: a grid was generated and verified, its ``rows`` given; UNFILLABLE:
+    no grid exists), where the time went, and the automata's sizes."""
 
-    status: str
-    backend: str
-    rows: tuple[str, ...] | None
-    message: str = ""
-    verified: bool = False
+    outcome: Outcome
+    rows: tuple[str, ...] | None = None
     times: dict[str, float] = field(default_factory=dict)
-    stats: dict[str, float | int] = field(default_factory=dict)
     automata: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def status(self) -> Status:
+        return self.outcome.status
+
+    @property
+    def verified(self) -> bool:
+        return self.outcome.status is Status.FILLED
 
     @property
     def blocks(self) -> int:
@@ -90,23 +96,23 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
         report = SolveReport(None, False, "interrupted")
     times = {"build_s": round(built - started, 3),
              "search_s": round(time.monotonic() - built, 3)}
-    result = GenerateResult("undecided", backend, None, report.stopped, False, times,
-                            report.stats, sizes)
+    stats = Stats(extra=dict(report.stats))
     if report.rows is None:
         if report.proven_none:
-            result.status = "impossible"
-            result.message = (f"no grid exists: {backend} exhausted the search"
-                              + (" (with exact lazy cuts)" if backend != "native" else ""))
-        return result
+            return GenerateResult(Outcome(
+                Status.UNFILLABLE, backend, stats=stats,
+                message=f"no grid exists: {backend} exhausted the search"
+                + (" (with exact lazy cuts)" if backend != "native" else "")), None, times, sizes)
+        why = Stop.INTERRUPTED if report.stopped == "interrupted" else Stop.TIME
+        return GenerateResult(stopped(backend, why, report.stopped, stats), None, times, sizes)
     problems = check_generated(report.rows, set(words.words), spec.min_length, spec.max_blocks,
                                spec.symmetry, spec.allow_repeats, _givens_rows(spec),
                                spec.theme)
     if problems:
-        result.status = "error"
-        result.message = "generated grid failed verification: " + "; ".join(problems[:3])
-        return result
-    result.status, result.rows, result.verified = "generated", report.rows, True
-    return result
+        return GenerateResult(stopped(backend, Stop.FAILED, "generated grid failed "
+                                      "verification: " + "; ".join(problems[:3]), stats),
+                              None, times, sizes)
+    return GenerateResult(Outcome(Status.FILLED, backend, stats=stats), report.rows, times, sizes)
 
 
 def _givens_rows(spec: GenerateSpec) -> list[str]:

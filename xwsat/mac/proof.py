@@ -16,6 +16,8 @@ import time
 import numpy as np
 
 from xwsat.encode.cnf import CNF
+from xwsat.evidence.producers import ProofRun
+from xwsat.outcome import Status
 from xwsat.problem import FillProblem
 
 
@@ -40,9 +42,9 @@ def choice_of(problem: FillProblem, fill: tuple[int, ...]) -> list[int]:
 
 
 def search_with_proof(problem: FillProblem, cnf: CNF, proof_path: str,
-                      time_limit: float | None, seed: int = 0) -> dict:
-    """Run the compiled search with proof logging: 'unsat' (proof complete), 'sat' (candidate
-    index per slot) or 'timeout'."""
+                      time_limit: float | None, seed: int = 0) -> ProofRun:
+    """Run the compiled search with proof logging: UNFILLABLE (proof complete), FILLED
+    (candidate index per slot) or UNKNOWN (time)."""
     from xwsat.mac import kernel
     from xwsat.mac.model import build_model, slot_rows, word_of_row
 
@@ -59,15 +61,13 @@ def search_with_proof(problem: FillProblem, cnf: CNF, proof_path: str,
             used = int(state.sc[kernel.PROOF])
             lines += _write(out, state.proof[:used])
             state.sc[kernel.PROOF] = 0
-    info = {"nodes": int(state.sc[kernel.NODES]), "proof_lines": lines,
-            "solve_s": time.perf_counter() - start,
-            "stats": {"decisions": int(state.sc[kernel.NODES]),
-                      "failures": int(state.sc[kernel.FAILS]),
-                      "restarts": int(state.sc[kernel.RESTARTS])}}
+    stats = {"decisions": int(state.sc[kernel.NODES]), "failures": int(state.sc[kernel.FAILS]),
+             "restarts": int(state.sc[kernel.RESTARTS])}
+    times = {"solve_s": time.perf_counter() - start}
     if code == kernel.UNSAT:
-        return {"status": "unsat", "choice": None, **info}
+        return ProofRun(Status.UNFILLABLE, None, lines, stats, times)
     if code == kernel.SAT:
         fill = tuple(word_of_row(model, s, int(slot_rows(model, state.ct, s)[0]))
                      for s in range(problem.n_slots))
-        return {"status": "sat", "choice": choice_of(problem, fill), **info}
-    return {"status": "timeout", "choice": None, **info}
+        return ProofRun(Status.FILLED, choice_of(problem, fill), lines, stats, times)
+    return ProofRun(Status.UNKNOWN, None, lines, stats, times)

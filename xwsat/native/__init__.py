@@ -8,7 +8,7 @@ VARIANTS: dict[str, SearchConfig] = {
     "letters": SearchConfig(letter_above=0),
     "prove": SearchConfig(letter_above=0, regions=True),
     "fragments": SearchConfig(
-        mac=False, dynamic_order=False, prune="accelerators", wdeg=False
+        mac=False, dynamic_order=False, prune="accelerators", wdeg=False, planner=True
     ),
     # The same static search with the planner's features off: longest-first order, no fragment
     # reordering, no accelerators (the baseline that shows what the planner buys).
@@ -16,7 +16,8 @@ VARIANTS: dict[str, SearchConfig] = {
         mac=False, dynamic_order=False, prune="accelerators", wdeg=False
     ),
     "balanced": SearchConfig(
-        mac=False, dynamic_order=False, prune="accelerators", wdeg=False, balance=True
+        mac=False, dynamic_order=False, prune="accelerators", wdeg=False, balance=True,
+        planner=True
     ),
 }
 

@@ -31,6 +31,7 @@ import numpy as np
 from xwsat.native.estimate import TreeEstimate
 from xwsat.native.state import SearchState
 from xwsat.native.symmetry import transpose_pair
+from xwsat.outcome import Status, Stop
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
 
@@ -61,13 +62,16 @@ class SearchConfig:
     symmetry: bool = True  # MAC: keep one of each pair of transposed fills (square grids)
     noise: float = 0.5  # value order after a restart or with a seed: uniform noise of this size
     regions: bool = False  # prove stack regions first, in turn with the whole grid (prover.py)
+    planner: bool = False  # static order from the fragment planner (else longest slot first)
 
 
 @dataclass
 class SearchResult:
-    """What a search ended with: ``status`` in filled / unfillable / exhausted / timeout."""
+    """What a search ended with: a verdict, or UNKNOWN with the ``stop`` (the deadline, or an
+    incomplete search that ran out of options)."""
 
-    status: str
+    status: Status = Status.UNKNOWN
+    stop: Stop | None = None
     choice: list[int] | None = None
     nodes: int = 0
     conflicts: int = 0
@@ -114,7 +118,7 @@ class Search:
         if config.balance and plan.placement:
             cut = float(np.quantile(np.array(plan.placement), config.hard_quantile))
             self.hard = [p >= cut for p in plan.placement]
-        self.result = SearchResult("exhausted")
+        self.result = SearchResult()
         self.letter_above = config.letter_above
         if config.mac and self.letter_above is None and n <= config.letters_up_to:
             self.letter_above = 0
@@ -289,10 +293,10 @@ class Search:
         started = time.perf_counter()
         if self._resume is None:
             if st.initialise() is not None:
-                res.status = "exhausted" if self.config.balance else "unfillable"
+                self._exhausted()
                 return self._finish(started)
             self._resume = (0, self._cutoff(0))
-        elif res.status != "timeout":
+        elif res.stop is not Stop.TIME:
             return res  # already decided
         run, limit = self._resume
         reported = started
@@ -300,7 +304,7 @@ class Search:
             if res.nodes % CLOCK_EVERY == 0:
                 now = time.perf_counter()
                 if deadline is not None and now > deadline:
-                    res.status = "timeout"
+                    res.status, res.stop = Status.UNKNOWN, Stop.TIME
                     self._resume = (run, limit)
                     return self._finish(started)
                 if self.progress is not None and now >= reported + PROGRESS_EVERY_S:
@@ -317,7 +321,7 @@ class Search:
                 limit = None if limit is None else res.conflicts + limit
             slot = self.select_slot()
             if slot is None:
-                res.status = "filled"
+                res.status, res.stop = Status.FILLED, None
                 res.choice = [d.bit_length() - 1 for d in st.dom]
                 return self._finish(started)
             conflict = None
@@ -343,8 +347,15 @@ class Search:
             else:
                 wiped = slot
             if conflict is not None and not self.resolve(conflict, wiped):
-                res.status = "exhausted" if self.config.balance else "unfillable"
+                self._exhausted()
                 return self._finish(started)
+
+    def _exhausted(self) -> None:
+        """No option is left: a proof of unfillability, unless the search was incomplete."""
+        if self.config.balance:
+            self.result.status, self.result.stop = Status.UNKNOWN, Stop.EXHAUSTED
+        else:
+            self.result.status, self.result.stop = Status.UNFILLABLE, None
 
     def _cutoff(self, run: int) -> int | None:
         """Conflicts allowed in restart ``run``: base x Luby(run + 1); None = no restarts."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from xwsat.native.engine import Search, SearchConfig, SearchResult
 from xwsat.native.regions import Region, regions
+from xwsat.outcome import Status
 from xwsat.planner import default_plan
 from xwsat.problem import FillProblem
 from xwsat.propagate import propagate
@@ -39,10 +40,10 @@ class Task:
 
 @dataclass(frozen=True)
 class Proof:
-    """What the prover ended with: status (filled / unfillable / timeout), the whole grid's
+    """What the prover ended with: a verdict or UNKNOWN (the deadline), the whole grid's
     search result (its choice when filled) and, for a region proof, the region and its nodes."""
 
-    status: str
+    status: Status
     result: SearchResult
     region: Region | None = None
     region_nodes: int = 0
@@ -60,7 +61,7 @@ def prove(problem: FillProblem, config: SearchConfig, deadline: float | None, se
             continue
         pruned = propagate(region.problem)
         if pruned.wiped is not None:
-            return Proof("unfillable", whole.result, region, 0, len(tasks))
+            return Proof(Status.UNFILLABLE, whole.result, region, 0, len(tasks))
         sub = pruned.problem
         tasks.append(Task(Search(sub, default_plan(sub), replace(config, symmetry=False),
                                  seed), region))
@@ -72,16 +73,18 @@ def prove(problem: FillProblem, config: SearchConfig, deadline: float | None, se
         for task in list(tasks):
             now = time.perf_counter()
             if deadline is not None and now >= deadline:
-                return Proof("timeout", whole.result, regions_tried=tried, regions_filled=filled)
+                return Proof(Status.UNKNOWN, whole.result, regions_tried=tried,
+                             regions_filled=filled)
             # the whole grid gets as much time per round as all the regions together
             share = slice_s * max(1, len(tasks) - 1) if task.region is None else slice_s
             until = now + share if deadline is None else min(deadline, now + share)
             result = task.search.run(until)
-            if task.region is None and result.status in ("filled", "unfillable"):
+            if task.region is None and result.status.definitive:
                 return Proof(result.status, result, regions_tried=tried, regions_filled=filled)
-            if result.status == "unfillable":
-                return Proof("unfillable", whole.result, task.region, result.nodes, tried, filled)
-            if result.status == "filled":
+            if result.status is Status.UNFILLABLE:
+                return Proof(Status.UNFILLABLE, whole.result, task.region, result.nodes, tried,
+                             filled)
+            if result.status is Status.FILLED:
                 filled += 1
                 tasks.remove(task)
         slice_s *= 2

@@ -1,0 +1,150 @@
+"""Every option the commands share, declared once, and the option groups commands take whole.
+
+A command parameter typed with a group (``words: Words``) stands for all the group's options:
+``@grouped`` spreads the group's fields into the command's signature for Typer and packs them
+back into one validated value before the command runs. A bad value raises ``XwsatError``, which
+``xwsat.cli`` turns into one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import math
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from xwsat.errors import XwsatError
+
+GridArg = Annotated[Path, typer.Argument(
+    help="Grid file: text ('.' empty, '#' block, letters given), .ipuz, .puz or .json.")]
+DictOpt = Annotated[str, typer.Option(
+    "--dict", "-d", help="'en', 'ru', 'es' (embedded) or a word-list file.")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", "-b",
+    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace.")]
+TimeOpt = Annotated[float, typer.Option(
+    "--time-limit", "-t", help="Seconds of wall clock for the whole command.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
+RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
+ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
+LengthOpt = Annotated[int, typer.Option("--min-length", help="Shortest run that is a slot.")]
+MemoryOpt = Annotated[int, typer.Option(
+    "--memory-limit", help="MiB for all of the command's processes together (0 = none).")]
+AlphabetOpt = Annotated[str, typer.Option("--alphabet", help="Declare the alphabet's letters.")]
+FoldOpt = Annotated[bool, typer.Option("--fold-yo", help="Fold Ё into Е (Russian).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable result.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the result here.")]
+ForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Replace output files that already exist (an input is never replaced).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
+
+MAX_TIME_S = 7 * 24 * 3600
+
+
+def check_time_limit(time_limit: float) -> None:
+    if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_TIME_S):
+        raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
+
+
+def check_seed(seed: int) -> None:
+    if seed < 0:
+        raise XwsatError("--seed must be zero or positive")
+
+
+def check_min_length(min_length: int) -> None:
+    if not 1 <= min_length <= 100:
+        raise XwsatError("--min-length must be between 1 and 100")
+
+
+def check_min_score(min_score: int) -> None:
+    if not 0 <= min_score <= 100:
+        raise XwsatError("--min-score must be between 0 and 100")
+
+
+@dataclass(frozen=True)
+class Words:
+    """Which word list, and how its words are read."""
+
+    dictionary: DictOpt = "en"
+    min_score: ScoreOpt = 0
+    alphabet: AlphabetOpt = ""
+    fold_yo: FoldOpt = False
+
+    def __post_init__(self) -> None:
+        check_min_score(self.min_score)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What counts as a slot, and whether a word may fill two."""
+
+    allow_repeats: RepeatsOpt = False
+    min_length: LengthOpt = 2
+
+    def __post_init__(self) -> None:
+        check_min_length(self.min_length)
+
+
+@dataclass(frozen=True)
+class Search:
+    """Which solver, and what it may spend."""
+
+    backend: BackendOpt = "auto"
+    time_limit: TimeOpt = 60.0
+    seed: SeedOpt = 0
+    memory_limit: MemoryOpt = 0
+
+    def __post_init__(self) -> None:
+        from xwsat.backends.registry import validate_spec
+
+        check_time_limit(self.time_limit)
+        check_seed(self.seed)
+        if self.memory_limit < 0:
+            raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
+        if 0 < self.memory_limit < 512:
+            raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its "
+                             "dictionary")
+        validate_spec(self.backend)
+
+    @property
+    def memory_mb(self) -> int | None:
+        return self.memory_limit or None
+
+
+GROUPS = (Words, Rules, Search)
+
+
+def grouped(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Spread each option-group parameter of ``func`` into the group's options (for Typer),
+    and pack them back into the group's value when the command runs."""
+    signature = inspect.signature(func, eval_str=True)
+    params: list[inspect.Parameter] = []
+    groups: dict[str, type] = {}
+    for param in signature.parameters.values():
+        if param.annotation in GROUPS:
+            group = param.annotation
+            groups[param.name] = group
+            hints = typing.get_type_hints(group, include_extras=True)
+            params += [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
+                                         default=f.default, annotation=hints[f.name])
+                       for f in dataclasses.fields(group)]
+        else:
+            params.append(param.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+
+    @functools.wraps(func)
+    def command(**kwargs: Any) -> Any:
+        for name, group in groups.items():
+            kwargs[name] = group(**{f.name: kwargs.pop(f.name)
+                                    for f in dataclasses.fields(group)})
+        return func(**kwargs)
+
+    command.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    return command

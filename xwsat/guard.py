@@ -1,0 +1,344 @@
+"""Child processes and limits: the one place where xwsat forks, watches and kills.
+
+Solvers (pysat's CaDiCaL among them) may ignore interrupts, so every solve, proof step, count
+and bench run happens in a child process that is killed at its deadline; the parent never hangs.
+Three guarantees hold for every child:
+
+* it dies with its parent, however the parent ends (Ctrl-C, SIGTERM, SIGHUP, even SIGKILL:
+  Linux's parent-death signal), so a killed xwsat leaves nothing running;
+* it is killed at its deadline (a small grace past the time limit) and on Ctrl-C;
+* a crash, an exception or an out-of-memory kill reaches the parent as a ``Stop``, never as a
+  hang or a traceback.
+
+``watch`` is the command-wide limit: a timer in the main process that stops the whole command
+(its own work included) at the time limit or when the memory of all its processes passes the
+limit, by raising ``LimitReached`` where the main thread is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing as mp
+import os
+import signal
+import subprocess
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from xwsat.outcome import Stop
+
+GRACE_S = 0.5  # time past a child's limit before it is killed (it reports its own timeout first)
+POLL_S = 0.05
+WATCH_S = 0.25  # how often the command-wide watch looks at the clock and the memory
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+_PR_SET_PDEATHSIG = 1
+PROGRESS = "progress"  # tag of a progress message from a child (the result is tagged "done")
+Tick = Callable[[float, str], None]
+
+
+class LimitReached(KeyboardInterrupt):
+    """The command's time or memory ran out: unwinds like Ctrl-C, so every guard cleans up and
+    the command reports the best it has (exit 3)."""
+
+    def __init__(self, stop: Stop, message: str) -> None:
+        super().__init__(message)
+        self.stop = stop
+        self.message = message
+
+
+def interruption(exc: KeyboardInterrupt) -> tuple[Stop, str]:
+    """The stop and message of an interruption: a limit, or Ctrl-C / a termination signal."""
+    if isinstance(exc, LimitReached):
+        return exc.stop, exc.message
+    return Stop.INTERRUPTED, "interrupted"
+
+
+# --- processes --------------------------------------------------------------------------------
+
+def die_with_parent() -> None:
+    """In a child: ask Linux to SIGKILL it when its parent dies (no-op elsewhere)."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        tree.setdefault(ppid, []).append(int(entry))
+    return tree
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and all its descendants (0 where /proc cannot be read)."""
+    tree = _children() if os.path.isdir("/proc") else {}
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        stack.extend(tree.get(current, []))
+        try:
+            with open(f"/proc/{current}/statm", encoding="ascii") as statm:
+                total += int(statm.read().split()[1]) * _PAGE
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+@dataclass(frozen=True)
+class Finished:
+    """How a child ended: ``stop`` is None when the function returned ``value``."""
+
+    value: Any = None
+    stop: Stop | None = None
+    message: str = ""
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.stop is None
+
+
+_channel: Any = None  # in a child: the pipe to the parent, for progress messages
+
+
+def report(text: str) -> None:
+    """Send a progress line to the parent (from inside a child); nothing in the parent."""
+    if _channel is not None:
+        with contextlib.suppress(OSError, ValueError):
+            _channel.send((PROGRESS, text))
+
+
+def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
+    global _channel
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a child stops
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
+        signal.signal(number, signal.SIG_DFL)
+    _channel = conn
+    try:
+        message: tuple = ("done", fn(*args))
+    except MemoryError:
+        message = ("failed", Stop.MEMORY, "out of memory")
+    except Exception as exc:  # reported to the parent as a stop, never a hang
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        message = ("failed", Stop.FAILED, detail)
+    with contextlib.suppress(OSError, ValueError):
+        conn.send(message)
+        conn.close()
+
+
+class Child:
+    """One function running in a forked child; ``poll`` until it has ``finished``."""
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, label: str = "") -> None:
+        ctx = mp.get_context("fork")
+        self.label = label
+        self.receiver, sender = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_child_main, args=(fn, args, sender), daemon=True)
+        self.started = time.monotonic()
+        self.process.start()
+        sender.close()
+        self.note = ""  # the child's latest progress line
+        self.finished: Finished | None = None
+
+    def poll(self) -> Finished | None:
+        """The result once the child is done (or dead); progress lines update ``note``."""
+        if self.finished is not None:
+            return self.finished
+        try:
+            while self.receiver.poll():
+                message = self.receiver.recv()
+                if message[0] == PROGRESS:
+                    self.note = message[1]
+                    continue
+                seconds = time.monotonic() - self.started
+                if message[0] == "done":
+                    self.finished = Finished(message[1], seconds=seconds)
+                else:
+                    self.finished = Finished(stop=message[1], message=message[2],
+                                             seconds=seconds)
+                return self.finished
+        except (EOFError, OSError):
+            self.finished = self._died()
+            return self.finished
+        if not self.process.is_alive() and not self.receiver.poll():
+            self.finished = self._died()
+        return self.finished
+
+    def _died(self) -> Finished:
+        self.process.join(timeout=5)
+        code = self.process.exitcode
+        if code == -signal.SIGKILL:
+            return Finished(stop=Stop.CRASH, message="process killed (likely out of memory)",
+                            seconds=time.monotonic() - self.started)
+        return Finished(stop=Stop.CRASH, message=f"process died (exit {code})",
+                        seconds=time.monotonic() - self.started)
+
+    def stop(self) -> None:
+        """Kill the child (and whatever it started) now."""
+        if self.process.is_alive():
+            with contextlib.suppress(ProcessLookupError):
+                for pid in _descendants(self.process.pid):
+                    os.kill(pid, signal.SIGKILL)
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.receiver.close()
+
+
+def _descendants(pid: int) -> list[int]:
+    tree = _children() if os.path.isdir("/proc") else {}
+    found, stack = [], list(tree.get(pid, []))
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(tree.get(current, []))
+    return found
+
+
+def run_function(fn: Callable[..., Any], args: tuple, time_limit: float | None,
+                 label: str = "", on_tick: Tick | None = None) -> Finished:
+    """``fn(*args)`` in a child, killed ``GRACE_S`` after ``time_limit`` or on Ctrl-C (which,
+    like a command-wide limit, ends the wait with the matching stop)."""
+    child = Child(fn, args, label)
+    deadline = child.started + time_limit + GRACE_S if time_limit is not None else None
+    try:
+        while True:
+            finished = child.poll()
+            if finished is not None:
+                return finished
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return Finished(stop=Stop.TIME, message=f"time limit of {time_limit:g} s "
+                                "reached", seconds=now - child.started)
+            if on_tick:
+                on_tick(now - child.started, f"{label} ({child.note})" if child.note else label)
+            time.sleep(POLL_S)
+    except KeyboardInterrupt as exc:
+        stop, message = interruption(exc)
+        return Finished(stop=stop, message=message, seconds=time.monotonic() - child.started)
+    finally:
+        child.stop()
+
+
+@dataclass(frozen=True)
+class CommandRun:
+    """A command's output and how it ended (``stop`` None: it exited by itself)."""
+
+    stdout: str
+    stderr: str
+    returncode: int | None
+    stop: Stop | None
+    message: str
+    seconds: float
+
+
+def run_command(argv: list[str], stdin: str, hard_limit: float, memory_mb: int | None,
+                should_stop: Callable[[], bool], memory_every: int = 4) -> CommandRun:
+    """Run ``argv`` in its own session (killed with its whole group at the end, and with us if
+    we die), feeding ``stdin``; kill it at ``hard_limit`` seconds, when its process tree passes
+    ``memory_mb``, or when ``should_stop()`` says so."""
+    import tempfile
+
+    started = time.monotonic()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True,
+                                start_new_session=True, preexec_fn=die_with_parent)
+        stop, message = None, ""
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+            polls = 0
+            while proc.poll() is None:
+                polls += 1
+                elapsed = time.monotonic() - started
+                if should_stop():
+                    stop, message = Stop.INTERRUPTED, "the sweep was stopped"
+                elif elapsed > hard_limit:
+                    stop, message = Stop.TIME, f"hard wall-clock limit of {hard_limit:g} s reached"
+                elif (memory_mb and polls % memory_every == 1
+                      and tree_rss(proc.pid) > memory_mb * 1024 * 1024):
+                    stop, message = Stop.MEMORY, f"the run's processes passed {memory_mb} MiB"
+                if stop is not None:
+                    break
+                time.sleep(POLL_S * 2)
+        finally:
+            kill_group(proc)
+        out.seek(0)
+        err.seek(0)
+        return CommandRun(out.read(), err.read(), proc.returncode, stop, message,
+                          time.monotonic() - started)
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kill a process started in its own session, with everything in its group."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+# --- the command-wide watch -------------------------------------------------------------------
+
+_watch: dict[str, Any] = {}  # the active watch: deadline, memory bytes, previous handler
+
+
+def left(default: float | None = None) -> float | None:
+    """Seconds left before the command-wide deadline (``default`` when nothing is watched)."""
+    deadline = _watch.get("deadline")
+    if deadline is None:
+        return default
+    remaining = max(0.0, deadline - time.monotonic())
+    return remaining if default is None else min(default, remaining)
+
+
+def _check(signum: int, frame: object) -> None:
+    deadline, memory = _watch.get("deadline"), _watch.get("memory")
+    if deadline is not None and time.monotonic() >= deadline:
+        raise LimitReached(Stop.TIME, f"time limit of {_watch['limit']:g} s reached")
+    if memory is not None and tree_rss(os.getpid()) > memory:
+        raise LimitReached(Stop.MEMORY, f"memory limit of {memory >> 20} MiB reached")
+
+
+@contextlib.contextmanager
+def watch(time_limit: float | None, memory_mb: int | None = None,
+          started: float | None = None) -> Iterator[None]:
+    """Stop the enclosed work (raising ``LimitReached`` in the main thread) once ``time_limit``
+    seconds have passed since ``started`` (default now), or when the processes of this command
+    together hold more than ``memory_mb`` MiB. Children die with the work that started them."""
+    if time_limit is None and not memory_mb:
+        yield
+        return
+    origin = started if started is not None else time.monotonic()
+    previous = signal.signal(signal.SIGALRM, _check)
+    _watch.update(deadline=origin + time_limit if time_limit is not None else None,
+                  limit=time_limit, memory=memory_mb * 1024 * 1024 if memory_mb else None)
+    signal.setitimer(signal.ITIMER_REAL, WATCH_S, WATCH_S)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        _watch.clear()
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_termination() -> None:
+    """SIGTERM and SIGHUP end the command like Ctrl-C (children killed, best answer kept);
+    SIGINT gets Python's handler back, since a shell starts background jobs with it ignored."""
+    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGHUP, _terminated)
+    signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -1,0 +1,104 @@
+"""Race back-ends, each in its own child process (``xwsat.guard``): the first definitive
+answer wins and the others are killed.
+
+A back-end gets the time left when it starts; the race ends at the time limit (plus the guard's
+grace), when the memory of the run's processes passes the limit, on Ctrl-C, or when no back-end
+decided. It always returns an Outcome, never hangs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+
+from xwsat import guard
+from xwsat.backends.registry import make_backend
+from xwsat.outcome import Limits, Outcome, Status, Stop, stopped
+from xwsat.problem import FillProblem
+
+MEMORY_EVERY = 10  # polls between readings of the run's memory
+
+
+def _solve(spec: str, problem: FillProblem, limits: Limits) -> Outcome:
+    """In the child: the back-end's answer, its progress lines sent to the parent."""
+    return make_backend(spec).solve(problem, limits, guard.report)
+
+
+def _outcome(spec: str, finished: guard.Finished) -> Outcome:
+    if finished.ok:
+        return finished.value
+    stop = finished.stop or Stop.FAILED
+    if stop is Stop.FAILED:
+        return stopped(spec, stop, f"back-end failed: {finished.message}")
+    return stopped(spec, stop, f"solver process: {finished.message}")
+
+
+def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: Limits,
+                  on_tick: guard.Tick | None = None) -> Outcome:
+    """Race ``(back-end, start delay)`` pairs; a delayed back-end gets the time that is left.
+
+    A staged portfolio lets a fast back-end answer easy grids alone and escalates to the others
+    only when it has not. Returns UNKNOWN at the time limit, on Ctrl-C or a memory breach, or
+    when no back-end decided (ERROR when every one of them failed).
+    """
+    started = time.monotonic()
+    deadline = started + limits.time_limit + guard.GRACE_S if limits.time_limit else None
+    memory = limits.memory_mb * 1024 * 1024 if limits.memory_mb else None
+    runs: list[guard.Child | None] = [None] * len(specs)
+    finished: list[Outcome] = []
+    reported: set[int] = set()
+    polls = 0
+    try:
+        while True:
+            now = time.monotonic()
+            for number, (spec, delay) in enumerate(specs):
+                if runs[number] is None and now - started >= delay:
+                    left = limits.time_limit - delay if limits.time_limit else None
+                    if left is not None and left <= 0:
+                        continue  # no time left for it: the deadline ends the race
+                    runs[number] = guard.Child(
+                        _solve, (spec, problem, replace(limits, time_limit=left)), spec)
+            for number, run in enumerate(runs):
+                done = run.poll() if run is not None else None
+                if done is not None and number not in reported:
+                    reported.add(number)
+                    outcome = _outcome(specs[number][0], done)
+                    finished.append(outcome)
+                    if outcome.status.definitive:
+                        return outcome
+            if len(finished) == len(specs):
+                return _undecided(finished, None, "no back-end decided")
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return _undecided(finished, Stop.TIME,
+                                  f"time limit of {limits.time_limit:g} s reached")
+            polls += 1
+            if memory and polls % MEMORY_EVERY == 0 and guard.tree_rss(os.getpid()) > memory:
+                return _undecided(finished, Stop.MEMORY,
+                                  f"memory limit of {limits.memory_mb} MiB reached")
+            if on_tick:
+                busy = [f"{r.label} ({r.note})" if r.note else r.label
+                        for r in runs if r is not None and r.finished is None]
+                on_tick(now - started, ", ".join(busy))
+            time.sleep(guard.POLL_S)
+    except KeyboardInterrupt as exc:
+        stop, message = guard.interruption(exc)
+        return _undecided(finished, stop, message)
+    finally:
+        for run in runs:
+            if run is not None:
+                run.stop()
+
+
+def _undecided(finished: list[Outcome], stop: Stop | None, why: str) -> Outcome:
+    """UNKNOWN (or the first ERROR, if every back-end failed) with what each one said."""
+    notes = "; ".join(f"{o.method}: {o.label} {o.message}".strip() for o in finished)
+    errors = [o for o in finished if o.status is Status.ERROR]
+    if stop is None and errors and len(errors) == len(finished):
+        return replace(errors[0], message=notes)
+    if stop is None:  # every back-end ended without a verdict: keep the first one's reason
+        stop = next((o.stop for o in finished if o.stop is not None), Stop.EXHAUSTED)
+    base = finished[0] if finished else Outcome(Status.UNKNOWN, "portfolio")
+    return replace(base, status=Status.UNKNOWN, fill=None, stop=stop,
+                   message=why + (f" ({notes})" if notes else ""))
