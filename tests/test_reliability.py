@@ -1,4 +1,4 @@
-"""Hostile-user classes of issue 13: no input is ever lost, words come only from word lines,
+"""Hostile-user classes: no input is ever lost, words come only from word lines,
 outputs xwsat writes read back. Each test runs the real CLI and checks files byte for byte."""
 
 from __future__ import annotations

@@ -157,7 +157,14 @@ def test_a_killed_parent_leaves_no_child_behind(tmp_path) -> None:
     assert children, "the portfolio started no child"
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    time.sleep(0.5)
-    alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
-             and "Z" not in Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0]]
-    assert alive == []
+
+    def alive(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in children)

@@ -9,15 +9,25 @@ line and exit 2, a limit or an interruption one line and exit 3.
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
 from xwsat import guard
-from xwsat.commands import bench, convert, dictionary, evidence, fill, freeform, generate, grids
-from xwsat.commands import common, inspect, prove
+from xwsat.commands import (
+    bench,
+    common,
+    convert,
+    dictionary,
+    evidence,
+    fill,
+    freeform,
+    generate,
+    grids,
+    inspect,
+    prove,
+)
 from xwsat.errors import XwsatError
 
 
@@ -54,7 +64,7 @@ for module in (fill, prove, inspect, evidence, generate, freeform, convert, grid
 def main() -> None:
     """Entry point: the group maps what the commands raise; here only usage errors (exit 2)
     and bugs (one line, exit 4) remain."""
-    common.STARTED = time.monotonic()
+    common.STARTED = guard.process_started()
     guard.stop_on_termination()
     if len(sys.argv) == 1:
         sys.argv.append("--help")

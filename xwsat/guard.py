@@ -290,6 +290,20 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 # --- the command-wide watch -------------------------------------------------------------------
 
+def process_started() -> float:
+    """When this process started, on the ``time.monotonic`` clock (now, where /proc cannot
+    tell): a command's time limit counts from there, interpreter start-up included."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat:
+            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as uptime:
+            since_boot = float(uptime.read().split()[0])
+        age = since_boot - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.monotonic()
+    return time.monotonic() - min(max(age, 0.0), 60.0)
+
+
 _watch: dict[str, Any] = {}  # the active watch: deadline, memory bytes, previous handler
 
 

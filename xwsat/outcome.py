@@ -102,6 +102,25 @@ class Outcome:
         return self.stop.value
 
 
+class Answered:
+    """A result that carries an ``outcome``: its status, and whether it holds a checked answer
+    (a fill, a grid, a layout that passed its independent checker)."""
+
+    outcome: Outcome
+
+    @property
+    def status(self) -> Status:
+        return self.outcome.status
+
+    @property
+    def verified(self) -> bool:
+        return self.outcome.status is Status.FILLED
+
+    @property
+    def method(self) -> str:
+        return self.outcome.method
+
+
 def stopped(method: str, stop: Stop, message: str, stats: Stats | None = None) -> Outcome:
     """An outcome without a verdict: UNKNOWN for a limit or an interruption, ERROR otherwise."""
     status = Status.ERROR if stop in (Stop.CRASH, Stop.FAILED) else Status.UNKNOWN

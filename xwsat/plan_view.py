@@ -1,7 +1,7 @@
 """``xwsat plan``: the planner's analysis as a table, JSON, and a picture of the grid (SVG, PNG).
 
 The picture colours each white cell by when it is first filled (light = early, dark = late), as
-the seed documents explain their order, and outlines the cells of each fragment in its own hue.
+the fragment filler explains its order, and outlines the cells of each fragment in its own hue.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""The fill plan: slot order, fragments, accelerators, difficulty (seeds 000/001, analysis).
+"""The fill plan: slot order, fragments, accelerators, difficulty (the fragment filler's
+analysis, ARCHITECTURE.md).
 
 ``default_plan`` orders slots longest first, then by most crossings, then by fewest candidates.
-``make_plan`` is the seed's full analysis phase:
+``make_plan`` is the fragment filler's full analysis phase:
 
-* **Placement difficulty** of a slot (Solution 2 of seed 000; no formula there, this is ours):
+* **Placement difficulty** of a slot (the source describes it without a formula; this one is ours):
   ``crossings * ln(alphabet) - ln(1 + candidates)``, i.e. minus the log of the number of words
   expected to fit when every crossing letter is fixed at random; more crossings (a failure costs
   more) and fewer candidates (a word is harder to find) both raise it.
@@ -15,7 +16,7 @@
   after the last slot of length ``len(first) + 1`` (never before the start word); several fragments
   after one word -> the harder (sum of placement difficulties) first. Members are then consecutive.
 * **Accelerators**: a start word whose fragment touches it at exactly one cell.
-* **Generation difficulty** of the grid (seed 000 names it without a formula; ours, uncalibrated):
+* **Generation difficulty** of the grid (named by the source without a formula; ours, uncalibrated):
   ``sum over slots of crossings**2 / length``, so fully crossed long slots weigh most.
 """
 
@@ -98,7 +99,8 @@ def placement_difficulty(problem: FillProblem) -> list[float]:
 
 
 def generation_difficulty(problem: FillProblem) -> float:
-    """``sum(crossings**2 / length)`` over slots: our stand-in for seed 000's grid figure."""
+    """``sum(crossings**2 / length)`` over slots: our stand-in for the fragment filler's grid
+    figure."""
     crossed = crossing_cells(problem)
     return float(sum(c * c / problem.slot_length(s) for s, c in enumerate(crossed)))
 
@@ -133,7 +135,7 @@ def _shared_cells(problem: FillProblem, a: int, group: set[int]) -> list[tuple[i
 
 
 def make_plan(problem: FillProblem, seed: int = 0) -> Plan:
-    """The analysis phase of seeds 000/001: order, fragments, accelerators, difficulty.
+    """The fragment filler's analysis phase: order, fragments, accelerators, difficulty.
 
     Pure and deterministic; ``seed`` is accepted for interface symmetry and only breaks exact ties
     (seed 0 = by slot index).

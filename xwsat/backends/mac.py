@@ -1,6 +1,6 @@
 """``mac`` back-end: the compiled letters-model MAC search (``xwsat.mac``) for hard grids.
 
-Built for the grids of issue 8, where the Python search decides too few nodes a second: compact
+Built for hard grids, where the Python search decides too few nodes a second: compact
 tables, dom/wdeg, restarts with nogoods, compiled by numba (the first run compiles, later runs
 load the cache). Complete: an exhausted search is an UNFILLABLE verdict, named as such; it shares
 no code with the Python search, which is what ``--cross-check`` relies on.

@@ -1,4 +1,4 @@
-"""``xwsat freeform``: lay out a free-form crossword from a word list with clues (seed 004)."""
+"""``xwsat freeform``: lay out a free-form crossword from a word list with clues."""
 
 from __future__ import annotations
 

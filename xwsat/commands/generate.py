@@ -1,4 +1,4 @@
-"""``xwsat generate``: the solver places the blocks and the words together (seed 003)."""
+"""``xwsat generate``: the solver places the blocks and the words together (the line generator)."""
 
 from __future__ import annotations
 

@@ -1,2 +1,2 @@
-"""Free-form crosswords from a word list with clues (seed 004): CP-SAT and the seed's greedy,
+"""Free-form crosswords from a word list with clues: CP-SAT and the free-form placer's greedy,
 an independent checker."""

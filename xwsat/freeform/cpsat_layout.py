@@ -9,7 +9,7 @@ Variables: a literal per (entry, position, direction) that fits the board, a let
   same turned), so words touch only at crossings and every run of letters is exactly one word;
 - each placed word crosses another, and the occupied cells are connected: one root cell, every
   other occupied cell has an occupied neighbour nearer the root (distance labels).
-Anytime: the seed's greedy board is the hint, every better solution is kept, and the best at the
+Anytime: the greedy board is the hint, every better solution is kept, and the best at the
 time limit (or Ctrl-C) is returned.
 """
 

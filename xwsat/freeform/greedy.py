@@ -1,8 +1,9 @@
-"""The seed's method (seed 004): place words one at a time, alternating across and down, each at
-its best-scoring valid position; repeat over random word orders and keep the best board.
+"""The free-form placer's method (ARCHITECTURE.md): place words one at a time, alternating
+across and down, each at its best-scoring valid position; repeat over random word orders and
+keep the best board.
 
-Position score, as in the seed: a point for a valid position, ten per crossing, one more when the
-word keeps off the border. After the first word a position must cross a placed word (the seed
+Position score, as in the source: a point for a valid position, ten per crossing, one more when the
+word keeps off the border. After the first word a position must cross a placed word (the source
 "only places a word if some position scores"). Valid means on the board, agreeing at shared cells,
 touching other words only at crossings, with empty cells before and after the word.
 """
@@ -27,7 +28,7 @@ class _Board:
         self.down: set[tuple[int, int]] = set()
 
     def score(self, word: str, row: int, col: int, direction: str, first: bool) -> int:
-        """The seed's score of a position, or -1 when the position is invalid."""
+        """The placer's score of a position, or -1 when the position is invalid."""
         dr, dc = (0, 1) if direction == ACROSS else (1, 0)
         n = len(word)
         if row + dr * (n - 1) >= self.height or col + dc * (n - 1) >= self.width:

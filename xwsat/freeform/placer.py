@@ -12,14 +12,14 @@ from xwsat.freeform.cpsat_layout import cpsat_layout
 from xwsat.freeform.greedy import greedy_layout
 from xwsat.freeform.layout import Entry, Layout
 from xwsat.freeform.layout_check import check_layout
-from xwsat.outcome import Outcome, Stats, Status, Stop, stopped
+from xwsat.outcome import Answered, Outcome, Stats, Status, Stop, stopped
 
 METHODS = ("cpsat", "greedy")
 Progress = Callable[[str], None]
 
 
 @dataclass
-class FreeformResult:
+class FreeformResult(Answered):
     """The outcome (FILLED: a verified layout; ERROR: the layout failed its check), the layout,
     notes for the user, and the input words that cannot fit the board."""
 
@@ -28,18 +28,6 @@ class FreeformResult:
     notes: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     skipped: list[str] = field(default_factory=list)
-
-    @property
-    def status(self) -> Status:
-        return self.outcome.status
-
-    @property
-    def verified(self) -> bool:
-        return self.outcome.status is Status.FILLED
-
-    @property
-    def method(self) -> str:
-        return self.outcome.method
 
     @property
     def stats(self) -> dict[str, float | int | str]:

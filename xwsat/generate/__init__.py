@@ -1,2 +1,2 @@
-"""Generate the pattern and the words together (seed 003): line automata, three back-ends,
-an independent checker."""
+"""Generate the pattern and the words together (the line generator, ARCHITECTURE.md): line
+automata, three back-ends, an independent checker."""

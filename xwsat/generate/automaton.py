@@ -1,7 +1,8 @@
 """The language of valid lines as a small automaton: words separated by blocks.
 
 A line of length L reads ``#* (W #+)* W? #*`` where W is any dictionary word of length
-``min_length..L`` (seed 003's "possible lines", as a regular language). The word part is the
+``min_length..L`` (the line generator's "possible lines", as a regular language). The word part
+is the
 dictionary's trie minimised into a DAWG (equal suffix sub-tries merged by hashing their signature,
 bottom-up), so shared endings ("-ING", "-ERS") exist once; one extra state means "at the start or
 after a block". A prototype that handed CP-SAT the plain trie needed 1.6 GB for 7x7: the DAWG is

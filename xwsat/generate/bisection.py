@@ -1,5 +1,5 @@
-"""The native route (seed 003): every line keeps its set of possible lines, filtered lazily, and
-the search halves a line's option set instead of picking a word.
+"""The native route (the line generator, ARCHITECTURE.md): every line keeps its set of possible
+lines, filtered lazily, and the search halves a line's option set instead of picking a word.
 
 A line's option set is the paths of its length-L layered automaton allowed by the cells' symbol
 sets (letters plus block, one boolean row per cell). Propagation is exact per line (the regular

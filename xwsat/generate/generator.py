@@ -18,7 +18,7 @@ from xwsat.generate.cpsat_lines import CpsatGenerator, SolveReport
 from xwsat.generate.grid_check import check_generated
 from xwsat.generate.sat_lines import SatGenerator
 from xwsat.generate.spec import GenerateSpec
-from xwsat.outcome import Outcome, Stats, Status, Stop, stopped
+from xwsat.outcome import Answered, Outcome, Stats, Status, Stop, stopped
 from xwsat.words import WordList, build_wordlist
 
 BACKENDS = ("native", "cpsat", "sat")
@@ -26,7 +26,7 @@ Progress = Callable[[str], None]
 
 
 @dataclass
-class GenerateResult:
+class GenerateResult(Answered):
     """The outcome (FILLED: a grid was generated and verified, its ``rows`` given; UNFILLABLE:
     no grid exists), where the time went, and the automata's sizes."""
 
@@ -34,14 +34,6 @@ class GenerateResult:
     rows: tuple[str, ...] | None = None
     times: dict[str, float] = field(default_factory=dict)
     automata: dict[int, dict[str, int]] = field(default_factory=dict)
-
-    @property
-    def status(self) -> Status:
-        return self.outcome.status
-
-    @property
-    def verified(self) -> bool:
-        return self.outcome.status is Status.FILLED
 
     @property
     def blocks(self) -> int:

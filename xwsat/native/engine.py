@@ -2,21 +2,21 @@
 
 One loop serves every native variant; a ``SearchConfig`` picks the parts:
 
-* ``csp`` (seed 002): maintained arc consistency, most-constrained slot (fewest candidates divided
-  by 1 + its dom/wdeg conflict weight, ties by more unfilled crossings), least-constraining word
-  (sum of logs of the crossing slots' remaining option counts, plus 3 x score / 100 so common words
-  come first), conflict-directed backjumping and pruning of the jump target by the guilty letters;
-  in grids of at most 16 slots it decides letters instead (see ``letters``); on a
-  transpose-symmetric grid one of each pair of mirrored fills is kept (``symmetry``). Complete: an
-  empty conflict set proves the grid unfillable.
+* ``csp`` (the CSP filler, ARCHITECTURE.md): maintained arc consistency, most-constrained slot
+  (fewest candidates divided by 1 + its dom/wdeg conflict weight, ties by more unfilled crossings),
+  least-constraining word (sum of logs of the crossing slots' remaining option counts, plus 3 x
+  score / 100 so common words come first), conflict-directed backjumping and pruning of the jump
+  target by the guilty letters; in grids of at most 16 slots it decides letters instead (see
+  ``letters``); on a transpose-symmetric grid one of each pair of mirrored fills is kept
+  (``symmetry``). Complete: an empty conflict set proves the grid unfillable.
 * ``letters``: ``csp`` deciding one cell's letter at a time (the letter best supported by both
   crossing slots); a refuted letter leaves the cell for good, which proves small grids unfillable
   several times faster, while word decisions fill large grids faster.
-* ``fragments`` (seeds 000/001): the planner's static order, forward checking with templates,
-  backjumping to the latest decision the failure depends on, and accelerators (a failed letter at
-  an accelerator's single fragment crossing is never retried). Complete.
-* ``balanced``: ``fragments`` plus dynamic difficulty balancing (rare letters forbidden at
-  crossings with hard slots). Incomplete: exhaustion is reported as UNKNOWN, never UNFILLABLE.
+* ``fragments`` (the fragment filler, ARCHITECTURE.md): the planner's static order, forward checking
+  with templates, backjumping to the latest decision the failure depends on, and accelerators (a
+  failed letter at an accelerator's single fragment crossing is never retried). Complete.
+* ``balanced``: ``fragments`` plus dynamic difficulty balancing (rare letters forbidden at crossings
+  with hard slots). Incomplete: exhaustion is reported as UNKNOWN, never UNFILLABLE.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ tree's node count as 1 + b1 + b1 b2 + ... + b1...bd. A depth-first search does n
 random, so each dead end it meets is weighted by the chance a random probe would reach it,
 1 / (b1...bd): the weighted backtrack estimator of Kilby, Slaney, Thiebaux and Walsh (AAAI 2006).
 Everything is kept in logs (the products overflow a float on 15x15 grids). Divided by the node
-rate it gives the time a full enumeration would take, shown while a native search runs (the seed
-000 planner's "estimate of full-enumeration time").
+rate it gives the time a full enumeration would take, shown while a native search runs (the fragment
+filler's "estimate of full-enumeration time").
 """
 
 from __future__ import annotations

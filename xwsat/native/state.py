@@ -4,14 +4,14 @@ A slot's domain is a Python int whose bit ``k`` says candidate ``k`` is still po
 (position, letter) the slot keeps the bitset of candidates with that letter there, so narrowing a
 cell is one AND per removed letter and a letter's support is one AND (Qxw's feasible-word lists,
 with big-int bit operations instead of per-node numpy calls). Cell masks are letter sets (ints),
-kept arc consistent (MAC) or one step deep (forward checking, the seed-000 "templates").
+kept arc consistent (MAC) or one step deep (forward checking, the fragment filler's "templates").
 
 Every removal carries an *explanation*: an int bitset of the decisions it depends on. A decision
 literal is "dense cell c holds its letter" (bit ``c``) or, for the no-repeat rule, "slot s holds
 its word" (bit ``n_cells + s``). When a slot runs out of candidates its explanation is a conflict
 set; the search jumps to the latest decision in it (conflict-directed backjumping) and removes from
-that slot every word that repeats the guilty letters (seed 002's tree pruning, made exact by the
-explanation). An empty conflict set means no fill exists.
+that slot every word that repeats the guilty letters (the CSP filler's tree pruning, made exact
+by the explanation). An empty conflict set means no fill exists.
 """
 
 from __future__ import annotations
