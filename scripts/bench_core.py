@@ -49,7 +49,7 @@ def run(backends: list[str], time_limit: float, out: Path) -> None:
             stats = result.outcome.stats
             row = {
                 "grid": grid_name, "dict": dict_name, "backend": backend,
-                "winner": result.outcome.backend, "status": result.outcome.status.value,
+                "winner": result.outcome.method, "status": result.outcome.status.value,
                 "expected": expected, "verified": result.verified,
                 "dict_load_s": round(load_s, 3),
                 "build_s": round(result.times["build_s"], 3),

@@ -28,16 +28,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from xwsat.backends.ace import AceBackend, run_ace
 from xwsat.encode.xcsp3 import cells_solution, cells_xcsp3, read_solution, to_xcsp3
-from xwsat.evidence.ace import ace_available, run_ace
 from xwsat.grid import parse_grid
+from xwsat.outcome import Status
 from xwsat.problem import build_problem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill
 from xwsat.words import load_words, read_text_file
 
 ROOT = Path(__file__).resolve().parent.parent
-VERDICT = {"filled": "filled", "unfillable": "unfillable", "sat": "filled", "unsat": "unfillable"}
 
 
 def run_xwsat(grid: Path, dictionary: str, backend: str, limit: float) -> dict:
@@ -72,9 +72,9 @@ def run_ace_on(grid: Path, words, limit: float, model: str = "export") -> dict:
                 else to_xcsp3(problem, names, note=f"{grid.name} {words.source}"))
         path.write_text(text)
         result = run_ace(path, limit)
-    row = {"status": VERDICT.get(result.verdict, "unknown"), "seconds": round(result.seconds, 3),
+    row = {"status": result.status.value, "seconds": round(result.seconds, 3),
            "by": f"ace ({model} model)"}
-    if result.verdict == "sat":
+    if result.status is Status.FILLED:
         fill = (cells_solution(problem, result.values) if model == "cells"
                 else read_solution(problem, names, result.values))
         filled = built.grid.with_letters(fill_letters(built, fill))
@@ -177,7 +177,7 @@ def main() -> None:
         wanted = set(args.grids.split(","))
         entries = [e for e in entries if e["file"] in wanted or Path(e["file"]).stem in wanted]
     dictionary = str(ROOT / args.dict)
-    aces = [a for a in args.ace.split(",") if a] if ace_available() else []
+    aces = [a for a in args.ace.split(",") if a] if AceBackend.available() else []
     words = load_words(dictionary) if aces else None
     backends = [b for b in args.backends.split(",") if b]
     columns = backends + aces

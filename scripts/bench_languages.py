@@ -37,7 +37,7 @@ def run(dicts: list[str], grids: list[str], time_limit: float, backend: str, see
                 result = fill_grid(grid, words, FillOptions(backend, time_limit, None, seed))
                 row = {
                     "dict": label, "words": len(words), "grid": grid_path,
-                    "status": result.outcome.status.value, "backend": result.outcome.backend,
+                    "status": result.outcome.status.value, "backend": result.outcome.method,
                     "seconds": round(time.perf_counter() - t0, 2), "time_limit": time_limit,
                     "verified": result.verified,
                     "fill": list(result.filled.rows) if result.filled else None,

@@ -15,10 +15,9 @@ import time
 from functools import cache
 from pathlib import Path
 
-from xwsat.backends.native import make_native
+from xwsat.backends.native import from_spec
 from xwsat.grid import parse_grid
 from xwsat.outcome import Limits
-from xwsat.planner import default_plan
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate
 from xwsat.words import WordList, load_words, read_text_file
@@ -52,9 +51,7 @@ def measure(case: str, variant: str, time_limit: float, seed: int) -> str:
         return f"| {case} | {variant} | unfillable (propagation) | - | - | - | - | - |"
     problem = prop.problem
     cpu = time.process_time()
-    outcome = make_native(variant).solve(
-        problem, default_plan(problem), Limits(time_limit=time_limit, seed=seed)
-    )
+    outcome = from_spec(variant).solve(problem, Limits(time_limit=time_limit, seed=seed))
     cpu = time.process_time() - cpu
     end = time.perf_counter() - t1  # build + propagate + search (dictionary load apart)
     s = outcome.stats
