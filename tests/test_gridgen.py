@@ -80,6 +80,12 @@ def test_long_runs_give_stacks_of_full_width_slots() -> None:
         assert len(long) >= 4
 
 
+def test_max_run_caps_every_slot_of_a_21x21() -> None:
+    for grid in generate_patterns(21, 3, 21, 70, 82, max_run=15):
+        assert_legal(grid, 21, 70, 82)
+        assert max(s.length for s in extract_slots(grid, 3)) <= 15
+
+
 def test_same_seed_same_patterns_and_prefix_stable() -> None:
     a = generate_patterns(15, 4, 42, 30, 36)
     b = generate_patterns(15, 4, 42, 30, 36)
@@ -117,10 +123,15 @@ def test_cli_writes_grids_and_manifest(tmp_path) -> None:
     assert {(i.dictionary, i.dictionary_path) for i in suite.instances} == {
         ("words", str(words.resolve()))}
     manifest = json.loads((out / "suite.json").read_text())
-    assert manifest["generator"]["seed"] == 9 and len(manifest["grids"]) == 3
+    assert manifest["generator"]["seeds"] == [9] and len(manifest["grids"]) == 3
     expected = generate_patterns(15, 3, 9, 30, 36)
     for entry, grid in zip(manifest["grids"], expected):
         assert parse_grid((out / entry["file"]).read_text()) == grid
         assert entry["blocks"] == block_count(grid)
+    two = CliRunner().invoke(app, ["grids", "generate", "--size", "9", "--count", "2", "--seed",
+                                   "3-4", "--blocks", "6-12", "--out-dir", str(tmp_path / "two")])
+    assert two.exit_code == 0, two.output
+    assert [e["file"] for e in json.loads((tmp_path / "two" / "suite.json").read_text())[
+        "grids"]] == ["g9-s3-000.txt", "g9-s3-001.txt", "g9-s4-000.txt", "g9-s4-001.txt"]
     bad = CliRunner().invoke(app, ["grids", "generate", "--blocks", "many", "--out-dir", str(out)])
     assert bad.exit_code == 2 and bad.stderr.startswith("xwsat: error: --blocks")

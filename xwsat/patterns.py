@@ -32,6 +32,7 @@ class Target:
     min_blocks: int
     max_blocks: int
     long_runs: int = 0
+    max_run: int = 0  # no run longer than this (0: any length)
 
 
 def block_range(size: int, min_blocks: int | None = None, max_blocks: int | None = None,
@@ -150,6 +151,8 @@ def _one_attempt(target: Target, rng: random.Random) -> list[list[bool]] | None:
         return None
     goal = rng.randint(target.min_blocks, target.max_blocks)
     count = sum(map(sum, rows))
+    if target.max_run:
+        count = _break_long_runs(rows, rng, target.max_run, protected, count)
     moves = [(r, c) for r in range(n) for c in range(n) if r * n + c <= (n * n - 1) // 2]
     rng.shuffle(moves)
     progress = True
@@ -173,7 +176,55 @@ def _one_attempt(target: Target, rng: random.Random) -> list[list[bool]] | None:
         return None
     if target.long_runs and _long_run_count(rows) < target.long_runs:
         return None
+    if target.max_run and _longest_run(rows) > target.max_run:
+        return None
     return rows
+
+
+def _longest_run(rows: list[list[bool]]) -> int:
+    cols = [list(col) for col in zip(*rows)]
+    return max((length for line in (*rows, *cols) for length in _runs(list(line))), default=0)
+
+
+def _break_long_runs(rows: list[list[bool]], rng: random.Random, max_run: int,
+                     protected: set[tuple[int, int]], count: int) -> int:
+    """Place symmetric block pairs inside runs longer than ``max_run`` (leaving both sides at
+    least MIN_RUN long) until none is left or no placement stays legal; the new block count."""
+    n = len(rows)
+    for _ in range(4 * n * n):
+        long_runs = []
+        for r in range(n):
+            long_runs += [[(r, c) for c in range(start, start + length)]
+                          for start, length in _run_spans(rows[r]) if length > max_run]
+        for c in range(n):
+            long_runs += [[(r, c) for r in range(start, start + length)]
+                          for start, length in _run_spans([row[c] for row in rows])
+                          if length > max_run]
+        if not long_runs:
+            return count
+        run = rng.choice(long_runs)
+        r, c = run[rng.randint(MIN_RUN, len(run) - MIN_RUN - 1)]
+        mirror = (n - 1 - r, n - 1 - c)
+        if (r, c) in protected or mirror in protected:
+            continue
+        rows[r][c] = rows[mirror[0]][mirror[1]] = True
+        if _lines_ok(rows, [(r, c), mirror]) and _connected(rows):
+            count += 1 if mirror == (r, c) else 2
+        else:
+            rows[r][c] = rows[mirror[0]][mirror[1]] = False
+    return count
+
+
+def _run_spans(cells: list[bool]) -> list[tuple[int, int]]:
+    """(start, length) of each run of white cells."""
+    spans, start = [], None
+    for i, block in enumerate([*cells, True]):
+        if not block and start is None:
+            start = i
+        elif block and start is not None:
+            spans.append((start, i - start))
+            start = None
+    return spans
 
 
 def _long_run_count(rows: list[list[bool]]) -> int:
@@ -199,7 +250,7 @@ def generate_pattern(target: Target, seed: int, index: int) -> Grid:
 
 def generate_patterns(size: int, count: int, seed: int, min_blocks: int | None = None,
                       max_blocks: int | None = None, ratio: float | None = None,
-                      long_runs: int = 0) -> list[Grid]:
+                      long_runs: int = 0, max_run: int = 0) -> list[Grid]:
     """``count`` distinct legal patterns for ``seed`` (see the module docstring for the rules).
 
     ``long_runs`` asks for at least that many across runs of width or width-1 (stacks of long
@@ -214,8 +265,12 @@ def generate_patterns(size: int, count: int, seed: int, min_blocks: int | None =
         raise XwsatError("seed must be zero or positive")
     if not 0 <= long_runs <= size:
         raise XwsatError(f"long runs must be between 0 and {size}")
+    if max_run and not max_run >= MIN_RUN:
+        raise XwsatError(f"the longest run allowed must be at least {MIN_RUN}")
+    if max_run and long_runs and max_run < size - 2:
+        raise XwsatError("long runs need runs of at least the width less two")
     lo, hi = block_range(size, min_blocks, max_blocks, ratio)
-    target = Target(size, lo, hi, long_runs)
+    target = Target(size, lo, hi, long_runs, max_run)
     patterns: list[Grid] = []
     seen: set[tuple[str, ...]] = set()
     index = 0

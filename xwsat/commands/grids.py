@@ -29,62 +29,82 @@ def parse_blocks(text: str) -> tuple[int, int]:
     return lo, hi
 
 
+def parse_seeds(text: str) -> list[int]:
+    """``8``, ``11,12,13`` or ``11-15``: the seeds, each zero or positive."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, sep, high = part.strip().partition("-")
+            seeds += list(range(int(low), int(high) + 1)) if sep else [int(low)]
+    except ValueError:
+        raise XwsatError(f"--seed {text!r}: write a seed, a list 11,12 or a range 11-15") from None
+    if not seeds or min(seeds) < 0 or len(set(seeds)) != len(seeds):
+        raise XwsatError("--seed: give distinct seeds, zero or positive")
+    return seeds
+
+
 @grids_app.command()
 def generate(
     out_dir: Annotated[Path, typer.Option("--out-dir", "-o", help="Folder for the grid files.")],
     size: Annotated[int, typer.Option("--size", help="Width and height (at least 5).")] = 15,
-    count: Annotated[int, typer.Option("--count", help="How many patterns.")] = 20,
-    seed: Annotated[int, typer.Option("--seed", help="Same seed, same patterns.")] = 0,
+    count: Annotated[int, typer.Option("--count", help="How many patterns per seed.")] = 20,
+    seed: Annotated[str, typer.Option(
+        "--seed", help="Same seed, same patterns; several: 11,12,13 or 11-15.")] = "0",
     blocks: Annotated[str, typer.Option(
         "--blocks", help="Block count or range, e.g. 30-36 (default 13-16% of cells).")] = "",
     ratio: Annotated[float | None, typer.Option(
         "--ratio", help="Target share of blocks, e.g. 0.16 (+-1 block).")] = None,
     long_runs: Annotated[int, typer.Option(
         "--long-runs", help="At least this many full or nearly full-width runs.")] = 0,
+    max_run: Annotated[int, typer.Option(
+        "--max-run", help="No run longer than this (0: any length).")] = 0,
     dictionary: Annotated[list[str] | None, typer.Option(
         "--dict", help="Dictionary to pair in the manifest (repeatable).")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Seeded 180-degree symmetric patterns, every slot >= 3, connected; files plus suite.json."""
+    seeds = parse_seeds(seed)
+    lo, hi = parse_blocks(blocks) if blocks else (None, None)
+    lo, hi = block_range(size, lo, hi, ratio)
+    names = [f"g{size}-s{s}-{index:03d}.txt" for s in seeds for index in range(max(count, 0))]
+    if out_dir.exists() and not out_dir.is_dir():
+        raise XwsatError(f"{out_dir}: exists and is not a folder")
+    if out_dir.is_dir():
+        check_outputs([out_dir / n for n in [*names, MANIFEST]], list(dictionary or []), force)
+    grids = [g for s in seeds
+             for g in generate_patterns(size, count, s, lo, hi, None, long_runs, max_run)]
     try:
-        lo, hi = parse_blocks(blocks) if blocks else (None, None)
-        lo, hi = block_range(size, lo, hi, ratio)
-        names = [f"g{size}-s{seed}-{index:03d}.txt" for index in range(max(count, 0))]
-        if out_dir.exists() and not out_dir.is_dir():
-            raise XwsatError(f"{out_dir}: exists and is not a folder")
-        if out_dir.is_dir():
-            check_outputs([out_dir / n for n in [*names, MANIFEST]], list(dictionary or []),
-                          force)
-        grids = generate_patterns(size, count, seed, lo, hi, None, long_runs)
         out_dir.mkdir(parents=True, exist_ok=True)
-        # A dictionary given as a file is recorded relative to the suite folder, as loaders read it.
-        pairs = [os.path.relpath(d, out_dir) if Path(d).is_file() else d
-                 for d in dictionary or ["wamerican"]]
-        entries = []
-        for name, grid in zip(names, grids):
-            write_atomic(out_dir / name, grid.to_text())
-            entries.append({"file": name, "blocks": block_count(grid)})
-        command = (f"xwsat grids generate --size {size} --count {count} --seed {seed} "
-                   f"--blocks {lo}-{hi}" + (f" --long-runs {long_runs}" if long_runs else "")
-                   + "".join(f" --dict {d}" for d in dictionary or [])
-                   + f" --out-dir {out_dir}")
-        manifest = {
-            "suite": out_dir.name,
-            "description": f"{count} generated {size}x{size} American-style patterns "
-                           f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3, connected)",
-            "source": "xwsat.patterns (this project)",
-            "licence": "generated data, no rights reserved (CC0)",
-            "dictionaries": pairs,
-            "generator": {"size": size, "count": count, "seed": seed, "min_blocks": lo,
-                          "max_blocks": hi, "long_runs": long_runs, "command": command},
-            "grids": entries,
-        }
-        write_atomic(out_dir / MANIFEST, manifest_text(manifest))
     except OSError as exc:
         raise XwsatError(f"{out_dir}: cannot write ({exc.strerror})") from None
-    typer.echo(f"wrote {len(grids)} patterns ({min(entries, key=lambda e: e['blocks'])['blocks']}-"
-               f"{max(entries, key=lambda e: e['blocks'])['blocks']} blocks) and {MANIFEST} "
-               f"to {out_dir}")
+    # A dictionary given as a file is recorded relative to the suite folder, as loaders read it.
+    pairs = [os.path.relpath(d, out_dir) if Path(d).is_file() else d
+             for d in dictionary or ["wamerican"]]
+    entries = []
+    for name, grid in zip(names, grids):
+        write_atomic(out_dir / name, grid.to_text())
+        entries.append({"file": name, "blocks": block_count(grid)})
+    command = (f"xwsat grids generate --size {size} --count {count} --seed {seed} "
+               f"--blocks {lo}-{hi}" + (f" --long-runs {long_runs}" if long_runs else "")
+               + (f" --max-run {max_run}" if max_run else "")
+               + "".join(f" --dict {d}" for d in dictionary or [])
+               + f" --out-dir {out_dir}")
+    manifest = {
+        "suite": out_dir.name,
+        "description": f"{len(grids)} generated {size}x{size} American-style patterns "
+                       f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3"
+                       + (f" and <= {max_run}" if max_run else "") + ", connected)",
+        "source": "xwsat.patterns (this project)",
+        "licence": "generated data, no rights reserved (CC0)",
+        "dictionaries": pairs,
+        "generator": {"size": size, "count": count, "seeds": seeds, "min_blocks": lo,
+                      "max_blocks": hi, "long_runs": long_runs, "max_run": max_run,
+                      "command": command},
+        "grids": entries,
+    }
+    write_atomic(out_dir / MANIFEST, manifest_text(manifest))
+    typer.echo(f"wrote {len(grids)} patterns ({min(e['blocks'] for e in entries)}-"
+               f"{max(e['blocks'] for e in entries)} blocks) and {MANIFEST} to {out_dir}")
 
 
 @grids_app.command()
