@@ -17,7 +17,7 @@ allow redistribution (see ``xwsat/data/NOTICE.md``).
   frequency is weighted by pymorphy's probability that the form is this noun, so
   homographs of frequent function words (ТУТ, ТОЙ) do not score like them.
 
-Short words (measured, ``results/languages.md``): common nouns alone (with or without
+Short words (measured, ``results/languages/README.md``): common nouns alone (with or without
 geographic names and pluralia tantum) leave Russian with 628 three-letter and 2,234
 four-letter words against English's 1,835 and 4,167, and 6 of 13 American-style 15x15
 and larger grids stayed undecided in 60 s. First names add 186 three-letter and 1,102
@@ -133,7 +133,7 @@ def main() -> int:
     parser.add_argument("-o", "--output", type=Path, default=OUT_PATH)
     parser.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
                         help=f"comma-separated kinds of nouns among {', '.join(KINDS)} "
-                        "(the measurement in results/languages.md compares them)")
+                        "(the measurement in results/languages/README.md compares them)")
     args = parser.parse_args()
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
     unknown = sorted(set(kinds) - set(KINDS))
