@@ -23,7 +23,7 @@ _MODULES = {
 }
 
 # ``auto`` policies: (back-end, start delay in seconds), in order of preference when they finish
-# together; "a|b" runs the first of a, b that is installed. Measured (results/hard/sample/README.md): on hard
+# together; "a|b" runs the first of a, b that is installed. Measured (results/hard/sample/): on hard
 # grids the compiled letters search ``mac`` refutes what the Python searches mostly could not,
 # and the word-deciding ``native`` fills the grids it misses, so the default races those two on
 # the two cores (``native:letters`` stands in for ``mac`` without numba). ``python`` is the

@@ -122,7 +122,7 @@ class CpsatGenerator:
             solver.parameters.num_workers = self.workers
             solver.parameters.random_seed = self.seed
             solver.parameters.catch_sigint_signal = False  # Ctrl-C is ours (StopSearch)
-            # Measured (results/generate/README.md): presolve, probing, symmetry detection and the LP
+            # Measured (results/generate/): presolve, probing, symmetry detection and the LP
             # relaxation spend most of the time on the expanded automata (5x5: 52 s -> 12 s).
             solver.parameters.cp_model_presolve = False
             solver.parameters.cp_model_probing_level = 0
