@@ -1,15 +1,16 @@
 """Region-first proving: search the stacks of long slots and the whole grid in turn.
 
 A stack region (``xwsat.native.regions``) is a relaxation of the grid, so a region with no fill
-proves the grid has none, with a small certificate; a region's complete search can end sooner
-than the whole grid's (measured: it did on one grid, and cost more than it saved on three others,
-see results/hard/sample/, so ``auto`` races the plain letter search by default). The prover
-keeps one resumable search per region plus one on the whole grid (the complete fallback, and the
-only one whose fill is a fill of the grid) and gives them time slices in turn, doubling the slice each round (a fair share for regions whose proof is long, without knowing which
-those are); the whole grid gets as much time per round as all the regions together, so the prover
-is at most about twice as slow as the whole-grid search alone when no region decides. A region
-found fillable is dropped: it proves nothing. Searches decide letters (binary branching on one
-cell), which refutes faster than word decisions.
+proves the grid has none, with a small certificate; a region's complete search can end sooner than
+the whole grid's (measured: it did on one grid, and cost more than it saved on three others, see
+results/hard/sample/, so ``auto`` races the plain letter search by default). The prover keeps one
+resumable search per region plus one on the whole grid (the complete fallback, and the only one
+whose fill is a fill of the grid) and gives them time slices in turn, doubling the slice each round
+(a fair share for regions whose proof is long, without knowing which those are); the whole grid gets
+as much time per round as all the regions together, so the prover is at most about twice as slow as
+the whole-grid search alone when no region decides. A region found fillable is dropped: it proves
+nothing. Searches decide letters (binary branching on one cell), which refutes faster than word
+decisions.
 """
 
 from __future__ import annotations
