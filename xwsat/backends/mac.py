@@ -9,6 +9,7 @@ no code with the Python search, which is what ``--cross-check`` relies on.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from xwsat.backends.base import Traits, importable
@@ -23,11 +24,39 @@ SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 
 
 def compiled() -> bool:
-    """Whether numba's cache holds the compiled search (else the first run compiles, ~20 s)."""
+    """Whether numba's cache holds the compiled search (else the first run compiles, ~20 s);
+    numba keeps it next to the package, or in the user's cache when that is read-only."""
     from pathlib import Path
 
-    cache = Path(__file__).resolve().parent.parent / "mac" / "__pycache__"
+    from xwsat.mac import kernel
+
+    cache = Path(kernel.run._cache._cache_path)
     return any(cache.glob("kernel.run-*.nbi"))
+
+
+def ensure_compiled(say: Callable[[str], None]) -> bool:
+    """Compile the search now if no earlier run has, telling ``say`` what happens (about every
+    five seconds), so that no time limit pays for it. True when it compiled."""
+    if not MacBackend.available() or compiled():
+        return False
+    import threading
+
+    started = time.monotonic()
+    done = threading.Event()
+    say("compiling the letters search once (about 20 s; later runs load it in a fraction of a "
+        "second)")
+
+    def tell() -> None:
+        while not done.wait(5.0):
+            say(f"  still compiling ({time.monotonic() - started:.0f} s)")
+
+    threading.Thread(target=tell, daemon=True).start()
+    try:
+        warm_up()
+    finally:
+        done.set()
+    say(f"  compiled in {time.monotonic() - started:.1f} s")
+    return True
 
 
 def warm_up() -> None:

@@ -28,7 +28,7 @@ from xwsat.bench.sweep import (
     run_sweep,
 )
 from xwsat.bench.tables import build_report, readme_section, splice
-from xwsat.commands.common import write_atomic
+from xwsat.commands.common import compile_first, write_atomic
 from xwsat.commands.options import check_time_limit
 from xwsat.errors import XwsatError
 from xwsat.guard import stop_on_termination
@@ -160,6 +160,7 @@ def run(
             jobs = max(1, sum(client.nthreads().values()))
     except OSError as exc:
         raise XwsatError(f"cannot create the result folder ({exc.strerror})") from None
+    compile_first(names)  # once, before any run's clock
     typer.echo(f"[bench] {len(tasks)} runs ({len(loaded)} suites, {len(names)} back-ends, "
                f"{len(seed_list)} seeds) -> {out_dir / ROWS}", err=True)
     isolate.STOP.clear()

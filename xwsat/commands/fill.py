@@ -18,6 +18,7 @@ from xwsat.commands.common import (
     check_outputs,
     clear_status_line,
     command_started,
+    compile_first,
     fill_options,
     limited,
     load_inputs,
@@ -114,10 +115,11 @@ def fill(
 ) -> None:
     """Fill every slot with distinct dictionary words (exit 0), or say why not (1 unfillable,
     3 undecided)."""
-    started = command_started()
-    best: Optimized | None = None
     check_format(out)
     check_outputs([out], [grid, words.dictionary], force)
+    compile_first([search.backend])
+    started = command_started()
+    best: Optimized | None = None
     with limited(search.time_limit, search.memory_mb):
         target, word_list = _prepare(grid, words, rules.min_length, list(lock or []), region,
                                      out)

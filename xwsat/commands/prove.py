@@ -16,6 +16,7 @@ import typer
 from xwsat.commands.common import (
     check_outputs,
     clear_status_line,
+    compile_first,
     fill_options,
     limited,
     load_inputs,
@@ -67,6 +68,7 @@ def prove(
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
     check_outputs([out, explain_svg], [grid, words.dictionary], force)
+    compile_first([search.backend] + (["mac"] if certificate or cross_check else []))
     data: dict | None = None
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
