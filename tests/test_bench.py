@@ -182,3 +182,23 @@ def test_sweep_through_an_in_process_dask_cluster(tiny_suite: Path, tmp_path: Pa
     rows = read_rows(out / ROWS)
     assert sorted(r["status"] for r in rows) == ["filled", "unfillable"]
     assert "--cluster" in json.loads((out / "sweep.json").read_text())["commands"][0]
+
+
+def test_several_seeds_count_the_worst_seed_and_sole_deciders() -> None:
+    from xwsat.bench.tables import runs_of, summary
+
+    def row(grid: str, backend: str, seed: int, status: str, time_s: float) -> dict:
+        return {"suite": "s", "grid": grid, "dictionary": "d", "backend": backend, "seed": seed,
+                "status": status, "verified": True, "time_s": time_s, "time_limit": 30}
+
+    rows = [row("g1", "a", 1, "unfillable", 1.0), row("g1", "a", 2, "unfillable", 3.0),
+            row("g1", "b", 1, "unfillable", 0.5), row("g1", "b", 2, "timeout", 30.0),
+            row("g2", "a", 1, "filled", 2.0), row("g2", "a", 2, "filled", 1.0),
+            row("g2", "b", 1, "timeout", 30.0), row("g2", "b", 2, "timeout", 30.0)]
+    runs = {(r.instance, r.backend): r for r in runs_of(rows)}
+    assert runs[("s/g1@d", "a")].time_s == 3.0  # the slower seed
+    assert not runs[("s/g1@d", "b")].solved  # one undecided seed: undecided
+    lines = {line["backend"]: line for line in summary(list(runs.values()))}
+    assert lines["a"]["solved"] == 2 and lines["a"]["decided by it alone"] == 2
+    assert lines["b"]["solved"] == 0 and lines["b"]["decided by it alone"] == 0
+    assert len(runs_of(rows, per_seed=True)) == 8

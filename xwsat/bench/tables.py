@@ -41,17 +41,31 @@ class Run:
         return self.time_s if self.solved and self.time_s is not None else 2 * self.limit
 
 
-def runs_of(rows: list[dict[str, Any]]) -> list[Run]:
+def runs_of(rows: list[dict[str, Any]], per_seed: bool = False) -> list[Run]:
+    """One run per (instance, back-end): with several seeds, the **worst** of them (decided
+    only if every seed decided, in the longest time), so a lucky seed never counts; with
+    ``per_seed`` one run per seed (instance ``#seed``)."""
     seeds = {row["seed"] for row in rows}
     runs = []
     for row in rows:
-        name = instance_id(row) + (f"#{row['seed']}" if len(seeds) > 1 else "")
+        name = instance_id(row) + (f"#{row['seed']}" if per_seed and len(seeds) > 1 else "")
         solved = row["status"] in VERDICTS and (row["status"] != "filled" or row.get("verified"))
         status = row["status"] if solved or row["status"] not in VERDICTS else "error"
         runs.append(Run(name, row["backend"], status,
                         float(row["time_s"]) if solved and "time_s" in row else None,
                         float(row["time_limit"]), row.get("known")))
-    return runs
+    return runs if per_seed or len(seeds) <= 1 else worst_of_seeds(runs)
+
+
+def worst_of_seeds(runs: list[Run]) -> list[Run]:
+    """Per (instance, back-end): the first undecided seed if any, else the slowest."""
+    worst: dict[tuple[str, str], Run] = {}
+    for r in runs:
+        key = (r.instance, r.backend)
+        old = worst.get(key)
+        if old is None or (old.solved and (not r.solved or r.par2 > old.par2)):
+            worst[key] = r
+    return list(worst.values())
 
 
 def backends_in(runs: list[Run]) -> list[str]:
@@ -74,6 +88,10 @@ def virtual_best(runs: list[Run]) -> list[Run]:
 def summary(runs: list[Run]) -> list[dict[str, Any]]:
     """One line per back-end: solved, verdicts, failures, PAR-2, median solved time."""
     lines = []
+    deciders: dict[str, set[str]] = {}
+    for r in runs:
+        if r.solved and r.backend != VBS:
+            deciders.setdefault(r.instance, set()).add(r.backend)
     for backend in backends_in(runs):
         mine = [r for r in runs if r.backend == backend]
         counts = Counter(r.status for r in mine)
@@ -86,6 +104,8 @@ def summary(runs: list[Run]) -> list[dict[str, Any]]:
             "PAR-2 s": round(statistics.fmean(r.par2 for r in mine), 2),
             "median solved s": round(statistics.median(solved), 3) if solved else None,
             "total solved s": round(sum(solved), 2),
+            "decided by it alone": sum(1 for r in mine if r.solved
+                                       and deciders.get(r.instance) == {backend}),
         })
     return lines
 
@@ -270,6 +290,7 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
                  command: str, title: str) -> dict[str, str]:
     """Markdown and CSV texts by file name (plots are written into ``out_dir`` directly)."""
     runs = runs_of(rows)
+    seeds = sorted({row["seed"] for row in rows})
     backends = backends_in(runs)
     if baseline is None:
         baseline = "auto" if "auto" in backends else backends[0]
@@ -294,8 +315,11 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
     problems = disagreements(rows)
     instances = len({r.instance for r in runs})
     md = [f"# {title}", "",
-          f"{len(rows)} runs: {instances} instances x {len(backends)} back-ends, time limit "
-          f"{', '.join(f'{x:g}' for x in limits)} s. Time = build + arc consistency + solve wall "
+          f"{len(rows)} runs: {instances} instances x {len(backends)} back-ends"
+          + (f" x {len(seeds)} seeds (each figure is the **worst** seed: decided only if every "
+             f"seed decided, in the slowest time)" if len(seeds) > 1 else "")
+          + f", time limit {', '.join(f'{x:g}' for x in limits)} s. "
+          f"Time = build + arc consistency + solve wall "
           f"clock (dictionary load excluded); PAR-2 counts an undecided run as 2 x the limit. "
           f"Ratios are back-end time / {baseline} time on instances both decided (< 1 = faster)."
           f" The virtual best takes, per instance, the fastest back-end that decided it."
