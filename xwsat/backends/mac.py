@@ -8,11 +8,14 @@ no code with the Python search, which is what ``--cross-check`` relies on.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from xwsat.backends.base import Traits, importable
+from xwsat.backends.base import Traits
 from xwsat.errors import XwsatError
 from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
 from xwsat.problem import FillProblem
@@ -23,15 +26,30 @@ if TYPE_CHECKING:
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 
 
+def _marker() -> Path:
+    """A file that says "this kernel source was compiled by this numba": named by a hash of
+    both, so an edited kernel or a new numba compiles again. Checked without importing numba
+    (an import costs about 0.2 s, and only the solver's child needs it)."""
+    import hashlib
+    from importlib import metadata
+
+    here = Path(__file__).resolve().parent.parent / "mac"
+    digest = hashlib.sha256(metadata.version("numba").encode())
+    for name in ("kernel.py", "model.py"):
+        digest.update((here / name).read_bytes())
+    folder = here / "__pycache__"
+    if not os.access(folder if folder.is_dir() else here, os.W_OK):
+        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "xwsat"
+    return folder / f"compiled-{digest.hexdigest()[:16]}"
+
+
 def compiled() -> bool:
-    """Whether numba's cache holds the compiled search (else the first run compiles, ~20 s);
-    numba keeps it next to the package, or in the user's cache when that is read-only."""
-    from pathlib import Path
-
-    from xwsat.mac import kernel
-
-    cache = Path(kernel.run._cache._cache_path)
-    return any(cache.glob("kernel.run-*.nbi"))
+    """Whether the search was compiled for this source and numba (else the first run compiles,
+    about 20 s)."""
+    try:
+        return _marker().exists()
+    except OSError:
+        return False
 
 
 def ensure_compiled(say: Callable[[str], None]) -> bool:
@@ -79,6 +97,10 @@ def warm_up() -> None:
     model, start = build_model(problem)
     kernel.run(model, kernel.new_state(model, start, 0), 1 << 20)
     kernel.run(model, kernel.new_state(model, start, 0, yvar=np.ones((4, 4), np.int64)), 1 << 20)
+    with suppress(OSError):
+        marker = _marker()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
 
 
 class MacBackend:
@@ -89,7 +111,10 @@ class MacBackend:
 
     @staticmethod
     def available() -> bool:
-        return importable("numba")
+        import importlib.util
+
+        # find_spec, not an import: numba takes ~0.2 s to import and only the child needs it
+        return importlib.util.find_spec("numba") is not None
 
     def solve(self, problem: FillProblem, limits: Limits,
               progress: Progress | None = None) -> Outcome:
