@@ -57,3 +57,9 @@ def fake_backend(monkeypatch: pytest.MonkeyPatch) -> None:
     from xwsat.backends import registry
 
     monkeypatch.setitem(registry._MODULES, "fake", "fake_backends")
+
+
+@pytest.fixture(autouse=True)
+def no_word_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests load their tiny lists afresh (tests/test_words.py tests the cache itself)."""
+    monkeypatch.setenv("XWSAT_NO_CACHE", "1")

@@ -204,3 +204,26 @@ def test_embedded_english_dictionary_loads_quickly() -> None:
     assert len(words) > 50_000
     assert elapsed < 1.0
     assert words.alphabet.letters == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def test_the_word_cache_gives_back_the_same_list_and_follows_content(tmp_path, monkeypatch):
+    from xwsat import wordcache
+    from xwsat.words import load_words
+
+    monkeypatch.delenv("XWSAT_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "w.txt"
+    path.write_text("cat;60;a pet\ndog;40\nemu\nACE;50;one\n", encoding="utf-8")
+    first = load_words(str(path))
+    assert len(list((tmp_path / "cache" / "xwsat" / "words").glob("*.npz"))) == 1
+    again = load_words(str(path))
+    assert isinstance(again.clues, wordcache.LazyClues)
+    assert again.words == first.words and dict(again.clues) == dict(first.clues)
+    assert (again.scores == first.scores).all() and again.alphabet == first.alphabet
+    assert all((again.codes[k] == first.codes[k]).all() for k in first.codes)
+    assert load_words(str(path), min_score=45).words != first.words  # options are in the key
+    path.write_text("cat\ndog\n", encoding="utf-8")  # same path, new content: a new entry
+    assert load_words(str(path)).words == ("CAT", "DOG")
+    for entry in (tmp_path / "cache" / "xwsat" / "words").glob("*.npz"):
+        entry.write_bytes(b"damaged")
+    assert load_words(str(path)).words == ("CAT", "DOG")  # a damaged entry is parsed anew

@@ -114,11 +114,15 @@ def text_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
+_LINE_BREAKING = {cp: " " for cp in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]}
+
+
 def clean_clue(text: str) -> str | None:
     """A clue on one line: control characters and line/paragraph separators become spaces."""
-    cleaned = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
-                      for ch in text)
-    return " ".join(cleaned.split()) or None
+    cleaned = text.translate(_LINE_BREAKING)
+    if "  " in cleaned or cleaned != cleaned.strip():
+        cleaned = " ".join(cleaned.split())
+    return cleaned or None
 
 
 def build_wordlist(
@@ -219,20 +223,24 @@ def _parse_score(text: str, where: str) -> int:
     return round(value)
 
 
-def read_text_file(path: Path) -> str:
-    """Read a UTF-8 (optionally gzip) text file, refusing binaries with a clear message."""
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes, with a one-line error for every way reading can fail."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise XwsatError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise XwsatError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def decode_text(data: bytes, path: Path | str) -> str:
+    """UTF-8 (optionally gzip) text, refusing binaries with a clear message."""
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
-        except (OSError, EOFError):
+        except (OSError, EOFError, ValueError):
             raise XwsatError(f"{path}: damaged gzip file") from None
     if b"\x00" in data[:65536]:
         raise XwsatError(f"{path}: looks like a binary file, not text")
@@ -240,6 +248,11 @@ def read_text_file(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise XwsatError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+
+
+def read_text_file(path: Path) -> str:
+    """Read a UTF-8 (optionally gzip) text file, refusing binaries with a clear message."""
+    return decode_text(read_bytes(path), path)
 
 
 def load_words(
@@ -255,22 +268,30 @@ def load_words(
         if len(set(alphabet)) != len(alphabet) or not alphabet.isalpha():
             raise XwsatError("--alphabet must list distinct letters")
     if spec in EMBEDDED:
-        resource = resources.files("xwsat") / "data" / EMBEDDED[spec]
-        text = gzip.decompress(resource.read_bytes()).decode("utf-8")
+        raw = (resources.files("xwsat") / "data" / EMBEDDED[spec]).read_bytes()
         source = f"embedded:{spec}"
     else:
         path = Path(spec)
         if not path.exists() and "/" not in spec and "." not in spec:
             known = ", ".join(sorted(EMBEDDED))
             raise XwsatError(f"unknown dictionary {spec!r}: give a file path or one of {known}")
-        text = read_text_file(path)
+        raw = read_bytes(path)
         source = str(path)
+    from xwsat import wordcache
+
+    options = {"min_score": min_score, "alphabet": alphabet, "fold_accents": fold_accents,
+               "fold_yo": fold_yo}
+    cached = wordcache.load(raw, options, source)
+    if cached is not None:
+        return cached
     entries, _ = parse_entries(
-        text_lines(text), source, min_score, alphabet, fold_accents, fold_yo
+        text_lines(decode_text(raw, source)), source, min_score, alphabet, fold_accents, fold_yo
     )
     if not entries:
         raise XwsatError(
             f"{source}: no usable words"
             + (f" with score >= {min_score}" if min_score else "")
         )
-    return build_wordlist(entries, alphabet, source)
+    words = build_wordlist(entries, alphabet, source)
+    wordcache.save(words, raw, options)
+    return words
