@@ -8,6 +8,7 @@ line and exit 2, a limit or an interruption one line and exit 3.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -15,26 +16,38 @@ import typer
 from typer.core import TyperGroup
 
 from xwsat import guard
-from xwsat.commands import (
-    bench,
-    common,
-    convert,
-    dictionary,
-    evidence,
-    fill,
-    freeform,
-    generate,
-    grids,
-    inspect,
-    prove,
-)
 from xwsat.errors import XwsatError
+
+# Each command family is a module with ``register(app)``; a command's module is imported only
+# when that command runs (or help lists it), so ``xwsat fill`` does not pay for ``bench``.
+# Listed in help order.
+COMMANDS = {
+    "fill": "fill", "prove": "prove", "info": "inspect", "plan": "inspect",
+    "encode": "evidence", "count": "evidence", "check-proof": "evidence",
+    "generate": "generate", "freeform": "freeform", "convert": "convert",
+    "grids": "grids", "bench": "bench", "dict": "dictionary",
+}
 
 
 class Commands(TyperGroup):
-    """Every command runs through here: domain errors and interruptions become exit codes."""
+    """Every command runs through here: commands load on demand, and domain errors and
+    interruptions become exit codes."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name not in COMMANDS:
+            return None
+        family = typer.Typer(add_completion=False, rich_markup_mode=None)
+        importlib.import_module(f"xwsat.commands.{COMMANDS[name]}").register(family)
+        family.callback()(lambda: None)  # a group, even for a family of one command
+        group = typer.main.get_command(family)
+        return group.get_command(ctx, name)  # type: ignore[attr-defined]
 
     def invoke(self, ctx: Any) -> Any:
+        from xwsat.commands import common
+
         try:
             return super().invoke(ctx)
         except XwsatError as exc:
@@ -54,16 +67,14 @@ class Commands(TyperGroup):
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
                   rich_markup_mode=None,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
-
-# Each command module registers its commands; one line per module, in help order.
-for module in (fill, prove, inspect, evidence, generate, freeform, convert, grids, bench,
-               dictionary):
-    module.register(app)
+app.callback()(lambda: None)
 
 
 def main() -> None:
     """Entry point: the group maps what the commands raise; here only usage errors (exit 2)
     and bugs (one line, exit 4) remain."""
+    from xwsat.commands import common
+
     common.STARTED = guard.process_started()
     guard.stop_on_termination()
     if len(sys.argv) == 1:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from html import escape  # xml.sax.saxutils pulls in urllib (20 ms)
 from typing import Any
-from xml.sax.saxutils import escape
 
 from xwsat.errors import XwsatError
 from xwsat.pipeline import explain_wipeout
