@@ -107,7 +107,12 @@ class MacBackend:
     """Run the compiled search in slices until a verdict, the time limit or an abort."""
 
     name: ClassVar[str] = "mac"
-    traits = Traits("mac", proof="mac")
+
+    def __init__(self, words: bool = False) -> None:
+        self.words = words  # decide whole words (fills large grids sooner) instead of letters
+        self.label = "mac:words" if words else "mac"
+        # a certificate for either comes from the letter-deciding search's DRUP proof
+        self.traits = Traits("mac", proof="mac")
 
     @staticmethod
     def available() -> bool:
@@ -126,7 +131,7 @@ class MacBackend:
         if progress is not None and not compiled():
             progress("compiling the search (first run only, about 20 s)")
         model, start = build_model(problem)
-        state = kernel.new_state(model, start, limits.seed)
+        state = kernel.new_state(model, start, limits.seed, words=self.words)
         built = time.perf_counter()
         budget, code, last_report = 64, kernel.BUDGET, built
         while code == kernel.BUDGET:
@@ -155,17 +160,17 @@ class MacBackend:
             for s in range(problem.n_slots):
                 rows = slot_rows(model, state.ct, s)
                 if len(rows) != 1:
-                    return stopped(self.name, Stop.FAILED, f"slot {problem.slot_names[s]} has "
+                    return stopped(self.label, Stop.FAILED, f"slot {problem.slot_names[s]} has "
                                    f"{len(rows)} rows left in a complete assignment", stats)
                 fill.append(word_of_row(model, s, int(rows[0])))
-            return Outcome(Status.FILLED, self.name, tuple(fill), stats)
+            return Outcome(Status.FILLED, self.label, tuple(fill), stats)
         if code == kernel.UNSAT:
-            return Outcome(Status.UNFILLABLE, self.name, stats=stats, evidence=Evidence(
+            return Outcome(Status.UNFILLABLE, self.label, stats=stats, evidence=Evidence(
                 "compiled MAC exhaustive search",
                 f"maintained arc consistency on the letters model (compact tables, restarts "
                 f"with nogoods) exhausted the space after {stats.nodes} decisions and "
                 f"{stats.conflicts} failures"))
-        return stopped(self.name, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
+        return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)
 
     @staticmethod
@@ -178,10 +183,11 @@ class MacBackend:
                 f"{int(sc[kernel.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
 
 
-LISTED: tuple[str, ...] = ()  # no variants
+LISTED: tuple[str, ...] = ("words",)
 
 
 def from_spec(sub: str | None) -> MacBackend:
-    if sub is not None:
-        raise XwsatError(f"unknown mac variant {sub!r} (use mac)")
-    return MacBackend()
+    """``mac`` (letter decisions: the refuter) or ``mac:words`` (word decisions: the filler)."""
+    if sub not in (None, "words"):
+        raise XwsatError(f"unknown mac variant {sub!r} (use mac or mac:words)")
+    return MacBackend(words=sub == "words")

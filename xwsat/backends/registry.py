@@ -36,6 +36,7 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "race": (("native", 0.0), ("sat", 0.0)),
     "staged": (("native", 0.0), ("sat", 3.0)),
     "regions": (("native", 0.0), ("native:prove", 0.0)),
+    "words": (("mac:words|native", 0.0), ("mac|native:letters", 0.0)),
 }
 
 

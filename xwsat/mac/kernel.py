@@ -44,7 +44,7 @@ _S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
 # scalar slots in State.sc
 (TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
- PROOF_ON) = range(16)
+ PROOF_ON, WORDS) = range(17)
 SCALARS = 18
 K_DOM, K_CT, K_FIX, K_LIM = 0, 1, 2, 3
 SAT, UNSAT, BUDGET = 1, 0, 2
@@ -75,6 +75,7 @@ class State(NamedTuple):
     pa_var: np.ndarray
     pa_val: np.ndarray
     pa_sign: np.ndarray
+    pa_grp: np.ndarray  # the decision an entry belongs to (a word decision has several)
     queue: np.ndarray
     inq: np.ndarray
     fq: np.ndarray
@@ -90,14 +91,17 @@ class State(NamedTuple):
     cutoff: np.ndarray
     proof: np.ndarray  # DRUP lemmas over ``yvar``, 0-terminated, flushed by the caller
     yvar: np.ndarray  # int64[n_cells, n_letters]: the CNF variable of "cell holds letter"
+    lcv: np.ndarray  # float64[max slot length * n_letters]: scratch for word decisions
 
 
 def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_000_000,
-              yvar: np.ndarray | None = None) -> State:
+              yvar: np.ndarray | None = None, words: bool = False) -> State:
     """A fresh state: every slot queued, weights 1 with a seeded tie-break below 1e-3.
 
     With ``yvar`` (the CNF's letter variables) every refutation is written to ``proof`` as a
-    DRUP lemma; see ``xwsat.mac.proof``."""
+    DRUP lemma; see ``xwsat.mac.proof``. With ``words`` the search decides whole words (a slot
+    takes a word, or loses it) instead of single letters: the way fills are found faster on
+    large grids; never with a proof."""
     n_cells, n_slots = len(start.dom), len(model.slot_table)
     levels = n_cells + 2
     trail = levels * (n_cells + len(start.ct) + n_slots) + n_slots + 16
@@ -106,6 +110,8 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
     sc = np.zeros(SCALARS, dtype=np.int64)
     sc[QN] = n_slots
     sc[PROOF_ON] = yvar is not None
+    sc[WORDS] = words and yvar is None
+    max_len = int(np.max(np.diff(model.slot_start))) if n_slots else 1
     nz = np.zeros(len(start.ct), dtype=np.int64)
     limit = np.zeros(n_slots, dtype=np.int64)
     for s in range(n_slots):
@@ -137,6 +143,7 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
         pa_var=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
         pa_val=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
         pa_sign=np.zeros(2 * levels + 64 * n_cells, dtype=np.int8),
+        pa_grp=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
         queue=np.arange(max(n_slots, 1), dtype=np.int64),
         inq=np.ones(max(n_slots, 1), dtype=np.bool_),
         fq=np.zeros(n_cells + 1, dtype=np.int64),
@@ -153,6 +160,7 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
         cutoff=np.array([RESTART_FIRST]),
         proof=np.zeros(proof_size, dtype=np.int64),
         yvar=yvar.astype(np.int64) if yvar is not None else np.zeros((1, 1), dtype=np.int64),
+        lcv=np.zeros(max(max_len, 1) * max(model.n_letters, 1), dtype=np.float64),
     )
 
 
@@ -514,14 +522,21 @@ def restart(m: Model, st: State) -> bool:
     """Record the branch's reduced nld-nogoods, go back to the root; False if that proves UNSAT."""
     first_new = st.sc[NG]
     positives = 0
-    for i in range(st.sc[PATH]):
+    i = 0
+    n_path = st.sc[PATH]
+    while i < n_path:
         if st.pa_sign[i] == 1:
             positives += 1
+            i += 1
             continue
+        end = i + 1  # a refuted word is one decision over several letters
+        while end < n_path and st.pa_sign[end] == 0 and st.pa_grp[end] == st.pa_grp[i]:
+            end += 1
         if positives == 0:
+            i = end
             continue  # a refutation at the root is already permanent
         g, lits = st.sc[NG], st.sc[LITS]
-        if g + 1 >= len(st.ng_start) or lits + positives + 1 > len(st.ng_var):
+        if g + 1 >= len(st.ng_start) or lits + positives + end - i > len(st.ng_var):
             break
         k = lits
         for j in range(i):
@@ -529,12 +544,14 @@ def restart(m: Model, st: State) -> bool:
                 st.ng_var[k] = st.pa_var[j]
                 st.ng_val[k] = st.pa_val[j]
                 k += 1
-        st.ng_var[k] = st.pa_var[i]
-        st.ng_val[k] = st.pa_val[i]
-        k += 1
+        for j in range(i, end):
+            st.ng_var[k] = st.pa_var[j]
+            st.ng_val[k] = st.pa_val[j]
+            k += 1
         st.ng_start[g + 1] = k
         st.sc[NG] = g + 1
         st.sc[LITS] = k
+        i = end
     if st.sc[LEVEL] > 0:
         undo(st, st.lv_trail[1])
         st.sc[LEVEL] = 0
@@ -568,10 +585,132 @@ def _decide(m: Model, st: State, c: int, a: int, positive: bool) -> int:
     st.pa_var[n] = c
     st.pa_val[n] = a
     st.pa_sign[n] = 1 if positive else 0
+    st.pa_grp[n] = st.sc[NODES]
     st.sc[PATH] = n + 1
     bit = U1 << np.uint64(a)
     conflict = remove(m, st, c, (st.dom[c] & ~bit) if positive else bit, -1)
     return conflict if conflict >= 0 else propagate(m, st)
+
+
+@compiled_kernel
+def live_rows(m: Model, st: State, s: int) -> int:
+    off = m.ct_off[s]
+    n = 0
+    for i in range(st.limit[s]):
+        n += popcount(st.ct[off + st.nz[off + i]])
+    return n
+
+
+@compiled_kernel
+def select_slot(m: Model, st: State) -> int:
+    """dom/wdeg over slots: fewest live words per unit of conflict weight; -1 when every slot
+    is down to one word (a fill)."""
+    best, best_score = -1, 0.0
+    for s in range(len(m.slot_table)):
+        n = live_rows(m, st, s)
+        if n <= 1:
+            continue
+        score = n / st.weight[s]
+        if best < 0 or score < best_score:
+            best, best_score = s, score
+    return best
+
+
+@compiled_kernel
+def choose_row(m: Model, st: State, s: int) -> int:
+    """The least constraining live word of slot s: the largest sum over its open cells of the log
+    of the crossing slot's words that agree there, plus its score (common words first)."""
+    first = m.slot_start[s]
+    length = m.slot_start[s + 1] - first
+    n_letters = m.n_letters
+    for p in range(length):
+        c = m.slot_cells[first + p]
+        d = st.dom[c]
+        for a in range(n_letters):
+            st.lcv[p * n_letters + a] = 0.0
+        if single(d) or m.cell_nslots[c] < 2:
+            continue
+        k = 0 if m.cell_slot[c, 0] != s else 1
+        u, q = m.cell_slot[c, k], m.cell_pos[c, k]
+        tu = m.slot_table[u]
+        words = m.tab_words[tu]
+        off = m.ct_off[u]
+        for a in range(n_letters):
+            if not (d >> np.uint64(a)) & U1:
+                continue
+            sb = m.sup_off[tu] + (q * n_letters + a) * words
+            n = 0
+            for i in range(st.limit[u]):
+                w = st.nz[off + i]
+                n += popcount(st.ct[off + w] & m.sup[sb + w])
+            st.lcv[p * n_letters + a] = np.log(n + 1.0)
+    t = m.slot_table[s]
+    off = m.ct_off[s]
+    base = m.let_off[t]
+    best, best_score = -1, 0.0
+    for i in range(st.limit[s]):
+        w = st.nz[off + i]
+        x = st.ct[off + w]
+        while x != U0:
+            b = low_bit(x)
+            x &= x - U1
+            row = w * 64 + b
+            score = 3.0 * m.row_score[m.row_off[t] + row]
+            for p in range(length):
+                score += st.lcv[p * n_letters + m.row_letters[base + row * length + p]]
+            if best < 0 or score > best_score:
+                best, best_score = row, score
+    return best
+
+
+@compiled_kernel
+def take_row(m: Model, st: State, s: int, row: int) -> int:
+    """The word decision: slot s takes row ``row`` (its open cells get its letters)."""
+    first = m.slot_start[s]
+    length = m.slot_start[s + 1] - first
+    base = m.let_off[m.slot_table[s]] + row * length
+    group = st.sc[NODES]
+    for p in range(length):
+        c = m.slot_cells[first + p]
+        a = m.row_letters[base + p]
+        bit = U1 << np.uint64(a)
+        if st.dom[c] == bit:
+            continue
+        n = st.sc[PATH]
+        st.pa_var[n], st.pa_val[n], st.pa_sign[n], st.pa_grp[n] = c, a, 1, group
+        st.sc[PATH] = n + 1
+        conflict = remove(m, st, c, st.dom[c] & ~bit, -1)
+        if conflict >= 0:
+            return conflict
+    return propagate(m, st)
+
+
+@compiled_kernel
+def drop_row(m: Model, st: State, s: int, row: int) -> int:
+    """The refutation of a word decision: slot s loses row ``row``."""
+    first = m.slot_start[s]
+    length = m.slot_start[s + 1] - first
+    base = m.let_off[m.slot_table[s]] + row * length
+    group = st.sc[NODES] + (1 << 40)  # a group id no positive decision uses
+    for p in range(length):
+        c = m.slot_cells[first + p]
+        if single(st.dom[c]):
+            continue  # implied by the decisions above: not needed in the nogood
+        n = st.sc[PATH]
+        st.pa_var[n], st.pa_val[n] = c, m.row_letters[base + p]
+        st.pa_sign[n], st.pa_grp[n] = 0, group
+        st.sc[PATH] = n + 1
+    off = m.ct_off[s]
+    idx = off + (row >> 6)
+    bit = U1 << np.uint64(row & 63)
+    if st.ct[idx] & bit:
+        set_ct(st, idx, st.ct[idx] & ~bit)
+        if st.ct[idx] == U0:
+            _drop_word(st, off, s, row >> 6)
+            if st.limit[s] == 0:
+                return s
+    enqueue(st, s)
+    return propagate(m, st)
 
 
 @compiled_kernel
@@ -604,10 +743,17 @@ def run(m: Model, st: State, budget: int) -> int:
             if st.sc[PROOF_ON]:
                 _lemma(st, 0)
             return UNSAT
-        c = select_cell(m, st)
-        if c < 0:
-            return SAT
-        a = choose_letter(m, st, c)
+        words_mode = st.sc[WORDS] != 0
+        if words_mode:
+            s = select_slot(m, st)
+            if s < 0:
+                return SAT
+            c, a = -1 - s, choose_row(m, st, s)
+        else:
+            c = select_cell(m, st)
+            if c < 0:
+                return SAT
+            a = choose_letter(m, st, c)
         level = st.sc[LEVEL] + 1
         st.sc[LEVEL] = level
         st.sc[STAMP] += 1
@@ -617,7 +763,7 @@ def run(m: Model, st: State, budget: int) -> int:
         st.lv_val[level] = a
         st.lv_path[level] = st.sc[PATH]
         st.sc[NODES] += 1
-        conflict = _decide(m, st, c, a, True)
+        conflict = take_row(m, st, -1 - c, a) if c < 0 else _decide(m, st, c, a, True)
         while conflict >= 0:
             if conflict < n_slots:
                 st.weight[conflict] += 1.0
@@ -632,4 +778,4 @@ def run(m: Model, st: State, budget: int) -> int:
             undo(st, st.lv_trail[level])
             st.sc[PATH] = st.lv_path[level]
             st.sc[LEVEL] = level - 1
-            conflict = _decide(m, st, c, a, False)
+            conflict = drop_row(m, st, -1 - c, a) if c < 0 else _decide(m, st, c, a, False)

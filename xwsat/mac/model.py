@@ -39,6 +39,9 @@ class Model(NamedTuple):
     same_slots: np.ndarray  # int64
     ct_off: np.ndarray  # int64[n_slots + 1]: slot s's current-table bitset in the state
     res_off: np.ndarray  # int64[n_slots]: residues res[res_off[s] + p * n_letters + a]
+    let_off: np.ndarray  # int64[n_tables]: row r's letter at p is row_letters[let_off + r*L + p]
+    row_letters: np.ndarray  # int64: the letters of each table's rows (word decisions)
+    row_score: np.ndarray  # float64, aligned with row_word: the word's score / 100
 
 
 class Start(NamedTuple):
@@ -76,7 +79,7 @@ def build_model(problem: FillProblem) -> tuple[Model, Start]:
 
     tables: dict[bytes, int] = {}
     slot_table = np.zeros(n_slots, dtype=np.int64)
-    tab_words, tab_rows, sup_off, sups, row_words, orders = [], [], [], [], [], []
+    tab_words, tab_rows, sup_off, sups, row_words, orders, scores = [], [], [], [], [], [], []
     offset = 0
     for s in range(n_slots):
         ids = problem.candidates[s]
@@ -96,6 +99,8 @@ def build_model(problem: FillProblem) -> tuple[Model, Start]:
             offset += block.size
             row_words.append(ids[order].astype(np.int64))
             orders.append(letters)
+            scores.append(problem.scores[s][order].astype(np.float64) / 100.0
+                          if problem.scores else np.full(rows, 0.5))
         slot_table[s] = tables[key]
     row_off = np.zeros(len(row_words) + 1, dtype=np.int64)
     row_off[1:] = np.cumsum([len(r) for r in row_words])
@@ -117,6 +122,8 @@ def build_model(problem: FillProblem) -> tuple[Model, Start]:
     ct_off[1:] = np.cumsum(words_of_slot)
     res_off = (slot_start[:-1] * n_letters).astype(np.int64)
 
+    let_off = np.zeros(len(orders), dtype=np.int64)
+    let_off[1:] = np.cumsum([o.size for o in orders])[:-1]
     model = Model(
         n_letters=n_letters,
         slot_start=slot_start,
@@ -135,6 +142,10 @@ def build_model(problem: FillProblem) -> tuple[Model, Start]:
         same_slots=same_slots,
         ct_off=ct_off,
         res_off=res_off,
+        let_off=let_off,
+        row_letters=(np.concatenate([o.ravel() for o in orders]).astype(np.int64)
+                     if orders else np.zeros(0, np.int64)),
+        row_score=np.concatenate(scores) if scores else np.zeros(0, np.float64),
     )
     dom = problem.cell_masks.astype(np.uint64).copy()
     ct = np.zeros(ct_off[-1], dtype=np.uint64)
