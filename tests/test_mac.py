@@ -44,16 +44,29 @@ def random_problem(english, seed: int, size: int, share: float, repeats: bool) -
 CASES = [(seed, size, share) for seed in range(12) for size, share in ((4, 0.05), (5, 0.12))]
 
 
+@pytest.mark.parametrize("words", [False, True], ids=["letters", "words"])
 @pytest.mark.parametrize(("seed", "size", "share"), CASES)
-def test_verdict_equals_native_search(english, seed: int, size: int, share: float) -> None:
+def test_verdict_equals_native_search(english, seed: int, size: int, share: float,
+                                      words: bool) -> None:
     problem = random_problem(english, seed, size, share, repeats=seed % 4 == 1)
     limits = Limits(time_limit=60, seed=seed)
-    mine = MacBackend().solve(problem, limits)
+    mine = MacBackend(words=words).solve(problem, limits)
     theirs = from_spec("csp").solve(problem, limits)
     assert theirs.status.definitive and mine.status.definitive
     assert mine.status == theirs.status
     if mine.status is Status.FILLED:
         assert mine.fill is not None and valid(problem, mine.fill)
+
+
+def test_word_decisions_restart_and_learn_nogoods_over_letters(english) -> None:
+    """Refuted words become nogoods over their letters; the verdicts above show they hold."""
+    restarted = nogoods = 0
+    for seed, size, share in CASES:
+        problem = random_problem(english, seed, size, share, repeats=False)
+        outcome = MacBackend(words=True).solve(problem, Limits(time_limit=60))
+        restarted += int(outcome.stats.extra["restarts"]) > 0
+        nogoods += int(outcome.stats.extra["nogoods"])
+    assert restarted >= 1 and nogoods > 0
 
 
 def test_sample_has_both_verdicts_and_restarts(english) -> None:

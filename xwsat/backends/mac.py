@@ -133,15 +133,20 @@ class MacBackend:
         model, start = build_model(problem)
         state = kernel.new_state(model, start, limits.seed, words=self.words)
         built = time.perf_counter()
-        budget, code, last_report = 64, kernel.BUDGET, built
+        budget, code, last_report, rate = 16, kernel.BUDGET, built, 0.0
         while code == kernel.BUDGET:
             before = time.perf_counter()
             if deadline is not None and before >= deadline:
                 break
+            if rate > 0:  # about SLICE_S of decisions, less near the deadline
+                span = SLICE_S if deadline is None else min(SLICE_S, (deadline - before) / 2)
+                budget = max(1, min(1 << 20, int(rate * span)))
+            nodes = int(state.sc[kernel.NODES])
             code = kernel.run(model, state, budget)
             spent = time.perf_counter() - before
-            budget = max(16, min(1 << 20, int(budget * (2.0 if spent < SLICE_S / 2 else
-                                                         0.5 if spent > SLICE_S * 2 else 1.0))))
+            done = int(state.sc[kernel.NODES]) - nodes
+            if done and spent > 0:
+                rate = done / spent if rate == 0 else 0.5 * rate + 0.5 * done / spent
             if progress is not None and time.perf_counter() - last_report >= 1.0:
                 last_report = time.perf_counter()
                 progress(self._progress_text(state, last_report - built))

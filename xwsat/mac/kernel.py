@@ -589,7 +589,10 @@ def _decide(m: Model, st: State, c: int, a: int, positive: bool) -> int:
     st.sc[PATH] = n + 1
     bit = U1 << np.uint64(a)
     conflict = remove(m, st, c, (st.dom[c] & ~bit) if positive else bit, -1)
-    return conflict if conflict >= 0 else propagate(m, st)
+    if conflict >= 0:
+        clear_queues(st)
+        return conflict
+    return propagate(m, st)
 
 
 @compiled_kernel
@@ -681,6 +684,7 @@ def take_row(m: Model, st: State, s: int, row: int) -> int:
         st.sc[PATH] = n + 1
         conflict = remove(m, st, c, st.dom[c] & ~bit, -1)
         if conflict >= 0:
+            clear_queues(st)  # what the earlier letters queued is stale after the undo
             return conflict
     return propagate(m, st)
 
@@ -692,14 +696,18 @@ def drop_row(m: Model, st: State, s: int, row: int) -> int:
     length = m.slot_start[s + 1] - first
     base = m.let_off[m.slot_table[s]] + row * length
     group = st.sc[NODES] + (1 << 40)  # a group id no positive decision uses
-    for p in range(length):
-        c = m.slot_cells[first + p]
-        if single(st.dom[c]):
-            continue  # implied by the decisions above: not needed in the nogood
-        n = st.sc[PATH]
-        st.pa_var[n], st.pa_val[n] = c, m.row_letters[base + p]
-        st.pa_sign[n], st.pa_grp[n] = 0, group
-        st.sc[PATH] = n + 1
+    # A slot may lose thousands of words at one depth: record the refutation (for a nogood at
+    # the next restart) only while the path keeps room for every later positive decision. A
+    # refutation left out only means one nogood fewer; positives are always recorded.
+    if st.sc[PATH] + length + len(st.dom) <= len(st.pa_var):
+        for p in range(length):
+            c = m.slot_cells[first + p]
+            if single(st.dom[c]):
+                continue  # implied by the decisions above: not needed in the nogood
+            n = st.sc[PATH]
+            st.pa_var[n], st.pa_val[n] = c, m.row_letters[base + p]
+            st.pa_sign[n], st.pa_grp[n] = 0, group
+            st.sc[PATH] = n + 1
     off = m.ct_off[s]
     idx = off + (row >> 6)
     bit = U1 << np.uint64(row & 63)
@@ -708,6 +716,7 @@ def drop_row(m: Model, st: State, s: int, row: int) -> int:
         if st.ct[idx] == U0:
             _drop_word(st, off, s, row >> 6)
             if st.limit[s] == 0:
+                clear_queues(st)
                 return s
     enqueue(st, s)
     return propagate(m, st)
