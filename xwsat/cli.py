@@ -8,6 +8,9 @@ line and exit 2, a limit or an interruption one line and exit 3.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import os
 import sys
 from typing import Any
 
@@ -35,11 +38,12 @@ class Commands(TyperGroup):
     """Every command runs through here: domain errors and interruptions become exit codes."""
 
     def invoke(self, ctx: Any) -> Any:
+        guard.clear_interruption()
         try:
             return super().invoke(ctx)
         except XwsatError as exc:
             common.clear_status_line()
-            typer.echo(f"xwsat: error: {exc}", err=True)
+            typer.echo(f"xwsat: error: {one_line(str(exc))}", err=True)
             raise typer.Exit(2) from None
         except guard.LimitReached as exc:
             common.clear_status_line()
@@ -49,6 +53,11 @@ class Commands(TyperGroup):
             common.clear_status_line()
             typer.echo("xwsat: interrupted", err=True)
             raise typer.Exit(3) from None
+
+
+def one_line(text: str) -> str:
+    """A message as one line: a library's text may hold line breaks (puzpy's does)."""
+    return " ".join(text.split())
 
 
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
@@ -82,6 +91,19 @@ def main() -> None:
             typer.echo(f"xwsat: error: {message} (see 'xwsat --help')", err=True)
             code = 2
         else:  # a bug: say so in one line, never with a verdict's exit code
-            typer.echo(f"xwsat: internal error: {type(exc).__name__}: {exc}", err=True)
+            typer.echo(f"xwsat: internal error: {type(exc).__name__}: {one_line(str(exc))}",
+                       err=True)
             code = 4
-    sys.exit(code if isinstance(code, int) else 0)
+    finish(code if isinstance(code, int) else 0)
+
+
+def finish(code: int) -> None:
+    """Exit now: flush the output and run the exit handlers, but skip the interpreter's
+    teardown (freeing a large dictionary and formula one object at a time can take longer than
+    the whole time limit's slack)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe: nothing more to say
+            stream.flush()
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
+    os._exit(code)

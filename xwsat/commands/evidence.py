@@ -52,17 +52,21 @@ def encode(
     out: ExportOutOpt = None,
     prune: PruneOpt = False,
     force: ForceOpt = False,
+    time_limit: TimeOpt = 600.0,
 ) -> None:
-    """Export the fill problem for external solvers (specs in encodings/)."""
+    """Export the fill problem for external solvers (specs in encodings/). Exit 3 (nothing
+    written) when the encoding takes longer than --time-limit."""
     from xwsat.encode.solver_files import FORMATS, export_problem
 
     if fmt not in FORMATS:
         raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    check_time_limit(time_limit)
     check_outputs([out], [grid, words.dictionary], force)
-    grid_value, word_list = load_inputs(grid, words)
-    built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-    binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
-    result = export_problem(built, fmt, prune, str(grid), binary)
+    with limited(time_limit):
+        grid_value, word_list = load_inputs(grid, words)
+        built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
+        binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
+        result = export_problem(built, fmt, prune, str(grid), binary)
     if out is None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()
