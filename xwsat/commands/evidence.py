@@ -131,13 +131,19 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
     the folder's, and check the proof against it with dratify. Exit 1 when the certificate
     holds (the grid is unfillable), 4 when it does not, 3 when the time ran out."""
-    from xwsat.evidence.recheck import read_manifest, recheck
+    from xwsat.evidence.recheck import Rejected, read_manifest, recheck
 
     if engine not in ("auto", "native", "python"):
         raise XwsatError("--engine must be auto, native or python")
     check_time_limit(time_limit)
     with limited(time_limit):
-        rules = read_manifest(directory).get("rules") or {}
+        try:
+            rules = read_manifest(directory).get("rules") or {}
+        except Rejected as exc:
+            typer.echo(f"NOT VERIFIED: {exc}")
+            raise typer.Exit(CHECK_EXIT["rejected"]) from None
+        if not isinstance(rules, dict):
+            rules = {}  # the check rejects it; the user's words are read with the defaults
         fold_yo = rules.get("fold_yo") is True
         user_grid = load_grid(grid, fold_yo) if grid is not None else None
         user_words = None
