@@ -71,14 +71,17 @@ for module in (fill, prove, inspect, evidence, generate, freeform, convert, grid
 
 
 def main() -> None:
-    """Entry point: the group maps what the commands raise; here only usage errors (exit 2)
-    and bugs (one line, exit 4) remain."""
+    """Entry point: the process's clock and signals, then ``run``, then a quick exit."""
     common.STARTED = guard.process_started()
     guard.stop_on_termination()
-    if len(sys.argv) == 1:
-        sys.argv.append("--help")
+    finish(run(sys.argv[1:] or ["--help"]))
+
+
+def run(argv: list[str]) -> int:
+    """One command line, its exit code returned: the group maps what the commands raise; here
+    only usage errors (exit 2) and bugs (one line, exit 4) remain."""
     try:
-        code = app(standalone_mode=False)
+        code = app(args=argv, prog_name="xwsat", standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
     except (KeyboardInterrupt, typer.Abort):  # before a command started
@@ -94,7 +97,7 @@ def main() -> None:
             typer.echo(f"xwsat: internal error: {type(exc).__name__}: {one_line(str(exc))}",
                        err=True)
             code = 4
-    finish(code if isinstance(code, int) else 0)
+    return code if isinstance(code, int) else 0
 
 
 def finish(code: int) -> None:
