@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import tallies
 from typer.testing import CliRunner
 
 from xwsat.cli import app
@@ -275,10 +276,17 @@ def check_proof(*args: object):
     return CliRunner().invoke(app, ["check-proof", *map(str, args)])
 
 
+def tally(result, rehashed: bool) -> None:
+    kind = "rehashed" if rehashed else "as edited"
+    tallies.add("tampered certificates", {f"{kind}: tried": 1,
+                                          f"{kind}: exit {result.exit_code}": 1})
+
+
 @pytest.mark.parametrize("name", list(TAMPERS))
 def test_a_tampered_certificate_is_not_verified(deep, other, name) -> None:
     TAMPERS[name](deep, other)
     result = check_proof(deep)
+    tally(result, False)
     assert result.exit_code == 4, (name, result.output)
     assert "NOT VERIFIED" in result.stdout and "Traceback" not in result.output
 
@@ -290,6 +298,7 @@ def test_a_tampered_certificate_with_matching_hashes_is_not_verified(deep, other
     if (deep / "manifest.json").is_file():
         rehash(deep)
     result = check_proof(deep)
+    tally(result, True)
     assert result.exit_code == 4, (name, result.output)
     assert "NOT VERIFIED" in result.stdout
 

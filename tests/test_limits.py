@@ -158,13 +158,14 @@ def test_a_stage_gets_the_time_left_less_the_grace(monkeypatch) -> None:
     assert common.time_left(0.5) == 0.1  # past the deadline: a token, never negative
 
 
-def test_no_stage_starts_after_ctrl_c() -> None:
-    guard.interruption(KeyboardInterrupt())
-    try:
+def test_within_a_command_no_stage_starts_after_ctrl_c() -> None:
+    with guard.one_command():
+        assert guard.run_function(time.sleep, (0,), 5).ok
+        guard.interruption(KeyboardInterrupt())
         with pytest.raises(KeyboardInterrupt):
             guard.run_function(time.sleep, (0,), 5)
-    finally:
-        guard.clear_interruption()
+    assert guard.run_function(time.sleep, (0,), 5).ok  # the next command, or a library caller
+    guard.interruption(KeyboardInterrupt())
     assert guard.run_function(time.sleep, (0,), 5).ok
 
 
@@ -412,3 +413,29 @@ def test_ctrl_c_in_a_later_stage_is_3_and_leaves_no_staging(stage, delay, tmp_pa
     assert proc.returncode == 3, out + err
     assert "interrupted" in out + err and "Traceback" not in err
     assert left == [] and staging == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("time") is None and not Path("/usr/bin/time").exists(),
+                    reason="needs /usr/bin/time")
+@pytest.mark.parametrize("side", [200, 50])
+def test_the_largest_grids_stay_within_a_gigabyte(side, tmp_path) -> None:
+    """200x200 is refused at once; 50x50 (the largest taken) of 4-letter squares, the worst
+    shape for memory, runs in well under a gigabyte per process."""
+    rows = ["#" * side if r % 5 == 4 else ("....#" * side)[:side] for r in range(side)]
+    grid = tmp_path / "g.txt"
+    grid.write_text("\n".join(rows) + "\n")
+    start = time.monotonic()
+    proc = subprocess.run(["/usr/bin/time", "-v", XWSAT, "fill", str(grid), "-t", "20"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    seconds = time.monotonic() - start
+    rss_kb = int(next(line.split(":")[1] for line in proc.stderr.splitlines()
+                      if "Maximum resident set size" in line))
+    tallies.put("large grids", f"{side}x{side}", {"exit": proc.returncode,
+                                                  "max_rss_mb": rss_kb // 1024,
+                                                  "seconds": round(seconds, 1)})
+    assert rss_kb < 1024 * 1024
+    if side > 50:
+        assert proc.returncode == 2 and seconds < 5
+    else:
+        assert proc.returncode in (0, 1, 3)

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import tallies
 from typer.testing import CliRunner
 
 from xwsat.cli import app
@@ -131,6 +132,7 @@ def test_a_nul_in_a_clue_past_the_sniffed_prefix_still_gives_a_readable_puz(tmp_
 # --- bad ground and bad input: exit 2 in one line, never 4, never a traceback ------------------
 
 def one_line_error(result) -> str:
+    tallies.add("bad input", {"tried": 1, f"exit {result.exit_code}": 1})
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("xwsat: error: "), result.stderr

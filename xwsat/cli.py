@@ -38,9 +38,9 @@ class Commands(TyperGroup):
     """Every command runs through here: domain errors and interruptions become exit codes."""
 
     def invoke(self, ctx: Any) -> Any:
-        guard.clear_interruption()
         try:
-            return super().invoke(ctx)
+            with guard.one_command():
+                return super().invoke(ctx)
         except XwsatError as exc:
             common.clear_status_line()
             typer.echo(f"xwsat: error: {one_line(str(exc))}", err=True)

@@ -36,6 +36,8 @@ POLL_S = 0.05
 WATCH_S = 0.25  # how often the command-wide watch reads the memory (the clock: exactly)
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _PR_SET_PDEATHSIG = 1
+FIRST_POLLS = 10  # a command's memory is read at each of its first polls (a run that has
+# only just started shows almost none), then every ``memory_every``
 PROGRESS = "progress"  # tag of a progress message from a child (the result is tagged "done")
 Tick = Callable[[float, str], None]
 
@@ -50,22 +52,29 @@ class LimitReached(KeyboardInterrupt):
         self.message = message
 
 
-_interrupted = {"yes": False}  # Ctrl-C or a termination signal was caught in this command
+_interrupted = {"command": False, "yes": False}  # inside a command; Ctrl-C caught there
 
 
 def interruption(exc: KeyboardInterrupt) -> tuple[Stop, str]:
     """The stop and message of an interruption: a limit, or Ctrl-C / a termination signal.
-    A stage that catches Ctrl-C reports the best it has, but no later stage starts: the next
-    child would raise ``KeyboardInterrupt`` instead (see ``Child``)."""
+    A stage that catches Ctrl-C reports the best it has, but within a command no later stage
+    starts: the next child would raise ``KeyboardInterrupt`` instead (see ``Child``)."""
     if isinstance(exc, LimitReached):
         return exc.stop, exc.message
-    _interrupted["yes"] = True
+    if _interrupted["command"]:
+        _interrupted["yes"] = True
     return Stop.INTERRUPTED, "interrupted"
 
 
-def clear_interruption() -> None:
-    """A new command starts: nothing has interrupted it yet."""
-    _interrupted["yes"] = False
+@contextlib.contextmanager
+def one_command() -> Iterator[None]:
+    """The span of one command: a Ctrl-C caught by one of its stages stops the stages after
+    it (outside a command, a library caller decides what comes next)."""
+    _interrupted.update(command=True, yes=False)
+    try:
+        yield
+    finally:
+        _interrupted.update(command=False, yes=False)
 
 
 # --- processes --------------------------------------------------------------------------------
@@ -316,7 +325,7 @@ def run_command(argv: list[str], stdin: str, hard_limit: float, memory_mb: int |
                     stop, message = Stop.INTERRUPTED, "the sweep was stopped"
                 elif elapsed > hard_limit:
                     stop, message = Stop.TIME, f"hard wall-clock limit of {hard_limit:g} s reached"
-                elif (memory_mb and polls % memory_every == 1
+                elif (memory_mb and (polls <= FIRST_POLLS or polls % memory_every == 1)
                       and tree_rss(proc.pid) > memory_mb * 1024 * 1024):
                     stop, message = Stop.MEMORY, f"the run's processes passed {memory_mb} MiB"
                 if stop is not None:
