@@ -382,8 +382,8 @@ def left(default: float | None = None) -> float | None:
 
 
 def _arm(now: float) -> None:
-    """The next look: when the clock is due (the deadline, then a second after each raise), or
-    sooner to read the memory."""
+    """The next look: when the clock is due (the deadline, then ``AGAIN_S`` after each raise),
+    or sooner to read the memory."""
     deadline = _watch.get("deadline")
     delay = WATCH_S if _watch.get("memory") is not None else 3600.0
     if deadline is not None:
@@ -393,8 +393,8 @@ def _arm(now: float) -> None:
 
 
 def _check(signum: int, frame: object) -> None:
-    if _deferred(signum):
-        return
+    if not _watch.get("active") or _deferred(signum):
+        return  # a late signal after the watch ended must not arm the timer again
     now = time.monotonic()
     deadline, memory = _watch.get("deadline"), _watch.get("memory")
     if deadline is not None and now >= max(deadline, _watch.get("next_raise", deadline)):
@@ -422,11 +422,12 @@ def watch(time_limit: float | None, memory_mb: int | None = None,
     previous = signal.signal(signal.SIGALRM, _check)
     _watch.update(deadline=origin + time_limit if time_limit is not None else None,
                   shown=shown if shown is not None else time_limit,
-                  memory=memory_mb * 1024 * 1024 if memory_mb else None)
+                  memory=memory_mb * 1024 * 1024 if memory_mb else None, active=True)
     _arm(time.monotonic())
     try:
         yield
     finally:
+        _watch["active"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         _watch.clear()
