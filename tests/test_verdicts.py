@@ -105,20 +105,26 @@ class OracleTooSlow(Exception):
     pass
 
 
-def _too_slow(signum: int, frame: object) -> None:
-    raise OracleTooSlow
-
-
 def within(seconds: float, fn, *args):
-    """``fn(*args)``, or None when it takes over ``seconds``."""
-    previous = signal.signal(signal.SIGALRM, _too_slow)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    """``fn(*args)``, or None when it takes over ``seconds``. The alarm repeats: one raised
+    where Python swallows exceptions (a gc callback) is followed by another."""
+    state = {"armed": True}
+
+    def too_slow(signum: int, frame: object) -> None:
+        if state["armed"]:
+            raise OracleTooSlow
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
     try:
-        return fn(*args)
+        try:
+            return fn(*args)
+        finally:
+            state["armed"] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
     except OracleTooSlow:
         return None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
