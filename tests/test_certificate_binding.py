@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 from pathlib import Path
 
 import pytest
+import tallies
 from typer.testing import CliRunner
 
 from xwsat.cli import app
@@ -14,6 +16,7 @@ from xwsat.evidence.certificate import certify, sha256_file
 from xwsat.evidence.recheck import recheck
 from xwsat.grid import parse_grid
 from xwsat.problem import build_problem
+from xwsat.words import build_wordlist
 
 UNFILLABLE = ("...\n...\n", ["AAB", "ABA", "BAA", "AB", "BA"])
 OTHER_UNFILLABLE = ("..\n..\n", ["AB", "CD"])
@@ -134,3 +137,180 @@ def test_certificate_folder_must_be_new_or_empty(tmp_path, make_words) -> None:
     assert result.exit_code == 2 and "not empty" in result.stderr
     assert (folder / "fill.txt").read_text() == "my own grid\n"
     assert sorted(p.name for p in folder.iterdir()) == ["fill.txt"]
+
+
+# --- every tamper class: NOT VERIFIED (exit 4), never exit 1 -----------------------------------
+
+# Arc consistent, unfillable, and its proof needs its lemmas (unit propagation alone does not
+# refute the formula): tampering with the proof's lines can then be seen.
+DEEP = ("...\n...\n...\n", ["AAB", "ACB", "BAB", "BAC", "BBB", "BBC", "CBA", "CCA", "CCC"])
+
+
+def _certified(folder: Path, grid: str, words: list[str]) -> Path:
+    built = build_problem(parse_grid(grid), build_wordlist({w: (50, None) for w in words}))
+    assert certify(built, folder, "grid.txt", 30, proof="search").checked is True
+    return folder
+
+
+@pytest.fixture(scope="module")
+def originals(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("originals")
+    deep = _certified(base / "deep", *DEEP)
+    assert len(proof_lemmas(deep)) >= 6
+    return deep, _certified(base / "other", *OTHER_UNFILLABLE)
+
+
+@pytest.fixture
+def deep(originals, tmp_path) -> Path:
+    return Path(shutil.copytree(originals[0], tmp_path / "deep"))
+
+
+@pytest.fixture
+def other(originals, tmp_path) -> Path:
+    return Path(shutil.copytree(originals[1], tmp_path / "other"))
+
+
+def proof_lemmas(folder: Path) -> list[str]:
+    return (folder / "proof.drat").read_text().splitlines()
+
+
+def _formula(folder: Path) -> Path:
+    return next(p for p in (folder / "formula.cnf", folder / "formula.cnf.gz") if p.exists())
+
+
+def _edit_formula(folder: Path, edit) -> None:
+    path = _formula(folder)
+    lines = path.read_text().splitlines()
+    head = [i for i, line in enumerate(lines) if line.startswith("p cnf")][0]
+    path.write_text("\n".join(edit(lines, head)) + "\n")
+
+
+def _words(folder: Path) -> list[str]:
+    return gzip.decompress((folder / "words.txt.gz").read_bytes()).decode().split()
+
+
+def _set_words(folder: Path, words: list[str]) -> None:
+    (folder / "words.txt.gz").write_bytes(gzip.compress(("\n".join(words) + "\n").encode()))
+
+
+def _manifest(folder: Path, change) -> None:
+    manifest = json.loads((folder / "manifest.json").read_text())
+    change(manifest)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _swap(folder: Path, other: Path, names: list[str]) -> None:
+    for name in names:
+        (folder / name).write_bytes((other / name).read_bytes())
+
+
+TAMPERS = {
+    # the proof
+    "proof: only the empty clause": lambda f, o: (f / "proof.drat").write_text("0\n"),
+    "proof: emptied": lambda f, o: (f / "proof.drat").write_text(""),
+    "proof: lemmas reversed": lambda f, o: (f / "proof.drat").write_text(
+        "\n".join(reversed(proof_lemmas(f))) + "\n"),
+    "proof: first half deleted": lambda f, o: (f / "proof.drat").write_text(
+        "\n".join(proof_lemmas(f)[len(proof_lemmas(f)) // 2:]) + "\n"),
+    "proof: last lemma moved first": lambda f, o: (f / "proof.drat").write_text(
+        "\n".join([proof_lemmas(f)[-1], *proof_lemmas(f)[:-1]]) + "\n"),
+    "proof: a literal negated": lambda f, o: (f / "proof.drat").write_text(
+        "\n".join([" ".join(str(-int(x)) if i == 0 else x
+                            for i, x in enumerate(proof_lemmas(f)[0].split())),
+                   *proof_lemmas(f)[1:]]) + "\n"),
+    "proof: the empty clause removed": lambda f, o: (f / "proof.drat").write_text(
+        "\n".join(line for line in proof_lemmas(f) if line.strip() != "0") + "\n"),
+    "proof: binary garbage": lambda f, o: (f / "proof.drat").write_bytes(b"\xff\x00\x80 0\n"),
+    # the formula
+    "formula: a clause removed": lambda f, o: _edit_formula(
+        f, lambda lines, h: lines[:h + 1] + lines[h + 2:]),
+    "formula: a clause added": lambda f, o: _edit_formula(
+        f, lambda lines, h: lines[:h + 1] + ["1 0"] + lines[h + 1:]),
+    "formula: a unit contradiction added": lambda f, o: _edit_formula(
+        f, lambda lines, h: lines[:h + 1] + ["1 0", "-1 0"] + lines[h + 1:]),
+    "formula: header count changed": lambda f, o: _edit_formula(
+        f, lambda lines, h: [*lines[:h], lines[h] + "0", *lines[h + 1:]]),
+    "formula: a literal negated": lambda f, o: _edit_formula(
+        f, lambda lines, h: [*lines[:h + 1], " ".join(str(-int(x)) if x != "0" else x
+                                                    for x in lines[h + 1].split()),
+                             *lines[h + 2:]]),
+    # the question
+    "grid: a letter placed": lambda f, o: (f / "grid.txt").write_text("A..\n...\n...\n"),
+    "grid: a row removed": lambda f, o: (f / "grid.txt").write_text("...\n...\n"),
+    "grid: a block placed": lambda f, o: (f / "grid.txt").write_text("...\n.#.\n...\n"),
+    "grid: binary": lambda f, o: (f / "grid.txt").write_bytes(b"\xff\xfe\x00"),
+    "words: one added": lambda f, o: _set_words(f, [*_words(f), "ABC"]),
+    "words: one removed": lambda f, o: _set_words(f, _words(f)[1:]),
+    "words: reordered": lambda f, o: _set_words(f, list(reversed(_words(f)))),
+    "words: not gzip": lambda f, o: (f / "words.txt.gz").write_text("AAB\n"),
+    # the manifest
+    "manifest: repeats allowed": lambda f, o: _manifest(
+        f, lambda m: m["rules"].update(allow_repeats=True)),
+    "manifest: min_length 4": lambda f, o: _manifest(
+        f, lambda m: m["rules"].update(min_length=4)),
+    "manifest: alphabet widened": lambda f, o: _manifest(
+        f, lambda m: m["rules"].update(alphabet="ABCD")),
+    "manifest: rules removed": lambda f, o: _manifest(f, lambda m: m.pop("rules")),
+    "manifest: rules a list": lambda f, o: _manifest(f, lambda m: m.update(rules=[1])),
+    "manifest: result fillable": lambda f, o: _manifest(f, lambda m: m.update(
+        result="fillable")),
+    "manifest: files a list": lambda f, o: _manifest(f, lambda m: m.update(files=["x"])),
+    "manifest: a file with a NUL": lambda f, o: _manifest(
+        f, lambda m: m["files"].update({"a\x00b": {"sha256": "0"}})),
+    "manifest: not JSON": lambda f, o: (f / "manifest.json").write_text("{not json"),
+    "manifest: nested deep": lambda f, o: (f / "manifest.json").write_text("[" * 100_000),
+    "manifest: a list": lambda f, o: (f / "manifest.json").write_text("[]"),
+    # files from another certificate
+    "swap: formula and proof": lambda f, o: _swap(f, o, ["formula.cnf", "proof.drat"]),
+    "swap: proof": lambda f, o: _swap(f, o, ["proof.drat"]),
+    "swap: grid and words": lambda f, o: _swap(f, o, ["grid.txt", "words.txt.gz"]),
+    "swap: manifest": lambda f, o: _swap(f, o, ["manifest.json"]),
+}
+REHASHABLE = [name for name in TAMPERS if not name.startswith("manifest: ")
+              or name in ("manifest: repeats allowed", "manifest: min_length 4",
+                          "manifest: alphabet widened", "manifest: rules removed",
+                          "manifest: rules a list")]
+
+
+def check_proof(*args: object):
+    return CliRunner().invoke(app, ["check-proof", *map(str, args)])
+
+
+def tally(result, rehashed: bool) -> None:
+    kind = "rehashed" if rehashed else "as edited"
+    tallies.add("tampered certificates", {f"{kind}: tried": 1,
+                                          f"{kind}: exit {result.exit_code}": 1})
+
+
+@pytest.mark.parametrize("name", list(TAMPERS))
+def test_a_tampered_certificate_is_not_verified(deep, other, name) -> None:
+    TAMPERS[name](deep, other)
+    result = check_proof(deep)
+    tally(result, False)
+    assert result.exit_code == 4, (name, result.output)
+    assert "NOT VERIFIED" in result.stdout and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", REHASHABLE)
+def test_a_tampered_certificate_with_matching_hashes_is_not_verified(deep, other, name) -> None:
+    """The forger also fixes the manifest's hashes: the rebuilt formula still catches it."""
+    TAMPERS[name](deep, other)
+    if (deep / "manifest.json").is_file():
+        rehash(deep)
+    result = check_proof(deep)
+    tally(result, True)
+    assert result.exit_code == 4, (name, result.output)
+    assert "NOT VERIFIED" in result.stdout
+
+
+def test_another_certificate_entire_is_refused_for_your_grid_and_words(deep, other,
+                                                                       tmp_path) -> None:
+    for name in ("formula.cnf", "proof.drat", "grid.txt", "words.txt.gz", "variables.txt",
+                 "manifest.json"):
+        (deep / name).write_bytes((other / name).read_bytes())
+    grid, words = tmp_path / "mine.txt", tmp_path / "mine-words.txt"
+    grid.write_text(DEEP[0])
+    words.write_text("\n".join(DEEP[1]) + "\n")
+    result = check_proof(deep, "--grid", grid, "--dict", words)
+    assert result.exit_code == 4 and "another grid" in result.stdout, result.output
+    assert check_proof(deep).exit_code == 1  # it is a valid certificate, of the other grid

@@ -3,9 +3,15 @@ outputs xwsat writes read back. Each test runs the real CLI and checks files byt
 
 from __future__ import annotations
 
+import gzip
+import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+import tallies
 from typer.testing import CliRunner
 
 from xwsat.cli import app
@@ -121,3 +127,345 @@ def test_a_nul_in_a_clue_past_the_sniffed_prefix_still_gives_a_readable_puz(tmp_
     back = read_puzzle(out)
     assert back.solution is not None and "\x00" not in "".join(back.clues.values())
     assert back.clues.get("1A") == "first word"
+
+
+# --- bad ground and bad input: exit 2 in one line, never 4, never a traceback ------------------
+
+def one_line_error(result) -> str:
+    tallies.add("bad input", {"tried": 1, f"exit {result.exit_code}": 1})
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("xwsat: error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+# Every command that writes, each with a file name to write (in {dir}).
+OUTPUTS = [
+    ["fill", "{grid}", "--dict", "{dict}", "--allow-repeats", "--out", "{dir}/out.txt"],
+    ["prove", "{grid}", "--dict", "{dict}", "--allow-repeats", "--out", "{dir}/out.txt"],
+    ["prove", "{grid}", "--dict", "{dict}", "--certificate", "{dir}/cert"],
+    ["prove", "{grid}", "--dict", "{dict}", "--explain-svg", "{dir}/x.svg"],
+    ["encode", "{grid}", "--dict", "{dict}", "--out", "{dir}/x.cnf"],
+    ["plan", "{grid}", "--dict", "{dict}", "--svg", "{dir}/x.svg"],
+    ["plan", "{grid}", "--dict", "{dict}", "--png", "{dir}/x.png"],
+    ["generate", "--size", "3x3", "--min-length", "2", "--dict", "{dict}", "--out",
+     "{dir}/g.txt"],
+    ["freeform", "{dict}", "--method", "greedy", "--out", "{dir}/f.txt"],
+    ["dict", "export", "{dict}", "--out", "{dir}/d.txt"],
+    ["convert", "{grid}", "{dir}/c.ipuz"],
+    ["grids", "generate", "--out-dir", "{dir}/grids", "--count", "1", "--size", "5"],
+    ["bench", "{suite}", "-b", "native", "-t", "5", "--out", "{dir}/bench"],
+]
+OUTPUT_IDS = ["fill", "prove", "certificate", "explain-svg", "encode", "plan-svg", "plan-png",
+              "generate", "freeform", "dict-export", "convert", "grids", "bench"]
+
+
+@pytest.fixture
+def suite(files) -> Path:
+    folder = files["dir"] / "suite"
+    folder.mkdir()
+    (folder / "g.txt").write_text(GRID)
+    (folder / "suite.json").write_text(json.dumps({
+        "suite": "s", "source": "test", "licence": "CC0", "dictionaries": [str(files["dict"])],
+        "grids": [{"file": "g.txt"}]}))
+    return folder
+
+
+def _args(argv: list[str], files: dict[str, Path], folder: Path, suite: Path) -> list[str]:
+    return [a.format(grid=files["grid"], dict=files["dict"], dir=folder, suite=suite)
+            for a in argv]
+
+
+@pytest.mark.parametrize("argv", OUTPUTS, ids=OUTPUT_IDS)
+def test_a_folder_without_write_permission_is_one_line(files, suite, argv,
+                                                       monkeypatch) -> None:
+    """As root the kernel would let the write through: the permission is taken away where
+    xwsat asks for it (os.access) and where the OS answers (creating files and folders)."""
+    folder = files["dir"] / "locked"
+    folder.mkdir()
+    real_access = os.access
+
+    def no_write(path, mode, *args, **kwargs):
+        if Path(path).resolve() == folder.resolve() and mode & os.W_OK:
+            return False
+        return real_access(path, mode, *args, **kwargs)
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    real_mkdir = Path.mkdir
+
+    def mkdir(self, *args, **kwargs):
+        if self.resolve().parent == folder.resolve():
+            denied()
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", no_write)
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    message = one_line_error(run(*_args(argv, files, folder, suite)))
+    assert "ermission denied" in message
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="needs root to run the check as another user")
+def test_a_read_only_folder_is_one_line_for_another_user(files, suite, tmp_path) -> None:
+    """The real thing: the writers run as 'nobody' against a folder only root may write."""
+    import pwd
+    import subprocess
+    import sys
+
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user 'nobody'")
+    folder = files["dir"] / "locked"
+    folder.mkdir(mode=0o755)
+    for path in (tmp_path, *tmp_path.parents):
+        if path == Path("/"):
+            break
+        path.chmod(path.stat().st_mode | 0o005)  # others may enter and read the inputs
+    for path in tmp_path.rglob("*"):
+        path.chmod(path.stat().st_mode | 0o005)
+    commands = [_args(argv, files, folder, suite) for argv in OUTPUTS]
+    script = ("import json, sys\nfrom typer.testing import CliRunner\nfrom xwsat.cli import app\n"
+              "out = []\nfor argv in json.loads(sys.argv[1]):\n"
+              "    r = CliRunner().invoke(app, argv)\n"
+              "    out.append([r.exit_code, r.stderr])\nprint(json.dumps(out))\n")
+    proc = subprocess.run(["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}",
+                           "--clear-groups", sys.executable, "-c", script, json.dumps(commands)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          env={**os.environ, "HOME": str(tmp_path)})
+    if proc.returncode != 0 and "Permission denied" in proc.stderr[:500]:
+        pytest.skip(f"'nobody' cannot run this Python: {proc.stderr[:200]}")
+    results = json.loads(proc.stdout)
+    for name, (code, stderr) in zip(OUTPUT_IDS, results):
+        lines = stderr.strip().splitlines()
+        assert code == 2 and len(lines) == 1 and "ermission denied" in lines[0], (name, stderr)
+    assert list(folder.iterdir()) == []
+
+
+def test_a_full_disk_during_a_certificate_is_one_line_and_leaves_nothing(files,
+                                                                        monkeypatch) -> None:
+    from xwsat.evidence import certificate
+
+    def full(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(certificate.Path, "write_bytes", full)
+    folder = files["dir"] / "cert"
+    message = one_line_error(run("prove", files["grid"], "--dict", files["dict"],
+                                 "--certificate", folder))
+    assert "No space left" in message and not folder.exists()
+
+
+def test_a_proof_that_cannot_be_written_is_one_line(files, monkeypatch) -> None:
+    """The proof is written by a child: its OSError reaches the command as bad ground too."""
+    from xwsat.evidence.producers import SearchProducer
+
+    def full(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(SearchProducer, "prove", full)
+    folder = files["dir"] / "cert"
+    message = one_line_error(run("prove", files["grid"], "--dict", files["dict"],
+                                 "--certificate", folder, "--proof-method", "search"))
+    assert "No space left" in message and not folder.exists()
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000 + "]" * 100_000,
+    '{"pattern": ' * 50_000 + "1" + "}" * 50_000,
+    json.dumps({"pattern": 5}),
+    json.dumps({"pattern": [1, 2]}),
+    json.dumps({"pattern": ["..", None]}),
+    json.dumps({"pattern": ["..", ".."], "solution": [1, 2]}),
+    json.dumps({"pattern": ["..", ".."], "solution": "AB"}),
+    json.dumps({"pattern": ["..", ".."], "entries": 7}),
+    json.dumps({"pattern": ["..", ".."], "entries": {"a": 1}}),
+    json.dumps([["."]]),
+    json.dumps("text"),
+    json.dumps(None),
+])
+def test_json_puzzles_of_the_wrong_shape_are_one_line(files, text) -> None:
+    path = files["dir"] / "p.json"
+    path.write_text(text)
+    for argv in (["fill", path, "--dict", files["dict"]], ["convert", path,
+                                                          files["dir"] / "o.txt"]):
+        one_line_error(run(*argv))
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000 + "]" * 100_000,
+    json.dumps({"version": "http://ipuz.org/v2", "kind": ["http://ipuz.org/crossword#1"],
+                "dimensions": {"width": 2, "height": 2}, "puzzle": [3, 4]}),
+    json.dumps({"version": "http://ipuz.org/v2", "kind": ["http://ipuz.org/crossword#1"],
+                "dimensions": {"width": 2, "height": 2}, "puzzle": [[0, 0], [0, 0]],
+                "clues": ["x"]}),
+    json.dumps({"version": "http://ipuz.org/v2", "kind": 5}),
+])
+def test_ipuz_puzzles_of_the_wrong_shape_are_one_line(files, text) -> None:
+    path = files["dir"] / "p.ipuz"
+    path.write_text(text)
+    one_line_error(run("fill", path, "--dict", files["dict"]))
+
+
+def test_a_truncated_puz_is_one_line(files) -> None:
+    from xwsat.formats import render_puzzle
+    from xwsat.formats.puzzle import Puzzle
+    from xwsat.grid import parse_grid
+
+    whole = render_puzzle(Puzzle(parse_grid("..\n.."), parse_grid("AB\nBA")), "p.puz")
+    assert isinstance(whole, bytes)
+    path = files["dir"] / "p.puz"
+    for data in (b"ACROSS&DOWN\n", whole[:60], whole[: len(whole) // 2]):
+        path.write_bytes(data)
+        one_line_error(run("fill", path, "--dict", files["dict"]))
+    for cut in range(1, len(whole), 5):  # wherever it is cut: a grid, or one line saying not
+        path.write_bytes(whole[:cut])
+        result = run("fill", path, "--dict", files["dict"])
+        if result.exit_code == 2:
+            one_line_error(result)
+        else:
+            assert result.exit_code in (0, 1), (cut, result.output)
+
+
+def _damaged_gzip(path: Path) -> Path:
+    data = gzip.compress(("AB\nBA\nAA\nBB\nAAB\nABA\nBAA\n" * 2000).encode())
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+# Every command that takes --dict (or a dictionary argument).
+DICT_TAKERS = {
+    "fill": ["fill", "{grid}", "--dict", "{gz}"],
+    "prove": ["prove", "{grid}", "--dict", "{gz}"],
+    "info": ["info", "{grid}", "--dict", "{gz}"],
+    "plan": ["plan", "{grid}", "--dict", "{gz}"],
+    "encode": ["encode", "{grid}", "--dict", "{gz}"],
+    "count": ["count", "{grid}", "--dict", "{gz}"],
+    "generate": ["generate", "--size", "3x3", "--dict", "{gz}"],
+    "convert": ["convert", "{grid}", "{dir}/c.ipuz", "--dict", "{gz}"],
+    "dict-info": ["dict", "info", "{gz}"],
+    "dict-export": ["dict", "export", "{gz}", "--out", "{dir}/d.txt"],
+    "freeform": ["freeform", "{gz}"],
+    "check-proof": ["check-proof", "{cert}", "--dict", "{gz}"],
+    "bench": ["bench", "{suite}", "--dict", "{gz}", "-b", "native", "--out", "{dir}/bench"],
+}
+
+
+@pytest.mark.parametrize("name", list(DICT_TAKERS))
+def test_a_damaged_gzip_dictionary_is_one_line_for_every_command(files, suite, name) -> None:
+    gz = _damaged_gzip(files["dir"] / "words.txt.gz")
+    cert = files["dir"] / "cert"
+    if name == "check-proof":
+        (files["dir"] / "u.txt").write_text("...\n...\n")
+        (files["dir"] / "uw.txt").write_text("AAB\nABA\nBAA\nAB\nBA\n")
+        assert run("prove", files["dir"] / "u.txt", "--dict", files["dir"] / "uw.txt",
+                   "--certificate", cert).exit_code == 1
+    args = [a.format(grid=files["grid"], gz=gz, dir=files["dir"], cert=cert, suite=suite)
+            for a in DICT_TAKERS[name]]
+    assert "damaged gzip" in one_line_error(run(*args))
+    if name == "bench":
+        assert not (files["dir"] / "bench").exists()  # refused before anything ran
+
+
+def test_bench_report_reads_past_non_utf8_and_broken_rows(files, suite) -> None:
+    out = files["dir"] / "bench"
+    assert run("bench", suite, "-b", "native", "-t", "10", "--out", out,
+               "--no-report").exit_code == 0
+    with (out / "rows.jsonl").open("ab") as rows:
+        rows.write(b"\xff\xfe\x80 not text\n{\"key\": \xc3\n" + b"[" * 100_000 + b"\n"
+                   + b'{"key": [1], "status": "filled"}\n{"key": "k", "status": 5}\n')
+    result = run("bench", "report", out)
+    assert result.exit_code == 0, result.output
+    assert (out / "report.md").is_file()
+
+
+def test_a_non_ascii_grid_path_makes_a_certificate(tmp_path) -> None:
+    folder = tmp_path / "grïd ✓ ñ" / "дир\nline"
+    folder.mkdir(parents=True)
+    grid = folder / "грид \"x\" --.txt"
+    grid.write_text("...\n...\n")
+    words = tmp_path / "w.txt"
+    words.write_text("AAB\nABA\nBAA\nAB\nBA\n")
+    cert = folder / "сертификат"
+    result = run("prove", grid, "--dict", words, "--certificate", cert)
+    assert result.exit_code == 1, result.output
+    assert run("check-proof", cert, "--grid", grid, "--dict", words).exit_code == 1
+    for fmt in ("dimacs", "xcsp3", "xcsp3-cells", "cpsat"):
+        assert run("encode", grid, "--dict", words, "-f", fmt).exit_code == 0, fmt
+
+
+def test_convert_with_a_missing_dictionary_is_one_line(files) -> None:
+    for missing in ("MISSING", str(files["dir"] / "missing.txt")):
+        one_line_error(run("convert", files["grid"], files["dir"] / "c.ipuz", "--dict", missing))
+    assert not (files["dir"] / "c.ipuz").exists()
+
+
+FILE_WRITERS = [i for i in OUTPUT_IDS if i not in ("certificate", "grids", "bench")]
+
+
+@pytest.mark.parametrize("argv", [a for a, i in zip(OUTPUTS, OUTPUT_IDS) if i in FILE_WRITERS],
+                         ids=FILE_WRITERS)
+def test_an_output_that_is_a_folder_is_refused(files, suite, argv) -> None:
+    folder = files["dir"] / "taken"
+    folder.mkdir()
+    argv = [folder.as_posix() if a.startswith("{dir}/") else a for a in argv]
+    message = one_line_error(run(*_args(argv, files, folder, suite)))
+    assert "folder" in message or "directory" in message, message
+
+
+def test_a_certificate_folder_that_is_a_file_is_refused(files) -> None:
+    target = files["dir"] / "afile"
+    target.write_text("mine\n")
+    one_line_error(run("prove", files["grid"], "--dict", files["dict"], "--certificate",
+                       target))
+    assert target.read_text() == "mine\n"
+
+
+def test_freeform_on_300_words_without_a_size(tmp_path) -> None:
+    import random
+
+    rng = random.Random(3)
+    letters = "ABCDEFGHIKLMNOPRSTU"
+    words = {"".join(rng.choice(letters) for _ in range(rng.randint(4, 10)))
+             for _ in range(400)}
+    path = tmp_path / "w.txt"
+    path.write_text("".join(f"{w};50;clue {i}\n" for i, w in enumerate(sorted(words)[:300])))
+    result = run("freeform", path, "--method", "greedy", "--boards", "3", "-t", "20")
+    assert result.exit_code == 0, result.output
+    head = result.stdout.splitlines()[0]
+    assert head.startswith("PLACED ") and " of 300 words" in head and "verified" in head
+    notes = [line for line in result.stdout.splitlines() if line.startswith("note: ")]
+    assert all("would need" in n or "CP-SAT" in n for n in notes), notes
+    side = int(head.split("(")[1].split("x")[0])
+    assert side <= 40  # the largest board freeform lays out
+
+
+def test_a_grid_too_large_is_refused_at_once(tmp_path) -> None:
+    import time
+
+    from xwsat.grid import MAX_SIDE
+
+    path = tmp_path / "g.txt"
+    path.write_text("\n".join(["....#" * 40] * 200) + "\n")
+    start = time.monotonic()
+    message = one_line_error(run("fill", path, "-t", "60"))
+    assert "200x200" in message and time.monotonic() - start < 5
+    path.write_text("\n".join(["." * MAX_SIDE] * MAX_SIDE) + "\n")
+    assert run("info", path, "--dict", tmp_path / "none.txt").exit_code == 2  # the dictionary
+    big = tmp_path / "g.ipuz"
+    big.write_text(json.dumps({"version": "http://ipuz.org/v2",
+                               "kind": ["http://ipuz.org/crossword#1"],
+                               "dimensions": {"width": 60, "height": 60},
+                               "puzzle": [[0] * 60] * 60}))
+    assert "60x60" in one_line_error(run("fill", big))
+
+
+def test_messages_with_line_breaks_become_one_line(files) -> None:
+    path = files["dir"] / "g.txt"
+    path.write_text("..\n.\x01\n")
+    one_line_error(run("fill", path, "--dict", files["dict"]))

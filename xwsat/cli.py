@@ -8,7 +8,10 @@ line and exit 2, a limit or an interruption one line and exit 3.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -49,10 +52,11 @@ class Commands(TyperGroup):
         from xwsat.commands import common
 
         try:
-            return super().invoke(ctx)
+            with guard.one_command():
+                return super().invoke(ctx)
         except XwsatError as exc:
             common.clear_status_line()
-            typer.echo(f"xwsat: error: {exc}", err=True)
+            typer.echo(f"xwsat: error: {one_line(str(exc))}", err=True)
             raise typer.Exit(2) from None
         except guard.LimitReached as exc:
             common.clear_status_line()
@@ -64,6 +68,11 @@ class Commands(TyperGroup):
             raise typer.Exit(3) from None
 
 
+def one_line(text: str) -> str:
+    """A message as one line: a library's text may hold line breaks (puzpy's does)."""
+    return " ".join(text.split())
+
+
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
                   rich_markup_mode=None,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
@@ -71,16 +80,19 @@ app.callback()(lambda: None)
 
 
 def main() -> None:
-    """Entry point: the group maps what the commands raise; here only usage errors (exit 2)
-    and bugs (one line, exit 4) remain."""
+    """Entry point: the process's clock and signals, then ``run``, then a quick exit."""
     from xwsat.commands import common
 
     common.STARTED = guard.process_started()
     guard.stop_on_termination()
-    if len(sys.argv) == 1:
-        sys.argv.append("--help")
+    finish(run(sys.argv[1:] or ["--help"]))
+
+
+def run(argv: list[str]) -> int:
+    """One command line, its exit code returned: the group maps what the commands raise; here
+    only usage errors (exit 2) and bugs (one line, exit 4) remain."""
     try:
-        code = app(standalone_mode=False)
+        code = app(args=argv, prog_name="xwsat", standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
     except (KeyboardInterrupt, typer.Abort):  # before a command started
@@ -93,6 +105,19 @@ def main() -> None:
             typer.echo(f"xwsat: error: {message} (see 'xwsat --help')", err=True)
             code = 2
         else:  # a bug: say so in one line, never with a verdict's exit code
-            typer.echo(f"xwsat: internal error: {type(exc).__name__}: {exc}", err=True)
+            typer.echo(f"xwsat: internal error: {type(exc).__name__}: {one_line(str(exc))}",
+                       err=True)
             code = 4
-    sys.exit(code if isinstance(code, int) else 0)
+    return code if isinstance(code, int) else 0
+
+
+def finish(code: int) -> None:
+    """Exit now: flush the output and run the exit handlers, but skip the interpreter's
+    teardown (freeing a large dictionary and formula one object at a time can take longer than
+    the whole time limit's slack)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe: nothing more to say
+            stream.flush()
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
+    os._exit(code)

@@ -14,6 +14,15 @@ from xwsat.errors import XwsatError
 BLOCK = "#"
 EMPTY = "."
 _EMPTY_INPUT = {".", "_", "?"}
+MAX_SIDE = 50  # rows and columns; the largest published grids are about 25 (memory grows with
+# the slots times their candidates: 200x200 of short slots took 1.8 GB before a first answer)
+
+
+def check_size(height: int, width: int, source: str) -> None:
+    """Refuse a grid too large to be a crossword, before anything is built from it."""
+    if height > MAX_SIDE or width > MAX_SIDE:
+        raise XwsatError(f"{source}: the grid is {width}x{height}; xwsat takes grids of up to "
+                         f"{MAX_SIDE}x{MAX_SIDE}")
 
 
 @dataclass(frozen=True)
@@ -94,6 +103,8 @@ def parse_grid(text: str, source: str = "grid") -> Grid:
         lines.pop(0)
     if not lines:
         raise XwsatError(f"{source}: the grid is empty")
+    check_size(len(lines), max(len(unicodedata.normalize("NFC", line)) for line in lines),
+               source)
     rows: list[str] = []
     for number, line in enumerate(lines, start=1):
         if not line:

@@ -33,9 +33,11 @@ from xwsat.outcome import Stop
 
 GRACE_S = 0.5  # time past a child's limit before it is killed (it reports its own timeout first)
 POLL_S = 0.05
-WATCH_S = 0.25  # how often the command-wide watch looks at the clock and the memory
+WATCH_S = 0.25  # how often the command-wide watch reads the memory (the clock: exactly)
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _PR_SET_PDEATHSIG = 1
+FIRST_POLLS = 10  # a command's memory is read at each of its first polls (a run that has
+# only just started shows almost none), then every ``memory_every``
 PROGRESS = "progress"  # tag of a progress message from a child (the result is tagged "done")
 Tick = Callable[[float, str], None]
 
@@ -50,11 +52,29 @@ class LimitReached(KeyboardInterrupt):
         self.message = message
 
 
+_interrupted = {"command": False, "yes": False}  # inside a command; Ctrl-C caught there
+
+
 def interruption(exc: KeyboardInterrupt) -> tuple[Stop, str]:
-    """The stop and message of an interruption: a limit, or Ctrl-C / a termination signal."""
+    """The stop and message of an interruption: a limit, or Ctrl-C / a termination signal.
+    A stage that catches Ctrl-C reports the best it has, but within a command no later stage
+    starts: the next child would raise ``KeyboardInterrupt`` instead (see ``Child``)."""
     if isinstance(exc, LimitReached):
         return exc.stop, exc.message
+    if _interrupted["command"]:
+        _interrupted["yes"] = True
     return Stop.INTERRUPTED, "interrupted"
+
+
+@contextlib.contextmanager
+def one_command() -> Iterator[None]:
+    """The span of one command: a Ctrl-C caught by one of its stages stops the stages after
+    it (outside a command, a library caller decides what comes next)."""
+    _interrupted.update(command=True, yes=False)
+    try:
+        yield
+    finally:
+        _interrupted.update(command=False, yes=False)
 
 
 # --- processes --------------------------------------------------------------------------------
@@ -103,6 +123,7 @@ class Finished:
     stop: Stop | None = None
     message: str = ""
     seconds: float = 0.0
+    os_error: bool = False  # the function raised OSError (a file it could not read or write)
 
     @property
     def ok(self) -> bool:
@@ -119,12 +140,44 @@ def report(text: str) -> None:
             _channel.send((PROGRESS, text))
 
 
+HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
+_held: dict[str, Any] = {"on": False, "pending": []}  # signals deferred while forking
+
+
+@contextlib.contextmanager
+def held_signals() -> Iterator[None]:
+    """Hold the signals that stop a command while a process forks: a handler run inside the
+    fork's own hooks would have its exception swallowed (the limit or Ctrl-C lost). xwsat's
+    handlers defer what comes meanwhile (whatever thread the kernel picked to receive it) and
+    it is sent again when the fork is done; the child starts with them blocked until it has
+    set its own handlers."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+    _held["on"] = True
+    try:
+        yield
+    finally:
+        _held["on"] = False
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        pending, _held["pending"] = _held["pending"], []
+        for number in dict.fromkeys(pending):
+            os.kill(os.getpid(), number)
+
+
+def _deferred(signum: int) -> bool:
+    """In a handler: True when a fork is under way (the signal is sent again after it)."""
+    if _held["on"]:
+        _held["pending"].append(signum)
+        return True
+    return False
+
+
 def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
     global _channel
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when a child stops
     for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
         signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held by the parent while it forked
     _channel = conn
     try:
         message: tuple = ("done", fn(*args))
@@ -132,7 +185,7 @@ def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
         message = ("failed", Stop.MEMORY, "out of memory")
     except Exception as exc:  # reported to the parent as a stop, never a hang
         detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        message = ("failed", Stop.FAILED, detail)
+        message = ("failed", Stop.FAILED, detail, isinstance(exc, OSError))
     with contextlib.suppress(OSError, ValueError):
         conn.send(message)
         conn.close()
@@ -142,12 +195,15 @@ class Child:
     """One function running in a forked child; ``poll`` until it has ``finished``."""
 
     def __init__(self, fn: Callable[..., Any], args: tuple, label: str = "") -> None:
+        if _interrupted["yes"]:  # the user stopped the command: no new stage starts
+            raise KeyboardInterrupt
         ctx = mp.get_context("fork")
         self.label = label
         self.receiver, sender = ctx.Pipe(duplex=False)
         self.process = ctx.Process(target=_child_main, args=(fn, args, sender), daemon=True)
         self.started = time.monotonic()
-        self.process.start()
+        with held_signals():
+            self.process.start()
         sender.close()
         self.note = ""  # the child's latest progress line
         self.finished: Finished | None = None
@@ -167,7 +223,7 @@ class Child:
                     self.finished = Finished(message[1], seconds=seconds)
                 else:
                     self.finished = Finished(stop=message[1], message=message[2],
-                                             seconds=seconds)
+                                             seconds=seconds, os_error=message[3:] == (True,))
                 return self.finished
         except (EOFError, OSError):
             self.finished = self._died()
@@ -219,8 +275,8 @@ def run_function(fn: Callable[..., Any], args: tuple, time_limit: float | None,
                 return finished
             now = time.monotonic()
             if deadline is not None and now >= deadline:
-                return Finished(stop=Stop.TIME, message=f"time limit of {time_limit:g} s "
-                                "reached", seconds=now - child.started)
+                return Finished(stop=Stop.TIME, message="time limit reached",
+                                seconds=now - child.started)
             if on_tick:
                 on_tick(now - child.started, f"{label} ({child.note})" if child.note else label)
             time.sleep(POLL_S)
@@ -252,8 +308,10 @@ def run_command(argv: list[str], stdin: str, hard_limit: float, memory_mb: int |
 
     started = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True,
-                                start_new_session=True, preexec_fn=die_with_parent)
+        with held_signals():
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err,
+                                    text=True, start_new_session=True,
+                                    preexec_fn=_command_child)
         stop, message = None, ""
         try:
             assert proc.stdin is not None
@@ -267,7 +325,7 @@ def run_command(argv: list[str], stdin: str, hard_limit: float, memory_mb: int |
                     stop, message = Stop.INTERRUPTED, "the sweep was stopped"
                 elif elapsed > hard_limit:
                     stop, message = Stop.TIME, f"hard wall-clock limit of {hard_limit:g} s reached"
-                elif (memory_mb and polls % memory_every == 1
+                elif (memory_mb and (polls <= FIRST_POLLS or polls % memory_every == 1)
                       and tree_rss(proc.pid) > memory_mb * 1024 * 1024):
                     stop, message = Stop.MEMORY, f"the run's processes passed {memory_mb} MiB"
                 if stop is not None:
@@ -279,6 +337,12 @@ def run_command(argv: list[str], stdin: str, hard_limit: float, memory_mb: int |
         err.seek(0)
         return CommandRun(out.read(), err.read(), proc.returncode, stop, message,
                           time.monotonic() - started)
+
+
+def _command_child() -> None:
+    """In a command's child, before it runs: die with us, take the signals we held."""
+    die_with_parent()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
 
 
 def kill_group(proc: subprocess.Popen) -> None:
@@ -305,6 +369,7 @@ def process_started() -> float:
 
 
 _watch: dict[str, Any] = {}  # the active watch: deadline, memory bytes, previous handler
+AGAIN_S = 0.5  # after a first LimitReached, the watch raises again only this much later
 
 
 def left(default: float | None = None) -> float | None:
@@ -316,43 +381,66 @@ def left(default: float | None = None) -> float | None:
     return remaining if default is None else min(default, remaining)
 
 
+def _arm(now: float) -> None:
+    """The next look: when the clock is due (the deadline, then ``AGAIN_S`` after each raise),
+    or sooner to read the memory."""
+    deadline = _watch.get("deadline")
+    delay = WATCH_S if _watch.get("memory") is not None else 3600.0
+    if deadline is not None:
+        due = max(deadline, _watch.get("next_raise", deadline))
+        delay = min(delay, due - now)
+    signal.setitimer(signal.ITIMER_REAL, max(delay, 0.001))
+
+
 def _check(signum: int, frame: object) -> None:
+    if not _watch.get("active") or _deferred(signum):
+        return  # a late signal after the watch ended must not arm the timer again
+    now = time.monotonic()
     deadline, memory = _watch.get("deadline"), _watch.get("memory")
-    if deadline is not None and time.monotonic() >= deadline:
-        raise LimitReached(Stop.TIME, f"time limit of {_watch['limit']:g} s reached")
+    if deadline is not None and now >= max(deadline, _watch.get("next_raise", deadline)):
+        # Raised once; raised again only if the work that caught it is still going half a
+        # second later (a stage that stopped and is printing its answer is left to finish).
+        _watch["next_raise"] = now + AGAIN_S
+        _arm(now)
+        raise LimitReached(Stop.TIME, f"time limit of {_watch['shown']:g} s reached")
+    _arm(now)
     if memory is not None and tree_rss(os.getpid()) > memory:
         raise LimitReached(Stop.MEMORY, f"memory limit of {memory >> 20} MiB reached")
 
 
 @contextlib.contextmanager
 def watch(time_limit: float | None, memory_mb: int | None = None,
-          started: float | None = None) -> Iterator[None]:
+          started: float | None = None, shown: float | None = None) -> Iterator[None]:
     """Stop the enclosed work (raising ``LimitReached`` in the main thread) once ``time_limit``
     seconds have passed since ``started`` (default now), or when the processes of this command
-    together hold more than ``memory_mb`` MiB. Children die with the work that started them."""
+    together hold more than ``memory_mb`` MiB. Children die with the work that started them.
+    ``shown`` is the limit the message names (the user's, when ``time_limit`` adds a slack)."""
     if time_limit is None and not memory_mb:
         yield
         return
     origin = started if started is not None else time.monotonic()
     previous = signal.signal(signal.SIGALRM, _check)
     _watch.update(deadline=origin + time_limit if time_limit is not None else None,
-                  limit=time_limit, memory=memory_mb * 1024 * 1024 if memory_mb else None)
-    signal.setitimer(signal.ITIMER_REAL, WATCH_S, WATCH_S)
+                  shown=shown if shown is not None else time_limit,
+                  memory=memory_mb * 1024 * 1024 if memory_mb else None, active=True)
+    _arm(time.monotonic())
     try:
         yield
     finally:
+        _watch["active"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         _watch.clear()
 
 
 def _terminated(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    if not _deferred(signum):
+        raise KeyboardInterrupt
 
 
 def stop_on_termination() -> None:
-    """SIGTERM and SIGHUP end the command like Ctrl-C (children killed, best answer kept);
-    SIGINT gets Python's handler back, since a shell starts background jobs with it ignored."""
-    signal.signal(signal.SIGTERM, _terminated)
-    signal.signal(signal.SIGHUP, _terminated)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    """SIGTERM, SIGHUP and SIGINT end the command like Ctrl-C (children killed, best answer
+    kept); SIGINT is handled even when a shell started the command in the background with it
+    ignored."""
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(number, _terminated)

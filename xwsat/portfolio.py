@@ -75,7 +75,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 return _undecided(finished, Stop.TIME,
-                                  f"time limit of {limits.time_limit:g} s reached")
+                                  "time limit reached")
             polls += 1
             if memory and polls % MEMORY_EVERY == 0 and guard.tree_rss(os.getpid()) > memory:
                 return _undecided(finished, Stop.MEMORY,

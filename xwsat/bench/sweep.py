@@ -59,7 +59,7 @@ def instance_id(row: dict[str, Any]) -> str:
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
     """The latest row of each run in a JSONL file (a rerun appends a newer row for its key);
-    a line cut short by a kill is skipped (its task will rerun)."""
+    a line cut short by a kill, or one that is not a row, is skipped (its task will rerun)."""
     if not path.exists():
         return []
     rows: dict[str, dict[str, Any]] = {}
@@ -67,9 +67,10 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         for line in handle:
             try:
                 row = json.loads(line)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):  # torn, damaged or absurdly nested
                 continue
-            if isinstance(row, dict) and "key" in row and "status" in row:
+            if (isinstance(row, dict) and isinstance(row.get("key"), str)
+                    and isinstance(row.get("status"), str)):
                 rows.pop(row["key"], None)  # keep file order, newest last
                 rows[row["key"]] = row
     return list(rows.values())

@@ -1,7 +1,7 @@
 """``xwsat bench SUITE...`` (run a sweep, resumable) and ``xwsat bench report DIR``.
 
 Exit codes: 0 the sweep ran and every verdict agrees; 4 back-ends disagreed on a verdict (or a
-verdict contradicts a known status); 2 bad input; 130 interrupted (rerun the command to resume).
+verdict contradicts a known status); 2 bad input; 3 interrupted (rerun the command to resume).
 """
 
 from __future__ import annotations
@@ -271,8 +271,9 @@ def report(
             old = readme.read_text(encoding="utf-8") if readme.exists() else ""
             section = readme_section(text, folder, readme)
             write_atomic(readme, splice(old, folder.name, section))
-    except OSError as exc:
-        raise XwsatError(f"{readme}: cannot read ({exc.strerror})") from None
+    except OSError as exc:  # the folder or --readme cannot be read or written
+        raise XwsatError(f"{exc.filename or folder}: cannot write the report "
+                         f"({exc.strerror or exc})") from None
     summary = text.split("## Solved per back-end", 1)[1].split("## Plots", 1)[0]
     typer.echo(summary.strip())
     typer.echo(f"\nwrote report.md, summary.csv, versus.csv, instances.csv and plots to {folder}")

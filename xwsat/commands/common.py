@@ -21,7 +21,7 @@ from xwsat.pipeline import FillOptions
 from xwsat.words import WordList, load_words, normalize_word
 
 STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
-WATCH_SLACK_S = 0.8  # the command-wide watch stops main-process work this long past the limit
+WATCH_SLACK_S = 0.3  # the command-wide watch stops main-process work this long past the limit
 NOT_A_TTY_EVERY_S = 5.0  # progress lines when stderr is a file or a pipe: one per this many s
 
 
@@ -61,7 +61,13 @@ def compile_first(specs: list[str]) -> None:
         return
     from xwsat.backends.mac import ensure_compiled
 
-    if ensure_compiled(lambda text: print(f"xwsat: {text}", file=sys.stderr, flush=True)):
+    say = lambda text: print(f"xwsat: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        compiled_now = ensure_compiled(say)
+    except Exception as exc:  # noqa: BLE001 - the search then compiles on first use instead
+        say(f"  could not compile ahead ({type(exc).__name__}); the first run will")
+        return
+    if compiled_now:
         STARTED = time.monotonic()  # the time limit counts from here
 
 
@@ -71,11 +77,13 @@ def command_started() -> float:
 
 
 def time_left(time_limit: float, started: float | None = None) -> float:
-    """Seconds of the command's ``time_limit`` not yet spent (at least a token 0.1 s)."""
+    """Seconds a stage of the command may still take (at least a token 0.1 s): the command's
+    ``time_limit`` not yet spent, less the guard's grace, so that a stage run in a child (killed
+    ``guard.GRACE_S`` past its own limit) is over by the command's deadline."""
     origin = started if started is not None else STARTED
     if origin is None:
         return time_limit
-    return max(0.1, time_limit - (time.monotonic() - origin))
+    return max(0.1, time_limit - (time.monotonic() - origin) - guard.GRACE_S)
 
 
 @contextlib.contextmanager
@@ -83,7 +91,7 @@ def limited(time_limit: float | None, memory_mb: int | None = None) -> Iterator[
     """The command-wide watch: the whole command (main-process work included) stops a little
     past ``time_limit`` seconds from its start, or when its processes pass ``memory_mb``."""
     limit = time_limit + WATCH_SLACK_S if time_limit is not None else None
-    with guard.watch(limit, memory_mb, started=STARTED):
+    with guard.watch(limit, memory_mb, started=STARTED, shown=time_limit):
         yield
 
 

@@ -52,17 +52,21 @@ def encode(
     out: ExportOutOpt = None,
     prune: PruneOpt = False,
     force: ForceOpt = False,
+    time_limit: TimeOpt = 600.0,
 ) -> None:
-    """Export the fill problem for external solvers (specs in encodings/)."""
+    """Export the fill problem for external solvers (specs in encodings/). Exit 3 (nothing
+    written) when the encoding takes longer than --time-limit."""
     from xwsat.encode.solver_files import FORMATS, export_problem
 
     if fmt not in FORMATS:
         raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    check_time_limit(time_limit)
     check_outputs([out], [grid, words.dictionary], force)
-    grid_value, word_list = load_inputs(grid, words)
-    built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-    binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
-    result = export_problem(built, fmt, prune, str(grid), binary)
+    with limited(time_limit):
+        grid_value, word_list = load_inputs(grid, words)
+        built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
+        binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
+        result = export_problem(built, fmt, prune, str(grid), binary)
     if out is None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()
@@ -127,13 +131,19 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
     the folder's, and check the proof against it with dratify. Exit 1 when the certificate
     holds (the grid is unfillable), 4 when it does not, 3 when the time ran out."""
-    from xwsat.evidence.recheck import read_manifest, recheck
+    from xwsat.evidence.recheck import Rejected, read_manifest, recheck
 
     if engine not in ("auto", "native", "python"):
         raise XwsatError("--engine must be auto, native or python")
     check_time_limit(time_limit)
     with limited(time_limit):
-        rules = read_manifest(directory).get("rules") or {}
+        try:
+            rules = read_manifest(directory).get("rules") or {}
+        except Rejected as exc:
+            typer.echo(f"NOT VERIFIED: {exc}")
+            raise typer.Exit(CHECK_EXIT["rejected"]) from None
+        if not isinstance(rules, dict):
+            rules = {}  # the check rejects it; the user's words are read with the defaults
         fold_yo = rules.get("fold_yo") is True
         user_grid = load_grid(grid, fold_yo) if grid is not None else None
         user_words = None

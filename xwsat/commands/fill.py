@@ -8,7 +8,6 @@ writes the puzzle in the format of its extension (.txt .json .ipuz .puz .svg .ht
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +22,7 @@ from xwsat.commands.common import (
     limited,
     load_inputs,
     status_line,
+    time_left,
     write_atomic,
 )
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
@@ -126,7 +126,7 @@ def fill(
         result = fill_grid(target, word_list, fill_options(search, rules, started), status_line)
         clear_status_line()
         if optimize and result.filled is not None:
-            left = max(1.0, search.time_limit - (time.monotonic() - started))
+            left = time_left(search.time_limit, started)
             result, best = optimized_result(result, rules.allow_repeats, rules.min_length, left,
                                             search.seed, status_line)
             clear_status_line()

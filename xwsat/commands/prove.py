@@ -68,6 +68,10 @@ def prove(
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
     check_outputs([out, explain_svg], [grid, words.dictionary], force)
+    if certificate is not None:
+        from xwsat.evidence.certificate import prepare_folder
+
+        prepare_folder(certificate)
     compile_first([search.backend] + (["mac"] if certificate or cross_check else []))
     data: dict | None = None
     with limited(search.time_limit, search.memory_mb):

@@ -76,7 +76,10 @@ def complete_cnf(problem: FillProblem) -> CNF:
 
 
 def cnf_comments(built: Built, problem: FillProblem, cnf: CNF, source: str) -> tuple[str, ...]:
-    """DIMACS header comments: what the formula is and how to read its variables."""
+    """DIMACS header comments: what the formula is and how to read its variables. DIMACS is
+    ASCII, one comment per line: the grid's name is escaped (a non-ASCII or line-breaking path
+    can neither break the file nor add a line to it)."""
+    source = source.encode("unicode_escape").decode("ascii")
     lines = [
         f"xwsat {CNF_ENCODING}",
         f"grid {source}: {built.grid.height}x{built.grid.width}, {problem.n_slots} slots, "

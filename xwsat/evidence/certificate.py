@@ -162,12 +162,16 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
         proof = producer(proof, n_slots=built.problem.n_slots)
     directory = prepare_folder(directory)
     created = not directory.exists()
-    directory.mkdir(exist_ok=True)
     stage = directory / f".staging-{os.getpid()}"
-    stage.mkdir()
     try:
+        directory.mkdir(exist_ok=True)
+        stage.mkdir()
         run = _certify(built, directory, stage, grid_source, time_limit, proof, engine,
                        rules or {}, on_tick, seed)
+    except OSError as exc:  # a full disk, a folder that turned read-only: bad ground, not a bug
+        _discard(directory, stage, created)
+        raise XwsatError(f"{directory}: cannot write the certificate ({exc.strerror or exc})"
+                         ) from None
     except BaseException:
         _discard(directory, stage, created)
         raise
@@ -234,27 +238,28 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     method = f"certificate:{proof.name}"
     left = deadline - encoded
     if left <= 0:
-        return CertificateRun(stopped(method, Stop.TIME, f"time limit of {time_limit:g} s "
-                                      "reached while encoding"), directory, manifest)
+        return CertificateRun(stopped(method, Stop.TIME, "time limit reached while "
+                                      "encoding"), directory, manifest)
     proof_path = stage / "proof.drat"
     solved = run_function(proof.prove, (problem, cnf, str(proof_path), left, seed), left,
                           f"{proof.name} writing a proof", on_tick)
     times["solve_wall_s"] = solved.seconds
+    if solved.os_error:  # the producer could not write its proof (a full disk)
+        raise OSError(solved.message)
     if not solved.ok:
         return CertificateRun(stopped(method, solved.stop or Stop.FAILED, solved.message),
                               directory, manifest)
     run: ProofRun = solved.value
     times.update(run.times)
     if run.status is Status.UNKNOWN:
-        return CertificateRun(stopped(method, Stop.TIME, f"time limit of {time_limit:g} s "
-                                      "reached"), directory, manifest)
+        return CertificateRun(stopped(method, Stop.TIME, "time limit reached"), directory, manifest)
     if run.status is Status.FILLED:
         assert run.choice is not None
         return _fillable(built, method, run.choice, directory, stage, manifest, times)
     left = deadline - time.perf_counter()
     checked = (run_function(check_files, (str(cnf_path), str(proof_path), engine), left,
                             "dratify checking the proof", on_tick) if left > 0 else
-               Finished(stop=Stop.TIME, message=f"time limit of {time_limit:g} s reached"))
+               Finished(stop=Stop.TIME, message="time limit reached"))
     times["check_wall_s"] = checked.seconds
     proof_bytes = proof_path.stat().st_size
     files = [_maybe_compress(p) for p in (cnf_path, proof_path, map_path)]

@@ -228,4 +228,4 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
         return Count(n, False, f"stopped at the limit of {limit}", seconds, name)
     if complete:
         return Count(n, True, "every fill enumerated", seconds, name)
-    return Count(n, False, f"time limit of {time_limit:g} s reached", seconds, name)
+    return Count(n, False, "time limit reached", seconds, name)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from xwsat.backends.registry import installed, make_backend
 from xwsat.guard import Tick
-from xwsat.outcome import Limits, Status
+from xwsat.outcome import Limits, Status, Stop
 from xwsat.portfolio import run_portfolio
 from xwsat.problem import Built, fill_letters
 from xwsat.verify import check_fill
@@ -73,6 +73,8 @@ def cross_check(built: Built, verdict: Status, first: str, time_limit: float,
     method = second_method(first)
     limits = Limits(time_limit, None, 0, threads=2)
     outcome = run_portfolio([(method, 0.0)], problem, limits, on_tick)
+    if outcome.stop is Stop.INTERRUPTED:  # Ctrl-C: the command stops, it is not out of time
+        raise KeyboardInterrupt
     if outcome.status is Status.FILLED and outcome.fill is not None:
         filled = built.grid.with_letters(fill_letters(built, outcome.fill))
         problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words),

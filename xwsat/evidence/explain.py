@@ -19,7 +19,7 @@ import numpy as np
 from xwsat.encode.cnf import encode_cnf
 from xwsat.grid import Grid
 from xwsat.guard import Tick, run_function
-from xwsat.outcome import Status
+from xwsat.outcome import Status, Stop
 from xwsat.problem import Built, FillProblem, build_problem
 from xwsat.propagate import propagate
 
@@ -109,9 +109,13 @@ def sub_problem(blank: FillProblem, slots: list[int], givens: dict[int, int]) ->
 def explain_isolated(built: Built, time_limit: float, min_length: int = 2,
                      on_tick: Tick | None = None) -> Explanation | None:
     """``explain`` in a child process, killed at the time limit (the core found by then is
-    returned, marked not minimal; None when not even the first refutation finished)."""
+    returned, marked not minimal; None when not even the first refutation finished). Ctrl-C
+    (or a termination signal) stops it and goes on as ``KeyboardInterrupt``: the command was
+    interrupted, not out of time."""
     run = run_function(explain, (built, max(time_limit - MARGIN_S, 0.1), min_length),
                        time_limit, "minimising the explanation", on_tick)
+    if run.stop is Stop.INTERRUPTED:
+        raise KeyboardInterrupt
     return run.value if run.ok else None
 
 

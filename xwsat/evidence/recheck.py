@@ -54,7 +54,13 @@ class Question:
                 f"{'allowed' if self.allow_repeats else 'forbidden'}"]
 
 
+class Rejected(XwsatError):
+    """The folder is a certificate (it has a manifest) that does not hold: NOT VERIFIED."""
+
+
 def read_manifest(directory: Path) -> dict:
+    """The manifest of a certificate of unfillability. A folder without one is not a
+    certificate (bad input); a manifest that is damaged or claims no proof is ``Rejected``."""
     path = directory / "manifest.json"
     if not directory.is_dir():
         raise XwsatError(f"{directory}: no such folder")
@@ -62,13 +68,13 @@ def read_manifest(directory: Path) -> dict:
         raise XwsatError(f"{directory}: no manifest.json (not a certificate folder)")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise XwsatError(f"{path}: unreadable ({exc})") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise Rejected(f"manifest.json is unreadable ({type(exc).__name__})") from None
     if not isinstance(manifest, dict):
-        raise XwsatError(f"{path}: not a certificate manifest")
+        raise Rejected("manifest.json is not a certificate manifest")
     if manifest.get("result") != "unfillable":
-        raise XwsatError(f"{directory}: the certificate's result is {manifest.get('result')!r}, "
-                         "there is no proof to check")
+        raise Rejected(f"the manifest's result is {str(manifest.get('result'))[:40]!r}, not "
+                       "'unfillable': there is no proof of unfillability to check")
     return manifest
 
 
@@ -91,7 +97,10 @@ def question_of(directory: Path, manifest: dict) -> Question:
         if not path.is_file():
             raise XwsatError(f"{directory}: {path.name} is missing (made by an older xwsat? "
                              "certify again)")
-    grid = parse_grid(grid_path.read_text(encoding="utf-8"), str(grid_path))
+    try:
+        grid = parse_grid(grid_path.read_text(encoding="utf-8"), str(grid_path))
+    except (OSError, UnicodeDecodeError):
+        raise XwsatError(f"{grid_path}: damaged") from None
     try:
         text = gzip.decompress(words_path.read_bytes()).decode("utf-8")
     except (OSError, EOFError, UnicodeDecodeError):
@@ -163,7 +172,8 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
         return [], "the manifest's file list is malformed"
     lines = []
     for name, info in files.items():
-        if not isinstance(name, str) or Path(name).name != name or name in ("", ".", ".."):
+        if (not isinstance(name, str) or "\x00" in name or Path(name).name != name
+                or name in ("", ".", "..")):
             return lines, f"the manifest names a file outside the folder: {name!r}"
         path = directory / name
         if not path.is_file():
@@ -182,7 +192,10 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     ``grid`` and ``words`` (the user's own, normalised with the manifest's rules) must be the
     ones the certificate is about; without them the folder's own copies are the question.
     """
-    manifest = read_manifest(directory)
+    try:
+        manifest = read_manifest(directory)
+    except Rejected as exc:
+        return [f"NOT VERIFIED: {exc}"], "rejected"
     try:
         question = question_of(directory, manifest)
     except XwsatError as exc:

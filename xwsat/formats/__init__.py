@@ -32,20 +32,30 @@ def _extension(path: Path) -> str:
 
 
 def read_puzzle(path: Path) -> Puzzle:
-    """Read a puzzle file by extension: .ipuz, .puz, .json; anything else is the text grid."""
+    """Read a puzzle file by extension: .ipuz, .puz, .json; anything else is the text grid.
+
+    A file whose structure the reader did not expect (a number where rows should be, nesting
+    deeper than any puzzle) is bad input, said in one line, whatever the reader tripped on."""
     ext = _extension(path)
-    if ext == ".puz":
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
-        return read_puz(data, str(path))
-    text = read_text_file(path)
-    if ext == ".ipuz":
-        return read_ipuz(text, str(path))
-    if ext == ".json":
-        return read_json(text, str(path))
-    return Puzzle(parse_grid(text, str(path)))
+    try:
+        if ext == ".puz":
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
+            return read_puz(data, str(path))
+        text = read_text_file(path)
+        if ext == ".ipuz":
+            return read_ipuz(text, str(path))
+        if ext == ".json":
+            return read_json(text, str(path))
+        return Puzzle(parse_grid(text, str(path)))
+    except RecursionError:
+        raise XwsatError(f"{path}: nested too deeply to be a puzzle") from None
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+        kind = {".ipuz": "ipuz", ".json": "JSON", ".puz": ".puz"}.get(ext, "grid")
+        raise XwsatError(f"{path}: malformed {kind} puzzle ({type(exc).__name__}: {exc})"
+                         ) from None
 
 
 def read_grid(path: Path | str) -> Grid:

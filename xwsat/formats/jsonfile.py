@@ -46,11 +46,18 @@ def read_json(text: str, source: str) -> Puzzle:
         raise XwsatError(f"{source}: JSON puzzle needs 'pattern' (or 'grid'): a list of rows")
     pattern = parse_grid("\n".join(rows), source)
     solution: Grid | None = None
-    if isinstance(data.get("solution"), list):
-        solution = parse_grid("\n".join(data["solution"]), source + " (solution)")
+    raw_solution = data.get("solution")
+    if raw_solution is not None:
+        if not isinstance(raw_solution, list) or not all(isinstance(r, str)
+                                                         for r in raw_solution):
+            raise XwsatError(f"{source}: 'solution' must be a list of rows (text)")
+        solution = parse_grid("\n".join(raw_solution), source + " (solution)")
+    entries = data.get("entries") or []
+    if not isinstance(entries, list):
+        raise XwsatError(f"{source}: 'entries' must be a list")
     clues = {
         str(e.get("slot")): str(e.get("clue"))
-        for e in data.get("entries") or [] if isinstance(e, dict) and e.get("clue")
+        for e in entries if isinstance(e, dict) and e.get("clue")
     }
     return Puzzle(pattern, solution, clues, str(data.get("title") or ""),
                   str(data.get("author") or ""))

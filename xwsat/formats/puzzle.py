@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xwsat.errors import XwsatError
-from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots
+from xwsat.grid import BLOCK, EMPTY, Grid, Slot, check_size, extract_slots
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ def make_grid(rows: list[list[str]], source: str) -> Grid:
     """A Grid from cells already mapped to '#', '.' or one upper-case letter."""
     if not rows or not rows[0]:
         raise XwsatError(f"{source}: the grid is empty")
+    check_size(len(rows), max(len(r) for r in rows), source)
     if len({len(r) for r in rows}) != 1:
         raise XwsatError(f"{source}: rows have different widths")
     for r, row in enumerate(rows):

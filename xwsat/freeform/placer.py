@@ -15,6 +15,7 @@ from xwsat.freeform.layout_check import check_layout
 from xwsat.outcome import Answered, Outcome, Stats, Status, Stop, stopped
 
 METHODS = ("cpsat", "greedy")
+MIN_CPSAT_S = 0.2  # below this many seconds left, CP-SAT cannot improve the greedy board
 Progress = Callable[[str], None]
 
 
@@ -64,10 +65,12 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
     greedy_deadline = deadline if method == "greedy" else started + time_limit * 0.2
     layout, stats = greedy_layout(fitting, width, height, boards, seed, greedy_deadline, stop,
                                   progress)
-    if method == "cpsat" and not (stop and stop.is_set()):
-        left = deadline - time.monotonic()
+    left = deadline - time.monotonic()
+    if method == "cpsat" and left < MIN_CPSAT_S:
+        notes.append("no time left to improve the greedy board with CP-SAT")
+    elif method == "cpsat" and not (stop and stop.is_set()):
         try:
-            better, cp_stats = cpsat_layout(fitting, width, height, max(left, 0.5), seed,
+            better, cp_stats = cpsat_layout(fitting, width, height, left, seed,
                                             layout, stop, progress)
         except KeyboardInterrupt:   # while the model was being built: keep the greedy board
             better, cp_stats = None, {"status": "interrupted"}
