@@ -44,7 +44,8 @@ _S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
 # scalar slots in State.sc
 (TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
- PROOF_ON, WORDS) = range(17)
+ PROOF_ON, WORDS, SEED) = range(18)
+WORD_NOISE = 0.5  # word decisions: random noise added to a word's score after a restart
 SCALARS = 18
 K_DOM, K_CT, K_FIX, K_LIM = 0, 1, 2, 3
 SAT, UNSAT, BUDGET = 1, 0, 2
@@ -111,6 +112,7 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
     sc[QN] = n_slots
     sc[PROOF_ON] = yvar is not None
     sc[WORDS] = words and yvar is None
+    sc[SEED] = seed
     max_len = int(np.max(np.diff(model.slot_start))) if n_slots else 1
     nz = np.zeros(len(start.ct), dtype=np.int64)
     limit = np.zeros(n_slots, dtype=np.int64)
@@ -650,6 +652,7 @@ def choose_row(m: Model, st: State, s: int) -> int:
     t = m.slot_table[s]
     off = m.ct_off[s]
     base = m.let_off[t]
+    noisy = st.sc[RESTARTS] > 0 or st.sc[SEED] != 0  # seed 0 starts greedy, then varies
     best, best_score = -1, 0.0
     for i in range(st.limit[s]):
         w = st.nz[off + i]
@@ -659,6 +662,8 @@ def choose_row(m: Model, st: State, s: int) -> int:
             x &= x - U1
             row = w * 64 + b
             score = 3.0 * m.row_score[m.row_off[t] + row]
+            if noisy:
+                score += WORD_NOISE * np.random.random()
             for p in range(length):
                 score += st.lcv[p * n_letters + m.row_letters[base + row * length + p]]
             if best < 0 or score > best_score:
@@ -738,6 +743,7 @@ def run(m: Model, st: State, budget: int) -> int:
     """Search on for at most ``budget`` decisions: SAT, UNSAT or BUDGET (state kept)."""
     n_slots = len(m.slot_table)
     if st.sc[READY] == 0:
+        np.random.seed(st.sc[SEED])  # numba's own generator: the same seed, the same search
         if propagate(m, st) >= 0:
             if st.sc[PROOF_ON]:
                 _lemma(st, 0)
