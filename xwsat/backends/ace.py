@@ -28,7 +28,15 @@ from xwsat.problem import FillProblem
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _VALUES = re.compile(r"<list>(.*?)</list>\s*<values>(.*?)</values>", re.S)
-LISTED: tuple[str, ...] = ()
+# ACE's options per variant: the default (wdeg/CACD variable order, first value, last-conflict
+# reasoning, restarts with nogoods) and the two variable orders of ACE's own documentation that
+# suit table-heavy models; ``xwsat bench`` picks the best on the training grids (results/hard/).
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "frba": ("-varh=FrbaOnDom",),
+    "wdegdom": ("-varh=WdegOnDom",),
+}
+LISTED: tuple[str, ...] = ("frba", "wdegdom")
 
 
 def ace_jar() -> Path | None:
@@ -53,13 +61,14 @@ class AceAnswer:
     output: str = ""
 
 
-def run_ace(xml_path: Path, time_limit: float | None = 60.0) -> AceAnswer:
-    """Solve an XCSP3 file with ACE (one solution) within ``time_limit`` seconds of wall clock;
-    the JVM dies with the calling process."""
+def run_ace(xml_path: Path, time_limit: float | None = 60.0,
+            options: tuple[str, ...] = ()) -> AceAnswer:
+    """Solve an XCSP3 file with ACE (one solution) within ``time_limit`` seconds of wall clock,
+    with extra ACE ``options``; the JVM dies with the calling process."""
     jar, java = ace_jar(), shutil.which("java")
     if jar is None or java is None:
         raise XwsatError("ACE needs java and pycsp3's ACE jar (pip install pycsp3)")
-    cmd = [java, "-jar", str(jar), str(xml_path)]
+    cmd = [java, "-jar", str(jar), str(xml_path), *options]
     if time_limit:
         cmd.append(f"-t={max(1, int(time_limit))}s")
     start = time.perf_counter()
@@ -86,6 +95,10 @@ class AceBackend:
     name: ClassVar[str] = "ace"
     traits = Traits("ace", peer=True)
 
+    def __init__(self, variant: str = "default") -> None:
+        self.variant = variant
+        self.label = "ace" if variant == "default" else f"ace:{variant}"
+
     @staticmethod
     def available() -> bool:
         return shutil.which("java") is not None and ace_jar() is not None
@@ -98,23 +111,24 @@ class AceBackend:
             path.write_text(cells_xcsp3(problem), encoding="utf-8")
             built = time.perf_counter()
             left = limits.time_limit - (built - started) if limits.time_limit else None
-            answer = run_ace(path, max(left, 0.5) if left is not None else None)
+            options = (*VARIANTS[self.variant], f"-seed={limits.seed}")
+            answer = run_ace(path, max(left, 0.5) if left is not None else None, options)
         stats = Stats(build_s=built - started, solve_s=time.perf_counter() - built)
         if answer.status is Status.UNFILLABLE:
-            return Outcome(Status.UNFILLABLE, self.name, stats=stats, evidence=Evidence(
+            return Outcome(Status.UNFILLABLE, self.label, stats=stats, evidence=Evidence(
                 "ACE exhaustive search",
                 "ACE (MAC with compact tables, restarts and nogoods) explored the whole space "
                 "of the letters model: UNSATISFIABLE"))
         if answer.status is Status.FILLED and answer.values:
             fill = cells_solution(problem, answer.values)
             if min(fill) < 0:
-                return stopped(self.name, Stop.FAILED,
+                return stopped(self.label, Stop.FAILED,
                                "ACE's letters do not spell a candidate word", stats)
-            return Outcome(Status.FILLED, self.name, fill, stats)
-        return stopped(self.name, Stop.TIME, "ACE gave no verdict within the time limit", stats)
+            return Outcome(Status.FILLED, self.label, fill, stats)
+        return stopped(self.label, Stop.TIME, "ACE gave no verdict within the time limit", stats)
 
 
 def from_spec(sub: str | None) -> AceBackend:
-    if sub is not None:
-        raise XwsatError(f"unknown ace variant {sub!r} (use ace)")
-    return AceBackend()
+    if sub is not None and sub not in LISTED:
+        raise XwsatError(f"unknown ace variant {sub!r} (use ace or ace:{', ace:'.join(LISTED)})")
+    return AceBackend(sub or "default")
