@@ -4,7 +4,10 @@ of A..Z (a bijection, so any alphabet of up to 26 letters goes through)."""
 
 from __future__ import annotations
 
-from xwsat.backends.qxw import SPELLING, deck_text, read_answers, word_text
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.backends.qxw import SPELLING, QxwBackend, deck_text, read_answers, word_text
 from xwsat.grid import parse_grid
 from xwsat.problem import build_problem
 
@@ -44,3 +47,18 @@ def test_word_list_is_the_candidates_and_answers_map_back(make_words) -> None:
     assert read_answers(answer.split("W1")[0], problem) is None  # a slot missing
     assert read_answers("W0 ZZZ\n", problem) is None  # not a candidate: never trusted
     assert read_answers("", problem) is None
+
+
+@pytest.mark.skipif(not QxwBackend.available(), reason="needs the qxw package")
+def test_an_alphabet_too_large_for_qxw_is_one_line_and_exit_2(tmp_path) -> None:
+    from xwsat.cli import app
+
+    letters = "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"  # 32 letters
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(a + b for a in letters for b in letters[:3]) + "\n",
+                     encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("..\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["fill", str(grid), "--dict", str(words), "-b", "qxw"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().count("\n") == 0 and "at most 26 letters" in result.stderr

@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from xwsat.backends.registry import resolve
+from xwsat.backends.registry import make_backend, resolve
+from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.guard import Tick
 from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
@@ -81,6 +82,11 @@ def fill_grid(
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
         staged = resolve(options.backend)
+        for spec, _ in staged:
+            most = make_backend(spec).traits.max_letters
+            if most is not None and problem.alphabet_size > most:
+                raise XwsatError(f"back-end {spec!r} takes at most {most} letters; this "
+                                 f"dictionary's alphabet has {problem.alphabet_size}")
         limits = Limits(options.time_limit, options.memory_mb, options.seed,
                         threads=1 if len(staged) > 1 else 2)
         outcome = run_portfolio(staged, problem, limits, on_tick)

@@ -21,12 +21,14 @@ class Traits:
     """``complete``: an exhausted search proves UNFILLABLE. ``family``: the code that decides
     ("native", "mac", "cdcl", "cpsat", "ace"). ``proof``: the proof producer that writes a
     checkable certificate the same way (``xwsat.evidence.producers``), or None. ``peer``: a
-    solver run for comparison only."""
+    solver run for comparison only. ``max_letters``: the largest alphabet it takes (None: any);
+    a larger one is refused before the search, as bad input (exit 2)."""
 
     family: str
     complete: bool = True
     proof: str | None = None
     peer: bool = False
+    max_letters: int | None = None
 
 
 class Backend(Protocol):

@@ -90,7 +90,7 @@ class QxwBackend:
 
     name: ClassVar[str] = "qxw"
     label = "qxw"
-    traits = Traits("qxw", peer=True)
+    traits = Traits("qxw", peer=True, max_letters=len(SPELLING))
 
     @staticmethod
     def available() -> bool:
