@@ -21,7 +21,7 @@ from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, St
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
-    from xwsat.mac.kernel import State
+    from xwsat.mac.state import State
 
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 
@@ -44,10 +44,12 @@ def _marker() -> Path:
 
 
 def compiled() -> bool:
-    """Whether the search was compiled for this source and numba (else the first run compiles,
-    about 20 s)."""
+    """Whether the search was built for this source and numba: ahead of time, or jitted when the
+    ahead-of-time build failed here (else the first run compiles, about a minute)."""
+    from xwsat.mac import aot
+
     try:
-        return _marker().exists()
+        return aot.built() or (aot.failed() and _marker().exists())
     except OSError:
         return False
 
@@ -61,8 +63,8 @@ def ensure_compiled(say: Callable[[str], None]) -> bool:
 
     started = time.monotonic()
     done = threading.Event()
-    say("compiling the letters search once (about 20 s; later runs load it in a fraction of a "
-        "second)")
+    say("compiling the letters search once (about a minute; later runs load it in a few "
+        "milliseconds)")
 
     def tell() -> None:
         while not done.wait(5.0):
@@ -78,7 +80,8 @@ def ensure_compiled(say: Callable[[str], None]) -> bool:
 
 
 def warm_up() -> None:
-    """Compile the search now (a 2x2 grid), so later runs, and their time limits, do not pay."""
+    """Compile the search now (a 2x2 grid), jitted then ahead of time (``xwsat.mac.aot``), so
+    later runs, and their time limits, do not pay."""
     import numpy as np
 
     from xwsat.mac import kernel
@@ -101,6 +104,10 @@ def warm_up() -> None:
         marker = _marker()
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
+    from xwsat.mac import aot
+
+    if not aot.built():
+        aot.build_or_record(model, kernel.new_state(model, start, 0))
 
 
 class MacBackend:
@@ -123,28 +130,30 @@ class MacBackend:
 
     def solve(self, problem: FillProblem, limits: Limits,
               progress: Progress | None = None) -> Outcome:
-        from xwsat.mac import kernel
+        from xwsat.mac import aot
+        from xwsat.mac import state as mstate  # the kernel's codes and state, without numba
         from xwsat.mac.model import build_model, slot_rows, word_of_row
 
         started = time.perf_counter()
         deadline = started + limits.time_limit if limits.time_limit else None
         if progress is not None and not compiled():
-            progress("compiling the search (first run only, about 20 s)")
+            progress("compiling the search (first run only, about a minute)")
         model, start = build_model(problem)
-        state = kernel.new_state(model, start, limits.seed, words=self.words)
+        state = mstate.new_state(model, start, limits.seed, words=self.words)
+        run = aot.runner()
         built = time.perf_counter()
-        budget, code, last_report, rate = 16, kernel.BUDGET, built, 0.0
-        while code == kernel.BUDGET:
+        budget, code, last_report, rate = 16, mstate.BUDGET, built, 0.0
+        while code == mstate.BUDGET:
             before = time.perf_counter()
             if deadline is not None and before >= deadline:
                 break
             if rate > 0:  # about SLICE_S of decisions, less near the deadline
                 span = SLICE_S if deadline is None else min(SLICE_S, (deadline - before) / 2)
                 budget = max(1, min(1 << 20, int(rate * span)))
-            nodes = int(state.sc[kernel.NODES])
-            code = kernel.run(model, state, budget)
+            nodes = int(state.sc[mstate.NODES])
+            code = run(model, state, budget)
             spent = time.perf_counter() - before
-            done = int(state.sc[kernel.NODES]) - nodes
+            done = int(state.sc[mstate.NODES]) - nodes
             if done and spent > 0:
                 rate = done / spent if rate == 0 else 0.5 * rate + 0.5 * done / spent
             if progress is not None and time.perf_counter() - last_report >= 1.0:
@@ -156,11 +165,11 @@ class MacBackend:
             solve_s=time.perf_counter() - built,
             variables=problem.n_cells,
             constraints=problem.n_slots,
-            conflicts=int(sc[kernel.FAILS]),
-            nodes=int(sc[kernel.NODES]),
-            extra={"restarts": int(sc[kernel.RESTARTS]), "nogoods": int(sc[kernel.NG])},
+            conflicts=int(sc[mstate.FAILS]),
+            nodes=int(sc[mstate.NODES]),
+            extra={"restarts": int(sc[mstate.RESTARTS]), "nogoods": int(sc[mstate.NG])},
         )
-        if code == kernel.SAT:
+        if code == mstate.SAT:
             fill = []
             for s in range(problem.n_slots):
                 rows = slot_rows(model, state.ct, s)
@@ -169,7 +178,7 @@ class MacBackend:
                                    f"{len(rows)} rows left in a complete assignment", stats)
                 fill.append(word_of_row(model, s, int(rows[0])))
             return Outcome(Status.FILLED, self.label, tuple(fill), stats)
-        if code == kernel.UNSAT:
+        if code == mstate.UNSAT:
             return Outcome(Status.UNFILLABLE, self.label, stats=stats, evidence=Evidence(
                 "compiled MAC exhaustive search",
                 f"maintained arc consistency on the letters model (compact tables, restarts "
@@ -180,12 +189,12 @@ class MacBackend:
 
     @staticmethod
     def _progress_text(state: State, elapsed: float) -> str:
-        from xwsat.mac import kernel
+        from xwsat.mac import state as mstate
 
         sc = state.sc
-        nodes = int(sc[kernel.NODES])
-        return (f"{nodes:,} decisions, {int(sc[kernel.FAILS]):,} failures, "
-                f"{int(sc[kernel.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
+        nodes = int(sc[mstate.NODES])
+        return (f"{nodes:,} decisions, {int(sc[mstate.FAILS]):,} failures, "
+                f"{int(sc[mstate.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
 
 
 LISTED: tuple[str, ...] = ("words",)

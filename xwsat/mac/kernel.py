@@ -23,12 +23,43 @@ again.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
-from xwsat.mac.model import Model, Start
+from xwsat.mac.model import Model
+from xwsat.mac.state import (  # noqa: F401  (re-exported: the kernel's callers read them here)
+    BUDGET,
+    FAILS,
+    FQ,
+    K_CT,
+    K_DOM,
+    K_FIX,
+    K_LIM,
+    LEVEL,
+    LITS,
+    NG,
+    NODES,
+    PATH,
+    PROOF,
+    PROOF_ON,
+    QH,
+    QN,
+    READY,
+    RESTART_FACTOR,
+    RESTART_FIRST,
+    RESTARTS,
+    SAT,
+    SCALARS,
+    SEED,
+    SINCE,
+    STAMP,
+    TR,
+    UNSAT,
+    WORD_NOISE,
+    WORDS,
+    State,
+    new_state,
+)
 
 # No NRT: the kernel allocates no array, and without numba's runtime a call between these
 # functions no longer increfs and decrefs every array of Model and State: measured 2.2-3.8x
@@ -41,130 +72,6 @@ _M1, _M2, _M4 = (np.uint64(0x5555555555555555), np.uint64(0x3333333333333333),
                  np.uint64(0x0F0F0F0F0F0F0F0F))
 _H01 = np.uint64(0x0101010101010101)
 _S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
-
-# scalar slots in State.sc
-(TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
- PROOF_ON, WORDS, SEED) = range(18)
-WORD_NOISE = 0.5  # word decisions: random noise added to a word's score after a restart
-SCALARS = 18
-K_DOM, K_CT, K_FIX, K_LIM = 0, 1, 2, 3
-SAT, UNSAT, BUDGET = 1, 0, 2
-RESTART_FIRST, RESTART_FACTOR = 10.0, 1.1
-
-
-class State(NamedTuple):
-    """Everything the search writes."""
-
-    dom: np.ndarray
-    ct: np.ndarray
-    nz: np.ndarray  # per slot, its ct word indices: the first limit[s] non-zero
-    limit: np.ndarray
-    lim_stamp: np.ndarray
-    fixed: np.ndarray
-    res: np.ndarray
-    weight: np.ndarray
-    dom_stamp: np.ndarray
-    ct_stamp: np.ndarray
-    tr_kind: np.ndarray
-    tr_idx: np.ndarray
-    tr_val: np.ndarray
-    lv_trail: np.ndarray
-    lv_stamp: np.ndarray
-    lv_var: np.ndarray
-    lv_val: np.ndarray
-    lv_path: np.ndarray
-    pa_var: np.ndarray
-    pa_val: np.ndarray
-    pa_sign: np.ndarray
-    pa_grp: np.ndarray  # the decision an entry belongs to (a word decision has several)
-    queue: np.ndarray
-    inq: np.ndarray
-    fq: np.ndarray
-    ng_start: np.ndarray
-    ng_var: np.ndarray
-    ng_val: np.ndarray
-    ng_w: np.ndarray
-    w_next: np.ndarray
-    w_head: np.ndarray
-    scratch: np.ndarray
-    letters: np.ndarray
-    sc: np.ndarray
-    cutoff: np.ndarray
-    proof: np.ndarray  # DRUP lemmas over ``yvar``, 0-terminated, flushed by the caller
-    yvar: np.ndarray  # int64[n_cells, n_letters]: the CNF variable of "cell holds letter"
-    lcv: np.ndarray  # float64[max slot length * n_letters]: scratch for word decisions
-
-
-def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_000_000,
-              yvar: np.ndarray | None = None, words: bool = False) -> State:
-    """A fresh state: every slot queued, weights 1 with a seeded tie-break below 1e-3.
-
-    With ``yvar`` (the CNF's letter variables) every refutation is written to ``proof`` as a
-    DRUP lemma; see ``xwsat.mac.proof``. With ``words`` the search decides whole words (a slot
-    takes a word, or loses it) instead of single letters: the way fills are found faster on
-    large grids; never with a proof."""
-    n_cells, n_slots = len(start.dom), len(model.slot_table)
-    levels = n_cells + 2
-    trail = levels * (n_cells + len(start.ct) + n_slots) + n_slots + 16
-    max_nogoods = max_nogood_lits // 2
-    rng = np.random.default_rng(seed)
-    sc = np.zeros(SCALARS, dtype=np.int64)
-    sc[QN] = n_slots
-    sc[PROOF_ON] = yvar is not None
-    sc[WORDS] = words and yvar is None
-    sc[SEED] = seed
-    max_len = int(np.max(np.diff(model.slot_start))) if n_slots else 1
-    nz = np.zeros(len(start.ct), dtype=np.int64)
-    limit = np.zeros(n_slots, dtype=np.int64)
-    for s in range(n_slots):
-        lo, hi = int(model.ct_off[s]), int(model.ct_off[s + 1])
-        local = np.arange(hi - lo, dtype=np.int64)
-        alive = start.ct[lo:hi] != 0
-        nz[lo:hi] = np.concatenate([local[alive], local[~alive]])
-        limit[s] = int(alive.sum())
-    proof_size = max(1 << 20, 4 * (n_cells + 2) ** 2) if yvar is not None else 1
-    return State(
-        dom=start.dom.copy(),
-        ct=start.ct.copy(),
-        nz=nz,
-        limit=limit,
-        lim_stamp=np.full(n_slots, -1, dtype=np.int64),
-        fixed=np.full(n_slots, -1, dtype=np.int64),
-        res=np.zeros(len(model.slot_cells) * model.n_letters + 1, dtype=np.int64),
-        weight=1.0 + rng.random(n_slots) * 1e-3,
-        dom_stamp=np.full(n_cells, -1, dtype=np.int64),
-        ct_stamp=np.full(len(start.ct), -1, dtype=np.int64),
-        tr_kind=np.zeros(trail, dtype=np.int8),
-        tr_idx=np.zeros(trail, dtype=np.int64),
-        tr_val=np.zeros(trail, dtype=np.uint64),
-        lv_trail=np.zeros(levels, dtype=np.int64),
-        lv_stamp=np.zeros(levels, dtype=np.int64),
-        lv_var=np.zeros(levels, dtype=np.int64),
-        lv_val=np.zeros(levels, dtype=np.int64),
-        lv_path=np.zeros(levels, dtype=np.int64),
-        pa_var=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
-        pa_val=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
-        pa_sign=np.zeros(2 * levels + 64 * n_cells, dtype=np.int8),
-        pa_grp=np.zeros(2 * levels + 64 * n_cells, dtype=np.int64),
-        queue=np.arange(max(n_slots, 1), dtype=np.int64),
-        inq=np.ones(max(n_slots, 1), dtype=np.bool_),
-        fq=np.zeros(n_cells + 1, dtype=np.int64),
-        ng_start=np.zeros(max_nogoods + 1, dtype=np.int64),
-        ng_var=np.zeros(max_nogood_lits, dtype=np.int32),
-        ng_val=np.zeros(max_nogood_lits, dtype=np.int32),
-        ng_w=np.zeros(2 * max_nogoods, dtype=np.int64),
-        w_next=np.zeros(2 * max_nogoods, dtype=np.int64),  # set by _watch before any use
-        w_head=np.full(n_cells, -1, dtype=np.int64),
-        scratch=np.zeros(int(model.tab_words.max()) if len(model.tab_words) else 1,
-                         dtype=np.uint64),
-        letters=np.zeros(64, dtype=np.int64),
-        sc=sc,
-        cutoff=np.array([RESTART_FIRST]),
-        proof=np.zeros(proof_size, dtype=np.int64),
-        yvar=yvar.astype(np.int64) if yvar is not None else np.zeros((1, 1), dtype=np.int64),
-        lcv=np.zeros(max(max_len, 1) * max(model.n_letters, 1), dtype=np.float64),
-    )
-
 
 @compiled_kernel
 def popcount(x: np.uint64) -> int:

@@ -45,28 +45,30 @@ def search_with_proof(problem: FillProblem, cnf: CNF, proof_path: str,
                       time_limit: float | None, seed: int = 0) -> ProofRun:
     """Run the compiled search with proof logging: UNFILLABLE (proof complete), FILLED
     (candidate index per slot) or UNKNOWN (time)."""
-    from xwsat.mac import kernel
+    from xwsat.mac import aot
+    from xwsat.mac import state as mstate  # the kernel's codes and state
     from xwsat.mac.model import build_model, slot_rows, word_of_row
 
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None
     model, initial = build_model(problem)
-    state = kernel.new_state(model, initial, seed, yvar=cnf.y_var)
-    code, budget, lines = kernel.BUDGET, 256, 0
+    state = mstate.new_state(model, initial, seed, yvar=cnf.y_var)
+    run = aot.runner()
+    code, budget, lines = mstate.BUDGET, 256, 0
     with open(proof_path, "w", encoding="ascii") as out:
-        while code == kernel.BUDGET:
+        while code == mstate.BUDGET:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            code = kernel.run(model, state, budget)
-            used = int(state.sc[kernel.PROOF])
+            code = run(model, state, budget)
+            used = int(state.sc[mstate.PROOF])
             lines += _write(out, state.proof[:used])
-            state.sc[kernel.PROOF] = 0
-    stats = {"decisions": int(state.sc[kernel.NODES]), "failures": int(state.sc[kernel.FAILS]),
-             "restarts": int(state.sc[kernel.RESTARTS])}
+            state.sc[mstate.PROOF] = 0
+    stats = {"decisions": int(state.sc[mstate.NODES]), "failures": int(state.sc[mstate.FAILS]),
+             "restarts": int(state.sc[mstate.RESTARTS])}
     times = {"solve_s": time.perf_counter() - start}
-    if code == kernel.UNSAT:
+    if code == mstate.UNSAT:
         return ProofRun(Status.UNFILLABLE, None, lines, stats, times)
-    if code == kernel.SAT:
+    if code == mstate.SAT:
         fill = tuple(word_of_row(model, s, int(slot_rows(model, state.ct, s)[0]))
                      for s in range(problem.n_slots))
         return ProofRun(Status.FILLED, choice_of(problem, fill), lines, stats, times)
