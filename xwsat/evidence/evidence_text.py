@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from xwsat.evidence.certificate import CertificateRun
-from xwsat.evidence.crosscheck import CrossCheck
-from xwsat.evidence.explain import Explanation, core_picture, describe_core
+from typing import TYPE_CHECKING
+
 from xwsat.outcome import Status
 from xwsat.problem import Built
+
+if TYPE_CHECKING:  # imported where used: a plain ``prove`` loads none of the evidence code
+    from xwsat.evidence.certificate import CertificateRun
+    from xwsat.evidence.crosscheck import CrossCheck
+    from xwsat.evidence.explain import Explanation
 
 
 def certificate_lines(run: CertificateRun) -> list[str]:
@@ -55,6 +59,8 @@ def size_text(n: int) -> str:
 
 
 def explanation_lines(built: Built, expl: Explanation) -> list[str]:
+    from xwsat.evidence.explain import core_picture, describe_core
+
     kind = "minimal" if expl.minimal else "not proven minimal (time limit)"
     members = len(expl.slots) + len(expl.givens)
     what = "this constraint cannot hold" if members == 1 else \
