@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing as mp
+import multiprocessing.connection
 import os
 import signal
 import subprocess
@@ -232,6 +233,11 @@ class Child:
             self.finished = self._died()
         return self.finished
 
+    def wait(self, timeout: float) -> None:
+        """Sleep until this child says something (progress, its result, its death) or
+        ``timeout`` seconds pass: a result is seen when it comes, not at the next poll."""
+        wait_any([self], timeout)
+
     def _died(self) -> Finished:
         self.process.join(timeout=5)
         code = self.process.exitcode
@@ -250,6 +256,15 @@ class Child:
             self.process.kill()
         self.process.join(timeout=5)
         self.receiver.close()
+
+
+def wait_any(children: list[Child], timeout: float) -> None:
+    """Sleep until one of the running ``children`` has something to read, at most ``timeout``."""
+    live = [c.receiver for c in children if c.finished is None]
+    if live:
+        mp.connection.wait(live, timeout)
+    else:
+        time.sleep(timeout)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -279,7 +294,7 @@ def run_function(fn: Callable[..., Any], args: tuple, time_limit: float | None,
                                 seconds=now - child.started)
             if on_tick:
                 on_tick(now - child.started, f"{label} ({child.note})" if child.note else label)
-            time.sleep(POLL_S)
+            child.wait(POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = interruption(exc)
         return Finished(stop=stop, message=message, seconds=time.monotonic() - child.started)

@@ -84,7 +84,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
                 busy = [f"{r.label} ({r.note})" if r.note else r.label
                         for r in runs if r is not None and r.finished is None]
                 on_tick(now - started, ", ".join(busy))
-            time.sleep(guard.POLL_S)
+            guard.wait_any([r for r in runs if r is not None], guard.POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = guard.interruption(exc)
         return _undecided(finished, stop, message)
