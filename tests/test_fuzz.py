@@ -309,45 +309,24 @@ def _example(grid_data: bytes, suffix: str, command: str, target: str) -> None:
 
 # --- the fuzz tests ----------------------------------------------------------------------------
 
-def test_fuzz_text_grids() -> None:
-    @fuzz(300)
-    @given(grid_bytes(), st.sampled_from(GRID_COMMANDS), st.sampled_from([".txt", ".txt.gz",
-                                                                         ""]))
-    def run(data, command, suffix):
-        _example(data, suffix, command, "text grids")
+GRID_FILES = [  # (what the tally calls it, the bytes, the file name endings, examples)
+    ("text grids", grid_bytes, [".txt", ".txt.gz", ""], 300),
+    ("json grids", json_puzzle, [".json"], 200),
+    ("ipuz grids", ipuz_puzzle, [".ipuz"], 200),
+    ("puz grids", puz_bytes, [".puz"], 200),
+]
+
+
+@pytest.mark.parametrize("target, data, suffixes, examples", GRID_FILES,
+                         ids=[row[0] for row in GRID_FILES])
+def test_fuzz_grid_files(target, data, suffixes, examples) -> None:
+    @fuzz(examples)
+    @given(data(), st.sampled_from(GRID_COMMANDS), st.sampled_from(suffixes))
+    def run(grid_data, command, suffix):
+        _example(grid_data, suffix, command, target)
 
     run()
-    record("text grids")
-
-
-def test_fuzz_json_grids() -> None:
-    @fuzz(200)
-    @given(json_puzzle(), st.sampled_from(GRID_COMMANDS))
-    def run(data, command):
-        _example(data, ".json", command, "json grids")
-
-    run()
-    record("json grids")
-
-
-def test_fuzz_ipuz_grids() -> None:
-    @fuzz(200)
-    @given(ipuz_puzzle(), st.sampled_from(GRID_COMMANDS))
-    def run(data, command):
-        _example(data, ".ipuz", command, "ipuz grids")
-
-    run()
-    record("ipuz grids")
-
-
-def test_fuzz_puz_grids() -> None:
-    @fuzz(200)
-    @given(puz_bytes(), st.sampled_from(GRID_COMMANDS))
-    def run(data, command):
-        _example(data, ".puz", command, "puz grids")
-
-    run()
-    record("puz grids")
+    record(target)
 
 
 DICT_COMMANDS = ["fill", "prove", "dict-info", "dict-export", "freeform", "generate", "convert"]
