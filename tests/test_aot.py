@@ -70,20 +70,20 @@ def test_runner_falls_back_to_the_jit_without_a_build(monkeypatch, tmp_path) -> 
 
 
 def test_a_solver_process_does_not_import_numba(built_module) -> None:
-    script = (
-        "import sys\n"
-        "from xwsat.backends.mac import MacBackend\n"
-        "from xwsat.formats import read_grid\n"
-        "from xwsat.outcome import Limits\n"
-        "from xwsat.problem import build_problem\n"
-        "from xwsat.words import build_wordlist\n"
-        "words = build_wordlist({w: (50, None) for w in ['CAT', 'ARE', 'TEN', 'ACT', 'RAT']}, "
-        "source='t')\n"
-        "from xwsat.grid import parse_grid\n"
-        "problem = build_problem(parse_grid('...\\n...\\n...'), words, allow_repeats=True).problem\n"
-        "out = MacBackend().solve(problem, Limits(time_limit=10))\n"
-        "print(out.status.name, 'numba' in sys.modules)\n"
-    )
+    script = "\n".join([
+        "import sys",
+        "from xwsat.backends.mac import MacBackend",
+        "from xwsat.grid import parse_grid",
+        "from xwsat.outcome import Limits",
+        "from xwsat.problem import build_problem",
+        "from xwsat.words import build_wordlist",
+        "words = build_wordlist({w: (50, None) for w in ['CAT', 'ARE', 'TEN', 'ACT', 'RAT']},"
+        " source='t')",
+        "grid = parse_grid('...\\n...\\n...')",
+        "problem = build_problem(grid, words, allow_repeats=True).problem",
+        "out = MacBackend().solve(problem, Limits(time_limit=10))",
+        "print(out.status.name, 'numba' in sys.modules)",
+    ])
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
