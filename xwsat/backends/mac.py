@@ -45,7 +45,7 @@ def _marker() -> Path:
 
 def compiled() -> bool:
     """Whether the search was built for this source and numba: ahead of time, or jitted when the
-    ahead-of-time build failed here (else the first run compiles, about a minute)."""
+    ahead-of-time build failed here (else the first run compiles, about 30 s)."""
     from xwsat.mac import aot
 
     try:
@@ -63,7 +63,7 @@ def ensure_compiled(say: Callable[[str], None]) -> bool:
 
     started = time.monotonic()
     done = threading.Event()
-    say("compiling the letters search once (about a minute; later runs load it in a few "
+    say("compiling the letters search once (about 30 s; later runs load it in a few "
         "milliseconds)")
 
     def tell() -> None:
@@ -137,7 +137,7 @@ class MacBackend:
         started = time.perf_counter()
         deadline = started + limits.time_limit if limits.time_limit else None
         if progress is not None and not compiled():
-            progress("compiling the search (first run only, about a minute)")
+            progress("compiling the search (first run only, about 30 s)")
         model, start = build_model(problem)
         state = mstate.new_state(model, start, limits.seed, words=self.words)
         run = aot.runner()
