@@ -35,7 +35,7 @@ def _marker() -> Path:
 
     here = Path(__file__).resolve().parent.parent / "mac"
     digest = hashlib.sha256(metadata.version("numba").encode())
-    for name in ("kernel.py", "model.py"):
+    for name in ("kernel.py", "model.py", "state.py"):
         digest.update((here / name).read_bytes())
     folder = here / "__pycache__"
     if not os.access(folder if folder.is_dir() else here, os.W_OK):
@@ -98,6 +98,7 @@ def warm_up() -> None:
         letters=(letters,) * 4, cell_masks=np.full(4, 15, dtype=np.uint64),
         scores=tuple(np.zeros(2, np.int16) for _ in range(4)))
     model, start = build_model(problem)
+    _forget_jit_cache(kernel)
     kernel.run(model, kernel.new_state(model, start, 0), 1 << 20)
     kernel.run(model, kernel.new_state(model, start, 0, yvar=np.ones((4, 4), np.int64)), 1 << 20)
     with suppress(OSError):
@@ -108,6 +109,19 @@ def warm_up() -> None:
 
     if not aot.built():
         aot.build_or_record(model, kernel.new_state(model, start, 0))
+
+
+def _forget_jit_cache(kernel) -> None:
+    """Delete numba's cached machine code of the kernel before compiling it for a new marker.
+
+    numba invalidates its cache only when the function's own file changes, but the kernel also
+    bakes in constants from ``state.py`` and ``model.py``: after an edit there, the cached code
+    would run with the old values. The marker covers all three files, so a new marker compiles
+    from scratch."""
+    with suppress(AttributeError, OSError):
+        folder = Path(kernel.run._cache._cache_path)
+        for path in folder.glob("kernel.*.nb[ic]"):
+            path.unlink()
 
 
 class MacBackend:
