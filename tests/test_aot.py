@@ -88,3 +88,19 @@ def test_a_solver_process_does_not_import_numba(built_module) -> None:
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["FILLED", "False"]
+
+
+def test_a_failed_build_is_noted_once_and_the_jit_serves(monkeypatch, tmp_path) -> None:
+    def no_compiler(model, state):
+        raise RuntimeError("no C compiler")
+
+    monkeypatch.setattr(aot, "folder", lambda: tmp_path / "aot-x")
+    monkeypatch.setattr(aot, "build", no_compiler)
+    aot._load.cache_clear()
+    try:
+        assert not aot.failed()
+        assert aot.build_or_record(None, None) is False
+        assert aot.failed() and "no C compiler" in (tmp_path / "aot-x.failed").read_text()
+        assert not aot.built() and aot.runner() is kernel.run
+    finally:
+        aot._load.cache_clear()

@@ -233,11 +233,6 @@ class Child:
             self.finished = self._died()
         return self.finished
 
-    def wait(self, timeout: float) -> None:
-        """Sleep until this child says something (progress, its result, its death) or
-        ``timeout`` seconds pass: a result is seen when it comes, not at the next poll."""
-        wait_any([self], timeout)
-
     def _died(self) -> Finished:
         self.process.join(timeout=5)
         code = self.process.exitcode
@@ -259,7 +254,8 @@ class Child:
 
 
 def wait_any(children: list[Child], timeout: float) -> None:
-    """Sleep until one of the running ``children`` has something to read, at most ``timeout``."""
+    """Sleep until one of the running ``children`` says something (progress, its result, its
+    death), at most ``timeout``: a result is seen when it comes, not at the next poll."""
     live = [c.receiver for c in children if c.finished is None]
     if live:
         mp.connection.wait(live, timeout)
@@ -294,7 +290,7 @@ def run_function(fn: Callable[..., Any], args: tuple, time_limit: float | None,
                                 seconds=now - child.started)
             if on_tick:
                 on_tick(now - child.started, f"{label} ({child.note})" if child.note else label)
-            child.wait(POLL_S)
+            wait_any([child], POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = interruption(exc)
         return Finished(stop=stop, message=message, seconds=time.monotonic() - child.started)

@@ -76,6 +76,11 @@ def ensure_compiled(say: Callable[[str], None]) -> bool:
     finally:
         done.set()
     say(f"  compiled in {time.monotonic() - started:.1f} s")
+    from xwsat.mac import aot
+
+    if aot.failed():
+        say(f"  (the ahead-of-time build failed, see {aot.folder()}.failed; runs use the jitted "
+            "search, about 0.35 s slower to start)")
     return True
 
 
