@@ -31,10 +31,11 @@ def _marker() -> Path:
     both, so an edited kernel or a new numba compiles again. Checked without importing numba
     (an import costs about 0.2 s, and only the solver's child needs it)."""
     import hashlib
-    from importlib import metadata
+
+    from xwsat.mac.aot import numba_stamp
 
     here = Path(__file__).resolve().parent.parent / "mac"
-    digest = hashlib.sha256(metadata.version("numba").encode())
+    digest = hashlib.sha256(numba_stamp())
     for name in ("kernel.py", "model.py", "state.py"):
         digest.update((here / name).read_bytes())
     folder = here / "__pycache__"

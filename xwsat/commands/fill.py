@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -30,10 +30,12 @@ from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
-from xwsat.optimize import Optimized, optimized_result, weakest_entries
 from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
+
+if TYPE_CHECKING:  # CP-SAT's optimiser is imported only with --optimize
+    from xwsat.optimize import Optimized
 
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the puzzle here; the extension picks the format: .txt .json "
@@ -88,6 +90,8 @@ def _puzzle(result: FillResult, title: str) -> Puzzle:
 
 
 def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
+    from xwsat.optimize import weakest_entries
+
     assert result.outcome.fill is not None
     state = "optimal" if best.optimal else f"best found, bound {best.bound}"
     if best.interrupted:
@@ -126,6 +130,8 @@ def fill(
         result = fill_grid(target, word_list, fill_options(search, rules, started), status_line)
         clear_status_line()
         if optimize and result.filled is not None:
+            from xwsat.optimize import optimized_result
+
             left = time_left(search.time_limit, started)
             result, best = optimized_result(result, rules.allow_repeats, rules.min_length, left,
                                             search.seed, status_line)
@@ -137,6 +143,8 @@ def fill(
     if json_out:
         record = as_json(result)
         if best is not None and result.outcome.fill is not None:
+            from xwsat.optimize import weakest_entries
+
             record["optimize"] = {
                 "total_score": best.total, "bound": best.bound, "optimal": best.optimal,
                 "start_score": best.start_total, "improvements": best.improvements,
