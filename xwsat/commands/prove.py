@@ -45,6 +45,9 @@ ExplainOpt = Annotated[bool, typer.Option(
     "--explain", help="Show a minimal set of slots (and given letters) that cannot be filled.")]
 ExplainSvgOpt = Annotated[Path | None, typer.Option(
     "--explain-svg", help="Draw the explanation on the grid as SVG (implies --explain).")]
+WholeOpt = Annotated[bool, typer.Option(
+    "--whole-formula", help="With --certificate: encode every slot, not only the slots the "
+    "refutation needs (a smaller formula checks faster; either proves the grid unfillable).")]
 CrossOpt = Annotated[bool, typer.Option(
     "--cross-check", help="Decide again with a second, independent method (exit 4 if it differs).")]
 
@@ -63,6 +66,7 @@ def prove(
     explain: ExplainOpt = False,
     explain_svg: ExplainSvgOpt = None,
     cross_check: CrossOpt = False,
+    whole_formula: WholeOpt = False,
     force: ForceOpt = False,
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
@@ -89,7 +93,7 @@ def prove(
         else:
             built, outcome, code, data = _certificate(grid, words, rules, search, certificate,
                                                       out, proof_method, proof_solver,
-                                                      json_out)
+                                                      json_out, not whole_formula)
         status = outcome.status
         if (explain or explain_svg) and status is Status.UNFILLABLE:
             _explain(built, grid, certificate, explain_svg, rules, search, data)
@@ -144,7 +148,7 @@ def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
 
 
 def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directory: Path,
-                 out: Path | None, method: str, solver: str, json_out: bool):
+                 out: Path | None, method: str, solver: str, json_out: bool, core: bool):
     """The certificate run decides the grid, with --backend's kind of proof: returns the
     problem, the outcome, the exit code and the JSON record (when asked for)."""
     from xwsat.evidence.certificate import certify, prepare_folder
@@ -157,7 +161,7 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     facts = {"min_length": rules.min_length, "min_score": words.min_score,
              "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo}
     run = certify(built, directory, str(grid), time_left(search.time_limit), proof,
-                  rules=facts, on_tick=status_line, seed=search.seed)
+                  rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()
     filled = run.outcome.status is Status.FILLED
     if filled and out is not None:

@@ -87,6 +87,9 @@ def cnf_comments(built: Built, problem: FillProblem, cnf: CNF, source: str) -> t
         f"word variables 1..{cnf.n_word_vars}: x[s,k] = x_base[s] + k + 1 (k-th candidate)",
         "families " + ", ".join(f"{n}={c}" for n, c, _ in cnf.families),
     ]
+    if problem.n_slots < built.problem.n_slots:
+        lines.append(f"the constraints of {problem.n_slots} of the grid's {built.problem.n_slots} "
+                     "slots only (listed below): any fill of the grid satisfies them")
     for s in range(problem.n_slots):
         lines.append(f"slot {problem.slot_names[s]} x_base {int(cnf.x_base[s])} "
                      f"candidates {len(problem.candidates[s])}")

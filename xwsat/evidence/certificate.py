@@ -21,6 +21,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,12 +30,17 @@ from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
+from xwsat.evidence.slot_core import restricted, shrink
 from xwsat.guard import Finished, Tick, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
-from xwsat.problem import Built, fill_letters
+from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.verify import check_fill
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 FORMAT = "xwsat-certificate/1"
+CORE_SHARE = 0.25  # of the time limit, at most, for finding the slots the refutation needs
 COMPRESS_BYTES = 8 << 20  # files above this are written gzip-compressed
 GRID_FILE = "grid.txt"  # the grid the formula encodes (normalised), for check-proof
 WORDS_FILE = "words.txt.gz"  # the normalised word list the formula was built from
@@ -132,9 +138,9 @@ def _maybe_compress(path: Path) -> Path:
     return target
 
 
-def variable_map(built: Built, cnf: CNF) -> str:
+def variable_map(built: Built, problem: FillProblem, cnf: CNF) -> str:
     """One line per variable: ``x VAR SLOT WORD`` and ``y VAR ROW COL LETTER`` (1-based)."""
-    problem, words, width = built.problem, built.words, built.grid.width
+    words, width = built.words, built.grid.width
     lines = ["# xwsat variable map: x VAR SLOT WORD | y VAR ROW COL LETTER (rows, cols from 1)"]
     for s, cands in enumerate(problem.candidates):
         base = int(cnf.x_base[s])
@@ -151,9 +157,11 @@ def variable_map(built: Built, cnf: CNF) -> str:
 
 def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
             proof: ProofProducer | str = "auto", engine: str = "auto", rules: dict | None = None,
-            on_tick: Tick | None = None, seed: int = 0) -> CertificateRun:
+            on_tick: Tick | None = None, seed: int = 0, core: bool = True) -> CertificateRun:
     """Write and check a certificate for ``built`` in ``directory`` (new or empty), all within
-    ``time_limit`` seconds. ``proof`` is a producer or a ``--proof-method`` name.
+    ``time_limit`` seconds. ``proof`` is a producer or a ``--proof-method`` name. With ``core``
+    the formula keeps only the slots a refutation needs (``xwsat.evidence.slot_core``), when
+    the compiled search finds fewer than all in a quarter of the time.
 
     Files appear only when the run ends with an answer: they are staged in a hidden folder and
     moved in at the end, the manifest last; an unanswered run leaves nothing behind.
@@ -167,7 +175,7 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
         directory.mkdir(exist_ok=True)
         stage.mkdir()
         run = _certify(built, directory, stage, grid_source, time_limit, proof, engine,
-                       rules or {}, on_tick, seed)
+                       rules or {}, on_tick, seed, core)
     except OSError as exc:  # a full disk, a folder that turned read-only: bad ground, not a bug
         _discard(directory, stage, created)
         raise XwsatError(f"{directory}: cannot write the certificate ({exc.strerror or exc})"
@@ -206,10 +214,23 @@ def _discard(directory: Path, stage: Path, created: bool) -> None:
             directory.rmdir()  # only if empty: never anything else
 
 
-def certificate_cnf(built: Built) -> CNF:
-    """The formula a certificate refutes: the complete encoding of the unpruned problem. The
-    producer and ``check-proof`` both call this, so a re-check rebuilds the same clauses."""
-    return complete_cnf(built.problem)
+def certificate_problem(built: Built, slots: Sequence[str] | None = None) -> FillProblem:
+    """What a certificate refutes: the unpruned problem, or the constraints of the named slots
+    only (a relaxation, ``xwsat.evidence.slot_core``). The producer and ``check-proof`` both call
+    this, so a re-check rebuilds the same formula from the grid and words."""
+    if slots is None:
+        return built.problem
+    index = {name: s for s, name in enumerate(built.problem.slot_names)}
+    unknown = [name for name in slots if name not in index]
+    if unknown or len(set(slots)) != len(slots):
+        raise XwsatError(f"the certificate names slots the grid does not have (or twice): "
+                         f"{', '.join(map(str, unknown[:5])) or 'a repeated slot'}")
+    return restricted(built.problem, sorted(index[name] for name in slots))
+
+
+def certificate_cnf(problem: FillProblem) -> CNF:
+    """The formula of a certificate: the complete encoding (``xwsat-cnf/1``) of its problem."""
+    return complete_cnf(problem)
 
 
 def words_text(built: Built) -> str:
@@ -219,23 +240,35 @@ def words_text(built: Built) -> str:
 
 def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_limit: float,
              proof: ProofProducer, engine: str, rules: dict, on_tick: Tick | None,
-             seed: int) -> CertificateRun:
+             seed: int, core: bool) -> CertificateRun:
     started = time.perf_counter()
     deadline = started + time_limit
-    problem = built.problem
-    cnf = certificate_cnf(built)
+    method = f"certificate:{proof.name}"
+    slots = None
+    if core:
+        slots, stop = _needed_slots(built, time_limit * CORE_SHARE, seed, on_tick)
+        if stop is not None:
+            return CertificateRun(stopped(method, stop.stop or Stop.INTERRUPTED, stop.message),
+                                  directory, {})
+    cored = time.perf_counter()
+    problem = certificate_problem(built, slots)
+    cnf = certificate_cnf(problem)
     cnf_path = stage / "formula.cnf"
     cnf_path.write_bytes(dimacs_text(cnf, cnf_comments(built, problem, cnf, grid_source)))
     map_path = stage / "variables.txt"
-    map_path.write_text(variable_map(built, cnf), encoding="utf-8")
+    map_path.write_text(variable_map(built, problem, cnf), encoding="utf-8")
     grid_path = stage / GRID_FILE
     grid_path.write_text(built.grid.to_text(), encoding="utf-8")
     words_path = stage / WORDS_FILE
     words_path.write_bytes(gzip.compress(words_text(built).encode("utf-8"), mtime=0))
     encoded = time.perf_counter()
     manifest = _manifest_head(built, grid_source, cnf, proof, rules)
-    times = {"encode_write_s": encoded - started}
-    method = f"certificate:{proof.name}"
+    if slots is not None:
+        manifest["formula"] = {"slots": list(slots), "of": built.problem.n_slots,
+                               "meaning": "the constraints of these slots only: a relaxation "
+                               "of the grid (any fill of the grid satisfies them), so their "
+                               "refutation proves the grid unfillable"}
+    times = {"core_s": cored - started, "encode_write_s": encoded - cored}
     left = deadline - encoded
     if left <= 0:
         return CertificateRun(stopped(method, Stop.TIME, "time limit reached while "
@@ -253,6 +286,9 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     times.update(run.times)
     if run.status is Status.UNKNOWN:
         return CertificateRun(stopped(method, Stop.TIME, "time limit reached"), directory, manifest)
+    if run.status is Status.FILLED and slots is not None:  # shrink keeps refuted slots only
+        return CertificateRun(stopped(method, Stop.FAILED, "the slots kept for the formula have "
+                                      "a fill; certify with --whole-formula"), directory, manifest)
     if run.status is Status.FILLED:
         assert run.choice is not None
         return _fillable(built, method, run.choice, directory, stage, manifest, times)
@@ -290,6 +326,26 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
         files=tuple(str(directory / p.name) for p in files)),
         message="" if ok else detail)
     return CertificateRun(outcome, directory, manifest, checked=ok)
+
+
+def _needed_slots(built: Built, budget: float, seed: int,
+                  on_tick: Tick | None) -> tuple[list[str] | None, Finished | None]:
+    """The names of the slots whose constraints alone the compiled search refutes
+    (``slot_core.shrink``, in a child within ``budget``), or None to keep the whole grid (no
+    compiled search, no smaller set found in time); and how the run was stopped, if it was
+    (Ctrl-C, the command's own limit)."""
+    from xwsat.backends.mac import MacBackend
+
+    problem = built.problem
+    if not MacBackend.available() or problem.n_slots < 2 or budget <= 0:
+        return None, None
+    found = run_function(shrink, (problem, budget, seed), budget,
+                         "finding the slots a refutation needs", on_tick)
+    if found.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED):
+        return None, found  # Ctrl-C, a signal, the memory limit: no later stage starts
+    if not found.ok or len(found.value) == problem.n_slots:
+        return None, None
+    return [problem.slot_names[s] for s in found.value], None
 
 
 def _fillable(built: Built, method: str, choice: list[int], directory: Path, stage: Path,

@@ -38,13 +38,18 @@ def certificate_lines(run: CertificateRun) -> list[str]:
     else:
         head = f"CERTIFICATE REJECTED by dratify: {message}"
     times = m.get("times", {})
+    formula = m.get("formula")
+    kept = (f"the {len(formula['slots'])} of {formula['of']} slots the refutation needs, "
+            if formula else "")
     lines = [head,
              f"  folder {run.directory}: " + ", ".join(
                  f"{name} ({size_text(info['bytes'])})" for name, info in files.items())
              + ", manifest.json",
              f"  CNF: {enc.get('variables')} variables, {enc.get('clauses')} clauses "
-             f"(unpruned, no-repeat eager); proof by {producer}: {proof.get('lines')} lines",
-             f"  times: encode {times.get('encode_write_s', 0):.2f} s, prove "
+             f"({kept}unpruned, no-repeat eager); proof by {producer}: {proof.get('lines')} "
+             "lines",
+             f"  times: slots {times.get('core_s', 0):.2f} s, encode "
+             f"{times.get('encode_write_s', 0):.2f} s, prove "
              f"{times.get('solve_wall_s', 0):.2f} s, check {times.get('check_wall_s', 0):.2f} s"]
     lines += [f"  re-check: {step}" for step in m.get("recheck", [])]
     return lines

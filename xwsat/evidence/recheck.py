@@ -21,6 +21,7 @@ from xwsat.evidence.certificate import (
     GRID_FILE,
     WORDS_FILE,
     certificate_cnf,
+    certificate_problem,
     checker_engine,
     sha256_file,
 )
@@ -43,6 +44,7 @@ class Question:
     alphabet: str
     min_length: int
     allow_repeats: bool
+    slots: tuple[str, ...] | None = None  # the formula keeps only these slots' constraints
 
     def lines(self) -> list[str]:
         digest = hashlib.sha256("\n".join(self.words).encode("utf-8")).hexdigest()
@@ -51,7 +53,10 @@ class Question:
                 *[f"    {row}" for row in self.grid.rows],
                 f"  words: {len(self.words):,} (normalised list, sha256 {digest[:16]})",
                 f"  rules: slots of {self.min_length}+ cells, repeated words "
-                f"{'allowed' if self.allow_repeats else 'forbidden'}"]
+                f"{'allowed' if self.allow_repeats else 'forbidden'}",
+                *([f"  formula: the constraints of {len(self.slots)} slots only ("
+                   f"{', '.join(self.slots[:8])}{', ...' if len(self.slots) > 8 else ''}); "
+                   "any fill of the grid satisfies them"] if self.slots is not None else [])]
 
 
 class Rejected(XwsatError):
@@ -106,7 +111,19 @@ def question_of(directory: Path, manifest: dict) -> Question:
     except (OSError, EOFError, UnicodeDecodeError):
         raise XwsatError(f"{words_path}: damaged") from None
     words = tuple(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
-    return Question(grid, words, alphabet, min_length, allow_repeats)
+    return Question(grid, words, alphabet, min_length, allow_repeats, _kept_slots(manifest))
+
+
+def _kept_slots(manifest: dict) -> tuple[str, ...] | None:
+    """The slots the manifest says the formula keeps (None: all). Not trusted: the formula is
+    rebuilt from them, and the constraints of any set of slots are implied by the grid's."""
+    formula = manifest.get("formula")
+    if formula is None:
+        return None
+    slots = formula.get("slots") if isinstance(formula, dict) else None
+    if not isinstance(slots, list) or not all(isinstance(name, str) for name in slots):
+        raise Rejected("the manifest's formula section names no list of slots")
+    return tuple(slots)
 
 
 def formula_body(text: str) -> str:
@@ -142,11 +159,12 @@ def rebuild_and_check(directory: Path, question: Question, engine: str) -> dict:
             return {"verdict": "rejected",
                     "reason": f"{WORDS_FILE} is not a normalised word list in xwsat's order"}
         built = build_problem(question.grid, words, question.min_length, question.allow_repeats)
+        problem = certificate_problem(built, question.slots)
     except XwsatError as exc:
         return {"verdict": "rejected", "reason": f"the question cannot be rebuilt: {exc}"}
     from xwsat.encode.cnf import dimacs_text
 
-    body = dimacs_text(certificate_cnf(built)).decode("ascii")
+    body = dimacs_text(certificate_cnf(problem)).decode("ascii")
     try:
         written = _read_named(directory, FORMULA_NAMES)
         proof = _read_named(directory, PROOF_NAMES)

@@ -1,0 +1,78 @@
+"""A certificate's formula over only the slots a refutation needs.
+
+Checking a proof costs about the size of its formula for each lemma (dratify re-derives the
+branch's arc consistency through every support clause), and writing and parsing the formula cost
+as much again. The constraints of a subset of the slots are a relaxation of the grid: every fill
+of the grid satisfies them, so if they alone have no solution, neither has the grid. The
+refutation usually involves far fewer slots than the grid has (results/evidence/README.md):
+``shrink`` finds such a subset by refuting, keeping only the slots where the search failed, and
+refuting again until nothing more drops out. The subset is named in the certificate; a re-check
+rebuilds the formula of those slots from the grid and words itself, so any subset a manifest
+names can only make a proof fail to check, never make a false claim pass.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xwsat.evidence.explain import sub_problem
+from xwsat.problem import FillProblem
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+FAILED_WEIGHT = 1.5  # a slot's weight starts at 1 (plus a tie-break below 1e-3), +1 a failure
+SLICE = 20_000  # decisions between two looks at the clock
+
+
+def restricted(problem: FillProblem, slots: Sequence[int]) -> FillProblem:
+    """The constraints of ``slots`` only: their candidates, their cells (renumbered in order),
+    the no-repeat rule among them; a cell in none of them is left out."""
+    if len(slots) == problem.n_slots and list(slots) == list(range(problem.n_slots)):
+        return problem
+    sub = sub_problem(problem, list(slots), {})
+    used = np.unique(np.concatenate(sub.slot_cells)) if slots else np.zeros(0, np.int32)
+    renumber = np.full(problem.n_cells, -1, dtype=np.int32)
+    renumber[used] = np.arange(len(used), dtype=np.int32)
+    return replace(sub, cell_ids=sub.cell_ids[used], cell_masks=sub.cell_masks[used],
+                   slot_cells=tuple(renumber[cells] for cells in sub.slot_cells))
+
+
+def _failed_slots(problem: FillProblem, deadline: float, seed: int) -> list[int] | None:
+    """The slots where the compiled letter search failed while refuting ``problem``; None when
+    it found a fill or ran out of time."""
+    from xwsat.mac import aot
+    from xwsat.mac import state as mstate
+    from xwsat.mac.model import build_model
+
+    model, start = build_model(problem)
+    st = mstate.new_state(model, start, seed)
+    run = aot.runner()
+    code = mstate.BUDGET
+    while code == mstate.BUDGET:
+        if time.monotonic() >= deadline:
+            return None
+        code = run(model, st, SLICE)
+    if code != mstate.UNSAT:
+        return None
+    return np.flatnonzero(st.weight > FAILED_WEIGHT).tolist()
+
+
+def shrink(problem: FillProblem, time_limit: float, seed: int = 0) -> list[int]:
+    """Slots whose constraints alone have no solution, as few as repeated refutation finds
+    within ``time_limit``: all of them when the first refutation does not finish (or the grid
+    has a fill)."""
+    deadline = time.monotonic() + time_limit
+    kept = list(range(problem.n_slots))
+    failed = _failed_slots(problem, deadline, seed)
+    while failed and len(failed) < len(kept):  # else: no answer, or a wipe-out at the root
+        narrower = [kept[i] for i in failed]
+        again = _failed_slots(restricted(problem, narrower), deadline, seed)
+        if again is None:
+            break  # the failing slots alone have a fill, or time ran out
+        kept, failed = narrower, again
+    return kept
