@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from xwsat.backends.registry import make_backend, resolve
+from xwsat.backends.registry import make_backend, resolve, shares_nogoods
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.guard import Tick
@@ -89,7 +89,8 @@ def fill_grid(
                                  f"dictionary's alphabet has {problem.alphabet_size}")
         limits = Limits(options.time_limit, options.memory_mb, options.seed,
                         threads=1 if len(staged) > 1 else 2)
-        outcome = run_portfolio(staged, problem, limits, on_tick)
+        outcome = run_portfolio(staged, problem, limits, on_tick,
+                                    share=shares_nogoods(options.backend))
     times["solve_s"] = time.perf_counter() - t2
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)

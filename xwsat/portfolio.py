@@ -14,15 +14,21 @@ from dataclasses import replace
 
 from xwsat import guard
 from xwsat.backends.registry import make_backend
+from xwsat.mac.share import Exchange
 from xwsat.outcome import Limits, Outcome, Status, Stop, stopped
 from xwsat.problem import FillProblem
 
 MEMORY_EVERY = 10  # polls between readings of the run's memory
 
 
-def _solve(spec: str, problem: FillProblem, limits: Limits) -> Outcome:
-    """In the child: the back-end's answer, its progress lines sent to the parent."""
-    return make_backend(spec).solve(problem, limits, guard.report)
+def _solve(spec: str, problem: FillProblem, limits: Limits,
+           exchange: Exchange | None = None, me: int = 0) -> Outcome:
+    """In the child: the back-end's answer, its progress lines sent to the parent; a back-end
+    that shares nogoods gets its end of the race's exchange."""
+    backend = make_backend(spec)
+    if exchange is not None and backend.traits.shares_nogoods:
+        backend.exchange = exchange.endpoint(me)
+    return backend.solve(problem, limits, guard.report)
 
 
 def _outcome(spec: str, finished: guard.Finished) -> Outcome:
@@ -35,11 +41,12 @@ def _outcome(spec: str, finished: guard.Finished) -> Outcome:
 
 
 def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: Limits,
-                  on_tick: guard.Tick | None = None) -> Outcome:
+                  on_tick: guard.Tick | None = None, share: bool = False) -> Outcome:
     """Race ``(back-end, start delay)`` pairs; a delayed back-end gets the time that is left.
 
     A staged portfolio lets a fast back-end answer easy grids alone and escalates to the others
-    only when it has not. Returns UNKNOWN at the time limit, on Ctrl-C or a memory breach, or
+    only when it has not. With ``share`` the racers that can trade nogoods do so
+    (``xwsat.mac.share``). Returns UNKNOWN at the time limit, on Ctrl-C or a memory breach, or
     when no back-end decided (ERROR when every one of them failed).
     """
     started = time.monotonic()
@@ -51,6 +58,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
     finished: list[Outcome] = []
     reported: set[int] = set()
     polls = 0
+    exchange = Exchange(len(specs)) if share and len(specs) > 1 else None
     try:
         while True:
             now = time.monotonic()
@@ -61,7 +69,8 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
                     if left is not None and left <= 0:
                         continue  # no time left for it: the deadline ends the race
                     runs[number] = guard.Child(
-                        _solve, (spec, problem, replace(limits, time_limit=left)), spec)
+                        _solve, (spec, problem, replace(limits, time_limit=left), exchange,
+                                 number), spec)
             for number, run in enumerate(runs):
                 done = run.poll() if run is not None else None
                 if done is not None and number not in reported:

@@ -22,13 +22,15 @@ class Traits:
     ("native", "mac", "cdcl", "cpsat", "ace"). ``proof``: the proof producer that writes a
     checkable certificate the same way (``xwsat.evidence.producers``), or None. ``peer``: a
     solver run for comparison only. ``max_letters``: the largest alphabet it takes (None: any);
-    a larger one is refused before the search, as bad input (exit 2)."""
+    a larger one is refused before the search, as bad input (exit 2). ``shares_nogoods``: it
+    takes an ``exchange`` endpoint (``xwsat.mac.share``) to trade nogoods with its racers."""
 
     family: str
     complete: bool = True
     proof: str | None = None
     peer: bool = False
     max_letters: int | None = None
+    shares_nogoods: bool = False
 
 
 class Backend(Protocol):

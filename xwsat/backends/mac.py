@@ -21,9 +21,12 @@ from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, St
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
+    from xwsat.mac.share import Endpoint
     from xwsat.mac.state import State
 
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
+SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
+# decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share)
 
 
 def _marker() -> Path:
@@ -139,7 +142,8 @@ class MacBackend:
         self.words = words  # decide whole words (fills large grids sooner) instead of letters
         self.label = "mac:words" if words else "mac"
         # a certificate for either comes from the letter-deciding search's DRUP proof
-        self.traits = Traits("mac", proof="mac")
+        self.traits = Traits("mac", proof="mac", shares_nogoods=True)
+        self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
 
     @staticmethod
     def available() -> bool:
@@ -163,6 +167,7 @@ class MacBackend:
         run = aot.runner()
         built = time.perf_counter()
         budget, code, last_report, rate = 16, mstate.BUDGET, built, 0.0
+        seen, sent, taken = 0, 0, 0  # nogoods: looked at for sharing, sent, taken from others
         while code == mstate.BUDGET:
             before = time.perf_counter()
             if deadline is not None and before >= deadline:
@@ -172,6 +177,14 @@ class MacBackend:
                 budget = max(1, min(1 << 20, int(rate * span)))
             nodes = int(state.sc[mstate.NODES])
             code = run(model, state, budget)
+            if self.exchange is not None and code == mstate.BUDGET:
+                from xwsat.mac import share
+
+                mine = share.recorded(state, seen, SHARE_MAX_LEN)
+                if self.exchange.publish(mine):
+                    sent += share.count(mine)
+                taken += share.absorb(state, self.exchange.collect())
+                seen = int(state.sc[mstate.NG])
             spent = time.perf_counter() - before
             done = int(state.sc[mstate.NODES]) - nodes
             if done and spent > 0:
@@ -187,7 +200,9 @@ class MacBackend:
             constraints=problem.n_slots,
             conflicts=int(sc[mstate.FAILS]),
             nodes=int(sc[mstate.NODES]),
-            extra={"restarts": int(sc[mstate.RESTARTS]), "nogoods": int(sc[mstate.NG])},
+            extra={"restarts": int(sc[mstate.RESTARTS]), "nogoods": int(sc[mstate.NG]),
+                   **({"nogoods_sent": sent, "nogoods_taken": taken}
+                      if self.exchange is not None else {})},
         )
         if code == mstate.SAT:
             fill = []

@@ -41,7 +41,10 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "staged": (("native", 0.0), ("sat", 3.0)),
     "regions": (("native", 0.0), ("native:prove", 0.0)),
     "words": _WORDS_AND_LETTERS,
+    "share": _WORDS_AND_LETTERS,
 }
+# policies whose racers trade the nogoods they learn (``xwsat.mac.share``)
+SHARING_POLICIES = frozenset({"share"})
 
 
 def _module(name: str):
@@ -87,6 +90,11 @@ def backend_specs() -> list[str]:
 
 def is_auto(spec: str) -> bool:
     return spec == "auto" or spec.startswith("auto:")
+
+
+def shares_nogoods(spec: str) -> bool:
+    """Whether the racers of ``spec`` trade nogoods."""
+    return is_auto(spec) and (spec.partition(":")[2] or "default") in SHARING_POLICIES
 
 
 def resolve(spec: str) -> list[tuple[str, float]]:

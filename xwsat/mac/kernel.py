@@ -55,6 +55,7 @@ from xwsat.mac.state import (  # noqa: F401  (re-exported: the kernel's callers 
     STAMP,
     TR,
     UNSAT,
+    WATCHED,
     WORD_NOISE,
     WORDS,
     State,
@@ -429,7 +430,6 @@ def _watch(st: State, wi: int, li: int) -> None:
 @compiled_kernel
 def restart(m: Model, st: State) -> bool:
     """Record the branch's reduced nld-nogoods, go back to the root; False if that proves UNSAT."""
-    first_new = st.sc[NG]
     positives = 0
     i = 0
     n_path = st.sc[PATH]
@@ -468,6 +468,10 @@ def restart(m: Model, st: State) -> bool:
     st.sc[RESTARTS] += 1
     st.sc[SINCE] = 0
     st.cutoff[0] *= RESTART_FACTOR
+    # every nogood not yet watched: this branch's, and any added between two runs (another
+    # search's, shared by the caller)
+    first_new = st.sc[WATCHED]
+    st.sc[WATCHED] = st.sc[NG]
     for g in range(first_new, st.sc[NG]):
         free0, free1 = -1, -1
         for li in range(st.ng_start[g], st.ng_start[g + 1]):

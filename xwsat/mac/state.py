@@ -13,9 +13,9 @@ from xwsat.mac.model import Model, Start
 
 # scalar slots in State.sc
 (TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
- PROOF_ON, WORDS, SEED) = range(18)
+ PROOF_ON, WORDS, SEED, WATCHED) = range(19)
 WORD_NOISE = 0.5  # word decisions: random noise added to a word's score after a restart
-SCALARS = 18
+SCALARS = 19
 K_DOM, K_CT, K_FIX, K_LIM = 0, 1, 2, 3
 SAT, UNSAT, BUDGET = 1, 0, 2
 RESTART_FIRST, RESTART_FACTOR = 10.0, 1.1
