@@ -246,7 +246,7 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     method = f"certificate:{proof.name}"
     slots = None
     if core:
-        slots, stop = _needed_slots(built, time_limit * CORE_SHARE, seed, on_tick)
+        slots, stop = _needed_slots(built, time_limit * CORE_SHARE, seed, on_tick, deadline)
         if stop is not None:
             return CertificateRun(stopped(method, stop.stop or Stop.INTERRUPTED, stop.message),
                                   directory, {})
@@ -328,8 +328,8 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     return CertificateRun(outcome, directory, manifest, checked=ok)
 
 
-def _needed_slots(built: Built, budget: float, seed: int,
-                  on_tick: Tick | None) -> tuple[list[str] | None, Finished | None]:
+def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
+                  deadline: float) -> tuple[list[str] | None, Finished | None]:
     """The names of the slots whose constraints alone the compiled search refutes
     (``slot_core.shrink``, in a child within ``budget``), or None to keep the whole grid (no
     compiled search, no smaller set found in time); and how the run was stopped, if it was
@@ -341,8 +341,9 @@ def _needed_slots(built: Built, budget: float, seed: int,
         return None, None
     found = run_function(shrink, (problem, budget, seed), budget,
                          "finding the slots a refutation needs", on_tick)
-    if found.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED):
-        return None, found  # Ctrl-C, a signal, the memory limit: no later stage starts
+    if found.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED) or (
+            found.stop is Stop.TIME and time.perf_counter() >= deadline):
+        return None, found  # Ctrl-C, a signal, the command's limits: no later stage starts
     if not found.ok or len(found.value) == problem.n_slots:
         return None, None
     return [problem.slot_names[s] for s in found.value], None
