@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
-# decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share)
+# decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share_quick)
 
 
 def _marker() -> Path:

@@ -5,7 +5,9 @@ words, compare, check again), one process each, the two formulas one after the o
 so that load falls on both alike. Results: ../README.md, "Certificates over the slots a
 refutation needs".
 
-    python results/evidence/slot_core/measure.py --dict D [--time-limit S] GRID... > rows.jsonl
+    python results/evidence/slot_core/measure.py --dict D [--time-limit S] [--recheck-whole]
+        GRID... > rows.jsonl
+    python results/evidence/slot_core/measure.py --table rows.jsonl
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ def timed(command: list[str], limit: float) -> tuple[float, int, str]:
         return time.perf_counter() - start, -1, ""
 
 
-def measure(grid: str, dictionary: str, limit: float, whole: bool, xwsat: str) -> dict:
+def measure(grid: str, dictionary: str, limit: float, whole: bool, xwsat: str,
+            recheck: bool) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="xwsat-cert-")) / "cert"
     try:
         command = [xwsat, "prove", grid, "--dict", dictionary, "--certificate", str(folder),
@@ -42,11 +45,9 @@ def measure(grid: str, dictionary: str, limit: float, whole: bool, xwsat: str) -
             manifest = json.loads(out)["certificate"]["manifest"]
         except (ValueError, KeyError, TypeError):
             return {**row, "checked": None}
-        row.update(checked=manifest.get("verified"), clauses=manifest["encoding"]["clauses"],
-                   slots=len(manifest.get("formula", {}).get("slots", []))
-                   or None, lemmas=manifest.get("proof", {}).get("lines"),
-                   times={k: round(v, 2) for k, v in manifest.get("times", {}).items()},
-                   check={k: manifest.get("check", {}).get(k) for k in ("parse_s", "check_s")})
+        if not recheck:
+            return {**row, **_facts(manifest)}
+        row.update(_facts(manifest))
         wall, code, out = timed([xwsat, "check-proof", str(folder), "--grid", grid, "--dict",
                                  dictionary, "-t", str(limit)], limit + 60)
         row.update(recheck_wall_s=round(wall, 2), recheck_verified=code == 1)
@@ -55,16 +56,72 @@ def measure(grid: str, dictionary: str, limit: float, whole: bool, xwsat: str) -
         shutil.rmtree(folder.parent, ignore_errors=True)
 
 
+def _facts(manifest: dict) -> dict:
+    return {"checked": manifest.get("verified"), "clauses": manifest["encoding"]["clauses"],
+            "slots": len(manifest.get("formula", {}).get("slots", [])) or None,
+            "lemmas": manifest.get("proof", {}).get("lines"),
+            "times": {k: round(v, 2) for k, v in manifest.get("times", {}).items()},
+            "check": {k: manifest.get("check", {}).get(k) for k in ("parse_s", "check_s")}}
+
+
+def table(path: Path) -> str:
+    """The markdown table of a rows file: per grid, the core and the whole formula side by
+    side, then the medians."""
+    import statistics
+
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    by = {}
+    for row in rows:
+        by.setdefault(row["grid"], {})[row["formula"]] = row
+    lines = ["| grid | slots kept | clauses core / whole | lemmas core / whole | certify core "
+             "(of it: check) | re-check core | certify whole (of it: check) | ratio |",
+             "|---|---|---|---|---|---|---|---|"]
+    ratios, core_walls, whole_walls, core_totals = [], [], [], []
+    for grid, pair in by.items():
+        core, whole = pair.get("core", {}), pair.get("whole", {})
+        cw, ww = core.get("certify_wall_s"), whole.get("certify_wall_s")
+        ok_c, ok_w = core.get("checked") is True, whole.get("checked") is True
+        if ok_c:
+            core_walls.append(cw)
+            core_totals.append(cw + (core.get("recheck_wall_s") or 0))
+        whole_walls.append(ww if ok_w else float("inf"))
+        if ok_c and ok_w:
+            ratios.append(cw / ww)
+        lines.append(
+            f"| {Path(grid).stem} | {core.get('slots') or 'all'} | "
+            f"{(core.get('clauses') or 0) / 1e6:.2f}M / {(whole.get('clauses') or 0) / 1e6:.2f}M | "
+            f"{core.get('lemmas')} / {whole.get('lemmas')} | "
+            f"{cw if ok_c else 'not checked'} s ({core.get('times', {}).get('check_wall_s')}) | "
+            f"{core.get('recheck_wall_s')} s | "
+            f"{ww if ok_w else 'not checked'} s ({whole.get('times', {}).get('check_wall_s')}) | "
+            f"{cw / ww if ok_c and ok_w else float('nan'):.2f} |")
+    lines.append("")
+    lines.append(f"Checked: core {len(core_walls)} of {len(by)}, whole "
+                 f"{sum(w != float('inf') for w in whole_walls)} of {len(by)}. Median certify "
+                 f"(shrink + encode + prove + dratify's check): core "
+                 f"{statistics.median(core_walls):.1f} s, whole "
+                 f"{statistics.median(whole_walls):.1f} s; longest core {max(core_walls):.1f} s. "
+                 f"Median certify + re-check (core): {statistics.median(core_totals):.1f} s. "
+                 f"Median ratio core / whole: {statistics.median(ratios):.2f}.")
+    return "\n".join(lines)
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--table":
+        print(table(Path(sys.argv[2])))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("grids", nargs="+")
     parser.add_argument("--dict", required=True)
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("--xwsat", default=shutil.which("xwsat") or "xwsat")
+    parser.add_argument("--recheck-whole", action="store_true",
+                        help="also re-check the whole-grid certificates (as long as their check)")
     args = parser.parse_args()
     for grid in args.grids:
         for whole in (False, True):
-            row = measure(grid, args.dict, args.time_limit, whole, args.xwsat)
+            row = measure(grid, args.dict, args.time_limit, whole, args.xwsat,
+                          recheck=not whole or args.recheck_whole)
             print(json.dumps(row), flush=True)
             print(f"{grid} {row['formula']}: certify {row['certify_wall_s']} s, checked "
                   f"{row.get('checked')}, re-check {row.get('recheck_wall_s')} s", file=sys.stderr)
