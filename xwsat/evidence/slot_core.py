@@ -6,7 +6,8 @@ as much again. The constraints of a subset of the slots are a relaxation of the 
 of the grid satisfies them, so if they alone have no solution, neither has the grid. The
 refutation usually involves far fewer slots than the grid has (results/evidence/README.md):
 ``shrink`` finds such a subset by refuting, keeping only the slots where the search failed, and
-refuting again until nothing more drops out. The subset is named in the certificate; a re-check
+refuting again until nothing more drops out; it keeps the set whose proof should check fastest
+(fewest failures times clauses, the whole grid included). The subset is named in the certificate; a re-check
 rebuilds the formula of those slots from the grid and words itself, so any subset a manifest
 names can only make a proof fail to check, never make a false claim pass.
 """
@@ -42,9 +43,9 @@ def restricted(problem: FillProblem, slots: Sequence[int]) -> FillProblem:
                    slot_cells=tuple(renumber[cells] for cells in sub.slot_cells))
 
 
-def _failed_slots(problem: FillProblem, deadline: float, seed: int) -> list[int] | None:
-    """The slots where the compiled letter search failed while refuting ``problem``; None when
-    it found a fill or ran out of time."""
+def _refuted(problem: FillProblem, deadline: float, seed: int) -> tuple[list[int], int] | None:
+    """The slots where the compiled letter search failed while refuting ``problem``, and how
+    many failures it took; None when it found a fill or ran out of time."""
     from xwsat.mac import aot
     from xwsat.mac import state as mstate
     from xwsat.mac.model import build_model
@@ -59,20 +60,37 @@ def _failed_slots(problem: FillProblem, deadline: float, seed: int) -> list[int]
         code = run(model, st, SLICE)
     if code != mstate.UNSAT:
         return None
-    return np.flatnonzero(st.weight > FAILED_WEIGHT).tolist()
+    return np.flatnonzero(st.weight > FAILED_WEIGHT).tolist(), int(st.sc[mstate.FAILS])
+
+
+def formula_weight(problem: FillProblem, slots: Sequence[int]) -> int:
+    """About the number of clauses of the slots' formula: one per letter of each candidate."""
+    return sum(len(problem.candidates[s]) * len(problem.slot_cells[s]) for s in slots)
 
 
 def shrink(problem: FillProblem, time_limit: float, seed: int = 0) -> list[int]:
-    """Slots whose constraints alone have no solution, as few as repeated refutation finds
-    within ``time_limit``: all of them when the first refutation does not finish (or the grid
-    has a fill)."""
+    """Slots whose constraints alone have no solution, chosen to make the proof cheap to check:
+    each refutation keeps the slots where the search failed, until nothing drops out (or time
+    runs out); of the sets refuted on the way, the one with the fewest failures times clauses
+    (a proof's lemma count times the cost of checking one) wins. All the slots when the first
+    refutation does not finish or the grid has a fill.
+
+    A smaller set is not always cheaper: the search may need more failures to refute it alone
+    (results/evidence/README.md)."""
     deadline = time.monotonic() + time_limit
     kept = list(range(problem.n_slots))
-    failed = _failed_slots(problem, deadline, seed)
-    while failed and len(failed) < len(kept):  # else: no answer, or a wipe-out at the root
+    first = _refuted(problem, deadline, seed)
+    if first is None:
+        return kept
+    failed, fails = first
+    best, best_cost = kept, fails * formula_weight(problem, kept)
+    while failed and len(failed) < len(kept):  # else: a wipe-out at the root, or a fixpoint
         narrower = [kept[i] for i in failed]
-        again = _failed_slots(restricted(problem, narrower), deadline, seed)
+        again = _refuted(restricted(problem, narrower), deadline, seed)
         if again is None:
             break  # the failing slots alone have a fill, or time ran out
-        kept, failed = narrower, again
-    return kept
+        kept, (failed, fails) = narrower, again
+        cost = fails * formula_weight(problem, kept)
+        if cost < best_cost:
+            best, best_cost = kept, cost
+    return best
