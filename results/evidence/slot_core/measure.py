@@ -115,11 +115,13 @@ def main() -> None:
     parser.add_argument("--dict", required=True)
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("--xwsat", default=shutil.which("xwsat") or "xwsat")
+    parser.add_argument("--formulas", default="core,whole",
+                        help="which to measure: core, whole or both (default)")
     parser.add_argument("--recheck-whole", action="store_true",
                         help="also re-check the whole-grid certificates (as long as their check)")
     args = parser.parse_args()
     for grid in args.grids:
-        for whole in (False, True):
+        for whole in [name == "whole" for name in args.formulas.split(",")]:
             row = measure(grid, args.dict, args.time_limit, whole, args.xwsat,
                           recheck=not whole or args.recheck_whole)
             print(json.dumps(row), flush=True)
