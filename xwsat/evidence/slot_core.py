@@ -7,9 +7,9 @@ of the grid satisfies them, so if they alone have no solution, neither has the g
 refutation usually involves far fewer slots than the grid has (results/evidence/README.md):
 ``shrink`` finds such a subset by refuting, keeping only the slots where the search failed, and
 refuting again until nothing more drops out; it keeps the set whose proof should check fastest
-(fewest failures times clauses, the whole grid included). The subset is named in the certificate; a re-check
-rebuilds the formula of those slots from the grid and words itself, so any subset a manifest
-names can only make a proof fail to check, never make a false claim pass.
+(fewest failures times clauses, the whole grid included). The subset is named in the
+certificate; a re-check rebuilds the formula of those slots from the grid and words itself, so
+any subset a manifest names can only make a proof fail to check, never make a false claim pass.
 """
 
 from __future__ import annotations
