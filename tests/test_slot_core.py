@@ -106,3 +106,14 @@ def test_a_manifest_naming_other_slots_is_rejected(core_certificate, tmp_path, f
     rehash(folder)
     lines, verdict = recheck(folder, "auto", 60)
     assert verdict == "rejected" and lines[-1].startswith("NOT VERIFIED"), lines[-1]
+
+
+def test_whole_formula_without_a_certificate_is_bad_input() -> None:
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    result = CliRunner().invoke(app, ["prove", str(SMALL / "open5.txt"), "--dict",
+                                      str(SMALL / "words5_sub10.txt"), "--whole-formula"])
+    assert result.exit_code == 2
+    assert "--certificate" in result.output and "Traceback" not in result.output

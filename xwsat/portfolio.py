@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from xwsat import guard
 from xwsat.backends.registry import make_backend
-from xwsat.mac.share import Exchange
 from xwsat.outcome import Limits, Outcome, Status, Stop, stopped
 from xwsat.problem import FillProblem
+
+if TYPE_CHECKING:
+    from xwsat.mac.share import Exchange
 
 MEMORY_EVERY = 10  # polls between readings of the run's memory
 
@@ -58,7 +61,11 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
     finished: list[Outcome] = []
     reported: set[int] = set()
     polls = 0
-    exchange = Exchange(len(specs)) if share and len(specs) > 1 else None
+    exchange = None
+    if share and len(specs) > 1:
+        from xwsat.mac.share import Exchange
+
+        exchange = Exchange(len(specs))
     try:
         while True:
             now = time.monotonic()

@@ -25,6 +25,7 @@ from xwsat.commands.common import (
     write_atomic,
 )
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
+from xwsat.errors import XwsatError
 from xwsat.evidence import evidence_text as report
 from xwsat.outcome import Status
 from xwsat.pipeline import fill_grid
@@ -71,6 +72,8 @@ def prove(
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
+    if whole_formula and certificate is None:
+        raise XwsatError("--whole-formula shapes a certificate: give --certificate DIR too")
     check_outputs([out, explain_svg], [grid, words.dictionary], force)
     if certificate is not None:
         from xwsat.evidence.certificate import prepare_folder
