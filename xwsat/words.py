@@ -7,6 +7,7 @@ edges (output and messages).
 from __future__ import annotations
 
 import gzip
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
@@ -22,6 +23,7 @@ DEFAULT_SCORE = 50
 EMBEDDED = {"en": "en.txt.gz", "ru": "ru.txt.gz", "es": "es.txt.gz"}
 _DROPPED = str.maketrans("", "", " -'’‐‑_.")
 _DESCRIPTION_SEPARATORS = (" — ", " – ", "\t")
+_MAY_DESCRIBE = re.compile("[\t\u2013\u2014]")  # one scan rules out every separator
 
 
 def normalize_word(raw: str, fold_accents: bool = False, fold_yo: bool = False) -> str:
@@ -119,7 +121,7 @@ _LINE_BREAKING = {cp: " " for cp in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0
 
 def clean_clue(text: str) -> str | None:
     """A clue on one line: control characters and line/paragraph separators become spaces."""
-    cleaned = text.translate(_LINE_BREAKING)
+    cleaned = text if text.isprintable() else text.translate(_LINE_BREAKING)
     if "  " in cleaned or cleaned != cleaned.strip():
         cleaned = " ".join(cleaned.split())
     return cleaned or None
@@ -133,11 +135,12 @@ def build_wordlist(
     """Index normalised entries (word -> (score, clue)) by length, with letter codes per length."""
     if not entries:
         raise XwsatError(f"{source or 'dictionary'}: no usable words")
-    letters = alphabet or "".join(sorted({ch for word in entries for ch in word}))
+    letters = alphabet or "".join(sorted(set("".join(entries))))
     alpha = Alphabet(letters)
-    words = tuple(sorted(entries, key=lambda w: (len(w), w)))
-    scores = np.array([entries[w][0] for w in words], dtype=np.int16)
-    clues = {i: entries[w][1] for i, w in enumerate(words) if entries[w][1]}
+    words = tuple(sorted(sorted(entries), key=len))  # stable: by length, then alphabetical
+    values = [entries[w] for w in words]
+    scores = np.fromiter((score for score, _ in values), dtype=np.int16, count=len(words))
+    clues = {i: clue for i, (_, clue) in enumerate(values) if clue}
     by_length: dict[int, np.ndarray] = {}
     codes: dict[int, np.ndarray] = {}
     start = 0
@@ -167,21 +170,24 @@ def parse_entries(
     allowed = set(alphabet) if alphabet else None
     entries: dict[str, tuple[int, str | None]] = {}
     skipped = 0
+    may_describe = _MAY_DESCRIBE.search
     for number, line in enumerate(lines, start=1):
         line = line.strip()
-        if not line or line.startswith("#"):
+        if not line or line[0] == "#":
             continue
         score, clue = DEFAULT_SCORE, None
-        described = _split_description(line)
+        described = _split_description(line) if may_describe(line) else None
         if described is not None:
             raw, clue = described
         elif ";" in line:
-            parts = line.split(";", 2)
-            raw = parts[0]
-            if len(parts) > 1 and parts[1].strip():
-                score = _parse_score(parts[1].strip(), f"{source}: line {number}")
-            if len(parts) > 2 and parts[2].strip():
-                clue = parts[2].strip()
+            raw, _, rest = line.partition(";")
+            text, _, clue_text = rest.partition(";")
+            text = text.strip()
+            if text.isascii() and text.isdigit() and len(text) < 4 and int(text) <= 100:
+                score = int(text)  # the common case, without float()'s detour
+            elif text:
+                score = _parse_score(text, f"{source}: line {number}")
+            clue = clue_text.strip() or None
         else:
             raw = line
         if clue is not None:
@@ -190,16 +196,21 @@ def parse_entries(
             word = raw
         else:
             word = normalize_word(raw, fold_accents, fold_yo)
-        if not word.isalpha() or (allowed is not None and not set(word) <= allowed):
+            if not word.isalpha():
+                skipped += 1
+                continue
+        if allowed is not None and not allowed.issuperset(word):
             skipped += 1
             continue
         if score < min_score:
             continue
         previous = entries.get(word)
-        if previous is None or previous[0] < score:
-            entries[word] = (score, clue or (previous[1] if previous else None))
-        if len(entries) > MAX_WORDS:
-            raise XwsatError(f"{source}: more than {MAX_WORDS:,} words; split the dictionary")
+        if previous is None:
+            entries[word] = (score, clue)
+            if len(entries) > MAX_WORDS:
+                raise XwsatError(f"{source}: more than {MAX_WORDS:,} words; split the dictionary")
+        elif previous[0] < score:
+            entries[word] = (score, clue or previous[1])
     return entries, skipped
 
 
