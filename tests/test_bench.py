@@ -202,3 +202,54 @@ def test_several_seeds_count_the_worst_seed_and_sole_deciders() -> None:
     assert lines["a"]["solved"] == 2 and lines["a"]["decided by it alone"] == 2
     assert lines["b"]["solved"] == 0 and lines["b"]["decided by it alone"] == 0
     assert len(runs_of(rows, per_seed=True)) == 8
+
+
+def _swept(tiny_suite: Path, out: Path) -> None:
+    result = bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out)
+    assert result.exit_code == 0, result.output + result.stderr
+
+
+def test_report_never_replaces_a_file_it_did_not_write(tiny_suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    assert bench("report", out).exit_code == 0  # its own files, unchanged: replaced freely
+    (out / "summary.csv").write_text("my own table\n")
+    refused = bench("report", out)
+    assert refused.exit_code == 2 and "summary.csv: exists and is not" in refused.stderr
+    assert (out / "summary.csv").read_text() == "my own table\n"
+    assert bench("report", out, "--force").exit_code == 0
+    assert (out / "summary.csv").read_text() != "my own table\n"
+    # A sweep resumed over a user's report.md keeps its rows and leaves the file alone.
+    (out / "report.md").write_text("notes\n")
+    resumed = bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out)
+    assert resumed.exit_code == 0 and "report not written" in resumed.stderr
+    assert (out / "report.md").read_text() == "notes\n"
+
+
+def test_report_readme_must_be_another_markdown_file(tiny_suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    for readme in (out / ROWS, out / "summary.csv", out / "report.md", out, tmp_path / "x.md"
+                   / "deeper.md"):
+        result = bench("report", out, "--readme", readme)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, (readme, result.stderr)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    readme = tmp_path / "NOTES.md"
+    readme.write_text("# Mine\n\nkept\n")
+    assert bench("report", out, "--readme", readme).exit_code == 0
+    text = readme.read_text()
+    assert text.startswith("# Mine\n\nkept\n") and "xwsat bench out: start" in text
+
+
+def test_seeds_out_of_range_are_bad_input(tiny_suite: Path, tmp_path: Path) -> None:
+    result = bench(tiny_suite, "--backends", "native", "--seeds", "1,2147483648",
+                   "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "--seeds must be between 0 and" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bad_cluster_leaves_no_folder(tiny_suite: Path, tmp_path: Path) -> None:
+    result = bench(tiny_suite, "--backends", "native", "--cluster", "bogus",
+                   "--out", tmp_path / "out", "--time-limit", "5")
+    assert result.exit_code == 2 and not (tmp_path / "out").exists()

@@ -286,12 +286,12 @@ def _save(fig: Any, stem: Path) -> list[Path]:
     return paths
 
 
-def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None,
-                 command: str, title: str) -> dict[str, str]:
-    """Markdown and CSV texts by file name (plots are written into ``out_dir`` directly)."""
-    runs = runs_of(rows)
-    seeds = sorted({row["seed"] for row in rows})
-    backends = backends_in(runs)
+TEXT_FILES = ("report.md", "summary.csv", "versus.csv", "instances.csv")
+
+
+def chosen_baseline(rows: list[dict[str, Any]], baseline: str | None) -> str:
+    """``baseline``, or auto when it ran, else the first back-end; an error if it has no runs."""
+    backends = backends_in(runs_of(rows))
     if baseline is None:
         baseline = "auto" if "auto" in backends else backends[0]
     if baseline not in backends:
@@ -299,6 +299,23 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
 
         raise XwsatError(f"baseline {baseline!r} has no runs here (back-ends: "
                          f"{', '.join(backends)})")
+    return baseline
+
+
+def report_files(rows: list[dict[str, Any]], baseline: str) -> list[str]:
+    """The names ``build_report`` writes for these rows (checked before anything is written)."""
+    stems = ["cactus"] + [f"scatter_{_safe(baseline)}_vs_{_safe(other)}"
+                          for other in backends_in(runs_of(rows)) if other != baseline]
+    return [*TEXT_FILES, *(f"{stem}{ext}" for stem in stems for ext in (".png", ".svg"))]
+
+
+def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None,
+                 command: str, title: str) -> dict[str, str]:
+    """Markdown and CSV texts by file name (plots are written into ``out_dir`` directly)."""
+    runs = runs_of(rows)
+    seeds = sorted({row["seed"] for row in rows})
+    backends = backends_in(runs)
+    baseline = chosen_baseline(rows, baseline)
     limits = sorted({r.limit for r in runs})
     best = virtual_best(runs) if len(backends) > 1 else []
     sums = summary(runs + best)

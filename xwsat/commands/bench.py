@@ -6,6 +6,7 @@ verdict contradicts a known status); 2 bad input; 3 interrupted (rerun the comma
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shlex
 import sys
@@ -27,9 +28,16 @@ from xwsat.bench.sweep import (
     read_rows,
     run_sweep,
 )
-from xwsat.bench.tables import build_report, readme_section, splice
-from xwsat.commands.common import compile_first, write_atomic
-from xwsat.commands.options import check_time_limit
+from xwsat.bench.tables import (
+    TEXT_FILES,
+    build_report,
+    chosen_baseline,
+    readme_section,
+    report_files,
+    splice,
+)
+from xwsat.commands.common import compile_first, same_file, write_atomic
+from xwsat.commands.options import check_seed, check_time_limit
 from xwsat.errors import XwsatError
 from xwsat.guard import stop_on_termination
 from xwsat.outcome import Stop
@@ -65,8 +73,8 @@ def _seeds(text: str) -> list[int]:
         seeds = [int(x) for x in _split(text, "--seeds")]
     except ValueError:
         raise XwsatError(f"--seeds {text!r}: write integers like 1,2,3") from None
-    if any(s < 0 for s in seeds):
-        raise XwsatError("--seeds must be zero or positive")
+    for seed in seeds:
+        check_seed(seed, "--seeds")
     return seeds
 
 
@@ -153,9 +161,9 @@ def run(
             load_words(path)  # a damaged dictionary is bad input now, not a column of crashes
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
                            cluster, out_dir)
+        executor, client = _executor(jobs, cluster)  # a bad --cluster: nothing written yet
         out_dir.mkdir(parents=True, exist_ok=True)
         _record(out_dir, command, suites, names)
-        executor, client = _executor(jobs, cluster)
         if client is not None:  # the ETA divides by the cluster's worker threads
             jobs = max(1, sum(client.nthreads().values()))
     except OSError as exc:
@@ -184,7 +192,10 @@ def run(
                    err=True)
         raise typer.Exit(3)
     if not no_report:
-        _write_report(out_dir, None)
+        try:
+            _write_report(out_dir, None)
+        except XwsatError as exc:  # the rows are kept; the report waits for the user
+            typer.echo(f"xwsat: report not written: {exc}", err=True)
     problems = disagreements(rows)
     counts = ", ".join(f"{k} {v}" for k, v in sorted(progress.counts.items())) or "nothing new"
     typer.echo(f"{len(rows)} rows in {out_dir / ROWS} ({progress.skipped} resumed; this run: "
@@ -234,22 +245,65 @@ def _record(out_dir: Path, command: str, suites: list[str], backends: list[str])
     write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
-def _write_report(out_dir: Path, baseline: str | None, title: str | None = None) -> str:
-    """Tables and plots from the folder's rows, headed by the commands that wrote them."""
+def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
+                  force: bool = False) -> str:
+    """Tables and plots from the folder's rows, headed by the commands that wrote them.
+
+    A report file already there is replaced only when it is exactly what an earlier report
+    wrote (its hash is in sweep.json) or with ``force``: a file the user made or edited under
+    one of these names is never lost. Checked for every file before any is written."""
     rows = read_rows(out_dir / ROWS)
     if not rows:
         raise XwsatError(f"{out_dir / ROWS}: no rows yet")
-    try:
-        command = "\n".join(json.loads((out_dir / SWEEP).read_text("utf-8"))["commands"])
-    except (OSError, json.JSONDecodeError, KeyError, TypeError):
-        command = "(command not recorded)"
-    for stale in out_dir.glob("scatter_*.*"):  # plots of an earlier baseline
-        stale.unlink()
+    sweep = _sweep_data(out_dir)
+    command = "\n".join(sweep.get("commands") or []) or "(command not recorded)"
+    written: dict[str, str] = sweep.get("written") or {}
+    baseline = chosen_baseline(rows, baseline)
+    names = report_files(rows, baseline)
+    for name in names:
+        path = out_dir / name
+        if path.exists() and not force and written.get(name) != _sha256(path):
+            raise XwsatError(f"{path}: exists and is not the file an earlier report wrote here "
+                             "(changed, or not xwsat's); move it away or add --force")
+    for stale in out_dir.glob("scatter_*.*"):  # plots of an earlier baseline, if untouched
+        if stale.name not in names and written.get(stale.name) == _sha256(stale):
+            stale.unlink()
+            written.pop(stale.name, None)
     files = build_report(rows, out_dir, baseline, command,
                          title or f"xwsat bench: {out_dir.name}")
     for name, text in files.items():
         write_atomic(out_dir / name, text)
+    sweep["written"] = {**written, **{name: _sha256(out_dir / name) for name in names
+                                      if (out_dir / name).is_file()}}
+    write_atomic(out_dir / SWEEP, json.dumps(sweep, indent=2) + "\n")
     return files["report.md"]
+
+
+def _sweep_data(out_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((out_dir / SWEEP).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {"commands": []}
+    return data if isinstance(data, dict) else {"commands": []}
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _check_readme(readme: Path, folder: Path) -> None:
+    """``--readme`` names a Markdown file of the user's, never one of the sweep's own files
+    (its rows, its record, the report files): checked before anything is written."""
+    if readme.suffix.lower() not in (".md", ".markdown"):
+        raise XwsatError(f"{readme}: --readme takes a Markdown file (.md)")
+    if readme.is_dir():
+        raise XwsatError(f"{readme}: --readme takes a Markdown file, not a folder")
+    if not readme.parent.is_dir():
+        raise XwsatError(f"{readme}: folder {readme.parent} does not exist")
+    own = [folder / name for name in (ROWS, SWEEP, *TEXT_FILES)]
+    if any(same_file(readme, path) for path in own):
+        raise XwsatError(f"{readme}: is one of the sweep's own files; give another Markdown "
+                         "file for --readme")
 
 
 @bench_app.command("report")
@@ -261,12 +315,17 @@ def report(
     readme: Annotated[Path | None, typer.Option(
         "--readme", help="Also put the tables and plots in this Markdown file, between markers "
                          "(the rest of it is kept).")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace report files xwsat did not write here (or that were edited).")
+    ] = False,
 ) -> None:
     """Markdown and CSV tables (solved, PAR-2, median, ratios), cactus and scatter plots."""
     try:
         if not (folder / ROWS).is_file():
             raise XwsatError(f"{folder}: no {ROWS} here (run xwsat bench first)")
-        text = _write_report(folder, baseline, title)
+        if readme is not None:
+            _check_readme(readme, folder)
+        text = _write_report(folder, baseline, title, force)
         if readme is not None:
             old = readme.read_text(encoding="utf-8") if readme.exists() else ""
             section = readme_section(text, folder, readme)
@@ -277,7 +336,6 @@ def report(
     summary = text.split("## Solved per back-end", 1)[1].split("## Plots", 1)[0]
     typer.echo(summary.strip())
     typer.echo(f"\nwrote report.md, summary.csv, versus.csv, instances.csv and plots to {folder}")
-
 
 
 def register(app: typer.Typer) -> None:
