@@ -168,3 +168,41 @@ def test_cli_region_reads_the_solution_of_an_ipuz(files, tmp_path):
     assert result.exit_code == 0, result.output
     after = json.loads(again.read_text(encoding="utf-8"))["solution"]
     assert before is not None and [row[2] for row in after] == [row[2] for row in before.rows]
+
+
+class _SlowSolver:
+    """Stands in for CpSolver: solves until asked to stop (or 5 s), like CP-SAT's search."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.stop = threading.Event()
+
+    def solve(self, model: object) -> int:
+        return 7 if self.stop.wait(5.0) else 9
+
+    def stop_search(self) -> None:
+        self.stop.set()
+
+
+def test_cpsat_stops_on_ctrl_c_and_only_then_says_interrupted() -> None:
+    import signal
+    import threading
+    import time
+
+    from xwsat.optimize import _solve_in_thread
+
+    quick = _SlowSolver()
+    quick.stop.set()  # ends on its own: not an interruption
+    assert _solve_in_thread(quick, None) == (7, False)
+    slow = _SlowSolver()
+    timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        started = time.monotonic()
+        timer.start()
+        assert _solve_in_thread(slow, None) == (7, True)
+        assert time.monotonic() - started < 2.0  # stopped at once, not at its own limit
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
