@@ -189,6 +189,18 @@ BAD_INPUTS = {
     "min-length-0": ({}, ["fill", "{grid}", "--dict", "{words}", "--min-length", "0"]),
     "tiny-memory-limit": ({}, ["fill", "{grid}", "--dict", "{words}", "--memory-limit", "10"]),
     "alphabet-repeats": ({}, ["fill", "{grid}", "--dict", "{words}", "--alphabet", "ABA"]),
+    "alphabet-range": ({}, ["fill", "{grid}", "--dict", "{words}", "--alphabet", "A-Z"]),
+    "alphabet-empty": ({}, ["fill", "{grid}", "--dict", "{words}", "--alphabet", ""]),
+    "seed-past-32-bits": ({}, ["fill", "{grid}", "--dict", "{words}", "--seed", "2147483648"]),
+    "seed-huge": ({}, ["fill", "{grid}", "--dict", "{words}", "--seed",
+                       "99999999999999999999"]),
+    "generate-seed-huge": ({}, ["generate", "--size", "3x3", "--dict", "{words}", "--seed",
+                                "99999999999999999999"]),
+    "grids-seed-range-huge": ({}, ["grids", "generate", "-o", "{tmp}/g", "--seed",
+                                   "1-99999999999"]),
+    "puz-with-a-cell-in-no-slot": ({"grid.txt": "..#.\n####\n"},
+                                   ["fill", "{tmp}/grid.txt", "--dict", "{words}", "--out",
+                                    "{tmp}/out.puz"]),
     "prove-missing-file": ({}, ["prove", "{tmp}/missing.txt", "--dict", "{words}"]),
     "info-ragged-grid": ({"grid.txt": "...\n..\n"},
                          ["info", "{tmp}/grid.txt", "--dict", "{words}"]),
@@ -369,3 +381,16 @@ def test_written_files_follow_the_umask_not_mkstemp(tmp_path) -> None:
         assert target.stat().st_mode & 0o777 == 0o644
     finally:
         os.umask(old)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_an_answer_that_cannot_be_written_is_one_line_and_exit_2(tiny) -> None:
+    """stdout on a full disk: the answer is lost, so the exit says so (not 0, not a bug)."""
+    grid, words = tiny
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([XWSAT, "fill", str(grid), "--dict",
+                               str(words)], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("xwsat: error: cannot write the "
+                                                            "output")

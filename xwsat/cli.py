@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -20,6 +21,8 @@ from typer.core import TyperGroup
 
 from xwsat import guard
 from xwsat.errors import XwsatError
+
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG})
 
 # Each command family is a module with ``register(app)``; a command's module is imported only
 # when that command runs (or help lists it), so ``xwsat fill`` does not pay for ``bench``.
@@ -57,6 +60,15 @@ class Commands(TyperGroup):
         except XwsatError as exc:
             common.clear_status_line()
             typer.echo(f"xwsat: error: {one_line(str(exc))}", err=True)
+            raise typer.Exit(2) from None
+        except OSError as exc:
+            if exc.errno not in OUTPUT_ERRNOS:
+                raise
+            # stdout itself failed (a full disk, a closed pipe): the answer is lost, so say so
+            common.clear_status_line()
+            with contextlib.suppress(OSError):  # nothing more may reach the broken stream
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            typer.echo(f"xwsat: error: cannot write the output ({exc.strerror})", err=True)
             raise typer.Exit(2) from None
         except guard.LimitReached as exc:
             common.clear_status_line()
@@ -115,9 +127,17 @@ def finish(code: int) -> None:
     """Exit now: flush the output and run the exit handlers, but skip the interpreter's
     teardown (freeing a large dictionary and formula one object at a time can take longer than
     the whole time limit's slack)."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):  # a closed pipe: nothing more to say
-            stream.flush()
+    try:
+        sys.stdout.flush()
+    except OSError as exc:  # the answer did not reach its reader (a full disk, a closed pipe)
+        with contextlib.suppress(Exception):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.stderr.write(f"xwsat: error: cannot write the output ({exc.strerror})\n")
+        code = 2
+    except Exception:
+        pass
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
     with contextlib.suppress(Exception):
         atexit._run_exitfuncs()
     os._exit(code)

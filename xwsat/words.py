@@ -275,9 +275,12 @@ def load_words(
 ) -> WordList:
     """Load an embedded dictionary by language code, or a dictionary file by path."""
     if alphabet is not None:
+        declared = alphabet
         alphabet = normalize_word(alphabet)
-        if len(set(alphabet)) != len(alphabet) or not alphabet.isalpha():
-            raise XwsatError("--alphabet must list distinct letters")
+        if (not alphabet or len(set(alphabet)) != len(alphabet) or not alphabet.isalpha()
+                or len(alphabet) != len(unicodedata.normalize("NFC", declared.strip()))):
+            raise XwsatError("--alphabet must list distinct letters, nothing else (e.g. "
+                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ)")
     if spec in EMBEDDED:
         raw = (resources.files("xwsat") / "data" / EMBEDDED[spec]).read_bytes()
         source = f"embedded:{spec}"

@@ -34,7 +34,7 @@ def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
 
 
 def load_word_list(words: Words) -> WordList:
-    return load_words(words.dictionary, words.min_score, words.alphabet or None,
+    return load_words(words.dictionary, words.min_score, words.alphabet,
                       fold_yo=words.fold_yo)
 
 

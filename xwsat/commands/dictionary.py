@@ -30,13 +30,13 @@ SpecArg = Annotated[str, typer.Argument(help="'en', 'ru', 'es' (embedded) or a w
 def info(
     spec: SpecArg,
     min_score: ScoreOpt = 0,
-    alphabet: AlphabetOpt = "",
+    alphabet: AlphabetOpt = None,
     fold_yo: FoldOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Sizes by length, alphabet, score spread and clue count of a dictionary."""
     check_min_score(min_score)
-    summary = dict_info(load_words(spec, min_score, alphabet or None, fold_yo=fold_yo))
+    summary = dict_info(load_words(spec, min_score, alphabet, fold_yo=fold_yo))
     if json_out:
         typer.echo(json.dumps(summary.as_dict(), ensure_ascii=False, indent=2))
     else:
@@ -48,7 +48,7 @@ def export(
     spec: SpecArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="File to write ('-' for stdout).")],
     min_score: ScoreOpt = 0,
-    alphabet: AlphabetOpt = "",
+    alphabet: AlphabetOpt = None,
     fold_yo: FoldOpt = False,
     force: ForceOpt = False,
 ) -> None:
@@ -56,7 +56,7 @@ def export(
     check_min_score(min_score)
     if str(out) != "-":
         check_outputs([out], [spec], force)
-    words = load_words(spec, min_score, alphabet or None, fold_yo=fold_yo)
+    words = load_words(spec, min_score, alphabet, fold_yo=fold_yo)
     text = "".join(line + "\n" for line in export_lines(words))
     if str(out) == "-":
         typer.echo(text, nl=False)

@@ -109,7 +109,8 @@ def count(
                                "method": result.method}, indent=2))
     else:
         kind = "exactly" if result.exact else "at least"
-        typer.echo(f"{kind} {result.count:,} fills ({result.reason}; {result.method}, "
+        noun = "fill" if result.count == 1 else "fills"
+        typer.echo(f"{kind} {result.count:,} {noun} ({result.reason}; {result.method}, "
                    f"{result.seconds:.2f} s)")
     reached = limit and result.count >= limit
     raise typer.Exit(0 if result.exact or reached else 3)

@@ -28,7 +28,7 @@ from xwsat.commands.common import (
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
-from xwsat.grid import BLOCK, EMPTY, Grid
+from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
@@ -71,6 +71,15 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
         grid, fixed = region_grid(start, area, pattern, min_length)
         words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
     grid, words, _ = apply_locks(grid, words, locks, min_length, fold_yo)
+    if out is not None and out.suffix.lower() == ".puz":
+        covered = {cell for slot in extract_slots(grid, min_length) for cell in slot.cells}
+        bare = [i for i in range(grid.height * grid.width)
+                if grid.is_white(i) and i not in covered and grid.cell(i) == EMPTY]
+        if bare:  # said before the search, not after it
+            row, col = divmod(bare[0], grid.width)
+            raise XwsatError(f"{out}: .puz needs every white cell filled, and the cell at row "
+                             f"{row + 1}, column {col + 1} is in no slot of {min_length}+ "
+                             "letters; write .ipuz or .json instead")
     return grid, words
 
 
@@ -96,8 +105,9 @@ def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
     state = "optimal" if best.optimal else f"best found, bound {best.bound}"
     if best.interrupted:
         state += ", interrupted"
+    steps = "improvement" if best.improvements == 1 else "improvements"
     lines = [f"total score {best.total} ({state}; first fill {best.start_total}, "
-             f"{best.improvements} improvements, {best.rounds} neighbourhoods in "
+             f"{best.improvements} {steps}, {best.rounds} neighbourhoods in "
              f"{best.seconds:.1f} s)", "weakest entries:"]
     lines += [f"  {name:>5} {word} ({score})"
               for name, word, score in weakest_entries(result.built, result.outcome.fill)]

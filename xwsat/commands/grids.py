@@ -10,7 +10,7 @@ import typer
 
 from xwsat.bench.suites import MANIFEST, list_suites, load_suite, manifest_text
 from xwsat.commands.common import check_outputs, write_atomic
-from xwsat.commands.options import ForceOpt
+from xwsat.commands.options import ForceOpt, check_seed
 from xwsat.errors import XwsatError
 from xwsat.patterns import block_count, block_range, generate_patterns
 
@@ -29,17 +29,25 @@ def parse_blocks(text: str) -> tuple[int, int]:
     return lo, hi
 
 
+MAX_SEEDS = 10_000
+
+
 def parse_seeds(text: str) -> list[int]:
     """``8``, ``11,12,13`` or ``11-15``: the seeds, each zero or positive."""
     seeds: list[int] = []
     try:
         for part in text.split(","):
             low, sep, high = part.strip().partition("-")
-            seeds += list(range(int(low), int(high) + 1)) if sep else [int(low)]
+            ends = [int(low), int(high)] if sep else [int(low)]
+            for one in ends:
+                check_seed(one)
+            if len(ends) == 2 and ends[1] - ends[0] >= MAX_SEEDS:
+                raise XwsatError(f"--seed {part.strip()}: at most {MAX_SEEDS} seeds at once")
+            seeds += list(range(ends[0], ends[-1] + 1))
     except ValueError:
         raise XwsatError(f"--seed {text!r}: write a seed, a list 11,12 or a range 11-15") from None
-    if not seeds or min(seeds) < 0 or len(set(seeds)) != len(seeds):
-        raise XwsatError("--seed: give distinct seeds, zero or positive")
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise XwsatError("--seed: give distinct seeds (a range is low-high, low first)")
     return seeds
 
 
@@ -103,7 +111,8 @@ def generate(
         "grids": entries,
     }
     write_atomic(out_dir / MANIFEST, manifest_text(manifest))
-    typer.echo(f"wrote {len(grids)} patterns ({min(e['blocks'] for e in entries)}-"
+    noun = "pattern" if len(grids) == 1 else "patterns"
+    typer.echo(f"wrote {len(grids)} {noun} ({min(e['blocks'] for e in entries)}-"
                f"{max(e['blocks'] for e in entries)} blocks) and {MANIFEST} to {out_dir}")
 
 

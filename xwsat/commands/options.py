@@ -37,7 +37,8 @@ ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored be
 LengthOpt = Annotated[int, typer.Option("--min-length", help="Shortest run that is a slot.")]
 MemoryOpt = Annotated[int, typer.Option(
     "--memory-limit", help="MiB for all of the command's processes together (0 = none).")]
-AlphabetOpt = Annotated[str, typer.Option("--alphabet", help="Declare the alphabet's letters.")]
+AlphabetOpt = Annotated[str | None, typer.Option(
+    "--alphabet", help="Declare the alphabet's letters.")]
 FoldOpt = Annotated[bool, typer.Option("--fold-yo", help="Fold Ё into Е (Russian).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable result.")]
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the result here.")]
@@ -53,9 +54,12 @@ def check_time_limit(time_limit: float) -> None:
         raise XwsatError("--time-limit must be a positive number of seconds (at most a week)")
 
 
-def check_seed(seed: int) -> None:
-    if seed < 0:
-        raise XwsatError("--seed must be zero or positive")
+MAX_SEED = 2**31 - 1  # CP-SAT and ACE take 32-bit seeds
+
+
+def check_seed(seed: int, option: str = "--seed") -> None:
+    if not 0 <= seed <= MAX_SEED:
+        raise XwsatError(f"{option} must be between 0 and {MAX_SEED}")
 
 
 def check_min_length(min_length: int) -> None:
@@ -74,7 +78,7 @@ class Words:
 
     dictionary: DictOpt = "en"
     min_score: ScoreOpt = 0
-    alphabet: AlphabetOpt = ""
+    alphabet: AlphabetOpt = None
     fold_yo: FoldOpt = False
 
     def __post_init__(self) -> None:

@@ -61,7 +61,8 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
     if backend not in BACKENDS:
         raise XwsatError(f"--backend must be one of {', '.join(BACKENDS)}")
     if spec.theme and backend == "native":
-        raise XwsatError("--theme is supported by --backend cpsat only")
+        raise XwsatError("--theme needs --backend cpsat or sat (the native generator has no "
+                         "themed entries)")
     started = time.monotonic()
     deadline = started + time_limit
     stop = stop or threading.Event()
