@@ -198,6 +198,7 @@ BAD_INPUTS = {
                                 "99999999999999999999"]),
     "grids-seed-range-huge": ({}, ["grids", "generate", "-o", "{tmp}/g", "--seed",
                                    "1-99999999999"]),
+    "plan-png-named-jpg": ({}, ["plan", "{grid}", "--dict", "{words}", "--png", "{tmp}/p.jpg"]),
     "puz-with-a-cell-in-no-slot": ({"grid.txt": "..#.\n####\n"},
                                    ["fill", "{tmp}/grid.txt", "--dict", "{words}", "--out",
                                     "{tmp}/out.puz"]),

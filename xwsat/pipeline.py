@@ -90,7 +90,7 @@ def fill_grid(
         limits = Limits(options.time_limit, options.memory_mb, options.seed,
                         threads=1 if len(staged) > 1 else 2)
         outcome = run_portfolio(staged, problem, limits, on_tick,
-                                    share=shares_nogoods(options.backend))
+                                    share=shares_nogoods(options.backend), label=options.backend)
     times["solve_s"] = time.perf_counter() - t2
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)

@@ -44,7 +44,8 @@ def _outcome(spec: str, finished: guard.Finished) -> Outcome:
 
 
 def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: Limits,
-                  on_tick: guard.Tick | None = None, share: bool = False) -> Outcome:
+                  on_tick: guard.Tick | None = None, share: bool = False,
+                  label: str = "portfolio") -> Outcome:
     """Race ``(back-end, start delay)`` pairs; a delayed back-end gets the time that is left.
 
     A staged portfolio lets a fast back-end answer easy grids alone and escalates to the others
@@ -87,15 +88,14 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
                     if outcome.status.definitive:
                         return outcome
             if len(finished) == len(specs):
-                return _undecided(finished, None, "no back-end decided")
+                return _undecided(finished, None, "no back-end decided", label)
             now = time.monotonic()
             if deadline is not None and now >= deadline:
-                return _undecided(finished, Stop.TIME,
-                                  "time limit reached")
+                return _undecided(finished, Stop.TIME, "time limit reached", label)
             polls += 1
             if memory and polls % MEMORY_EVERY == 0 and guard.tree_rss(os.getpid()) > memory:
                 return _undecided(finished, Stop.MEMORY,
-                                  f"memory limit of {limits.memory_mb} MiB reached")
+                                  f"memory limit of {limits.memory_mb} MiB reached", label)
             if on_tick:
                 busy = [f"{r.label} ({r.note})" if r.note else r.label
                         for r in runs if r is not None and r.finished is None]
@@ -103,14 +103,15 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
             guard.wait_any([r for r in runs if r is not None], guard.POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = guard.interruption(exc)
-        return _undecided(finished, stop, message)
+        return _undecided(finished, stop, message, label)
     finally:
         for run in runs:
             if run is not None:
                 run.stop()
 
 
-def _undecided(finished: list[Outcome], stop: Stop | None, why: str) -> Outcome:
+def _undecided(finished: list[Outcome], stop: Stop | None, why: str,
+               label: str = "portfolio") -> Outcome:
     """UNKNOWN (or the first ERROR, if every back-end failed) with what each one said."""
     notes = "; ".join(f"{o.method}: {o.label} {o.message}".strip() for o in finished)
     errors = [o for o in finished if o.status is Status.ERROR]
@@ -118,6 +119,6 @@ def _undecided(finished: list[Outcome], stop: Stop | None, why: str) -> Outcome:
         return replace(errors[0], message=notes)
     if stop is None:  # every back-end ended without a verdict: keep the first one's reason
         stop = next((o.stop for o in finished if o.stop is not None), Stop.EXHAUSTED)
-    base = finished[0] if finished else Outcome(Status.UNKNOWN, "portfolio")
+    base = finished[0] if finished else Outcome(Status.UNKNOWN, label)
     return replace(base, status=Status.UNKNOWN, fill=None, stop=stop,
                    message=why + (f" ({notes})" if notes else ""))

@@ -216,8 +216,9 @@ class MacBackend:
         if code == mstate.UNSAT:
             return Outcome(Status.UNFILLABLE, self.label, stats=stats, evidence=Evidence(
                 "compiled MAC exhaustive search",
-                f"maintained arc consistency on the letters model (compact tables, restarts "
-                f"with nogoods) exhausted the space after {stats.nodes} decisions and "
+                f"maintained arc consistency on the letters model (compact tables, "
+                f"{'whole-word' if self.words else 'letter'} decisions, restarts with nogoods) "
+                f"exhausted the space after {stats.nodes} decisions and "
                 f"{stats.conflicts} failures"))
         return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)

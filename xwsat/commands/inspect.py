@@ -21,6 +21,7 @@ from xwsat.commands.options import (
     check_time_limit,
     grouped,
 )
+from xwsat.errors import XwsatError
 from xwsat.info import grid_info
 from xwsat.plan_view import plan_report
 from xwsat.problem import build_problem
@@ -55,6 +56,9 @@ def plan(
     """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
     check_seed(seed)
     check_time_limit(time_limit)
+    for path, suffix in ((svg, ".svg"), (png, ".png")):
+        if path is not None and path.suffix.lower() != suffix:
+            raise XwsatError(f"{path}: --{suffix[1:]} writes a {suffix} file; name it so")
     check_outputs([svg, png], [grid, words.dictionary], force)
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
