@@ -314,3 +314,43 @@ def test_another_certificate_entire_is_refused_for_your_grid_and_words(deep, oth
     result = check_proof(deep, "--grid", grid, "--dict", words)
     assert result.exit_code == 4 and "another grid" in result.stdout, result.output
     assert check_proof(deep).exit_code == 1  # it is a valid certificate, of the other grid
+
+
+def _cli(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_a_dictionary_with_other_letters_is_another_dictionary(tmp_path) -> None:
+    """The certified list's own alphabet never filters the user's words: a list that adds words
+    with a new letter (and fills the grid) is not the certified one (found in review: the
+    recorded alphabet dropped them and the check said VERIFIED)."""
+    (tmp_path / "g.txt").write_text("..\n..\n")
+    (tmp_path / "few.txt").write_text("BC\nAC\n")
+    (tmp_path / "more.txt").write_text("BC\nAC\nÑA\nÑB\n")  # ÑA/BC, ÑB/AC fill it
+    assert _cli("fill", tmp_path / "g.txt", "-d", tmp_path / "more.txt").exit_code == 0
+    assert _cli("prove", tmp_path / "g.txt", "-d", tmp_path / "few.txt", "--certificate",
+                tmp_path / "c").exit_code == 1
+    result = _cli("check-proof", tmp_path / "c", "--grid", tmp_path / "g.txt", "--dict",
+                  tmp_path / "more.txt")
+    assert result.exit_code == 4 and "another word list" in result.output
+
+
+@pytest.mark.parametrize("option,words,said", [
+    (["--min-score", "50"], "ZA;90\nBC;90\nZB;10\nAC;90\n", "only words scored 50 or more"),
+    (["--alphabet", "ABCDEFGHIJKLMNOPQRSTUVWXY"], "ZA;90\nBC;90\nZB;10\nAC;90\n",
+     "declared alphabet ABCDEFGHIJKLMNOPQRSTUVWXY"),
+    (["--fold-yo"], "ДЁ\nЕН\nДЕ\nЁН\n", "Ё read as Е"),
+])
+def test_a_verdict_on_a_filtered_list_says_so_first(tmp_path, option, words, said) -> None:
+    """A certificate made with a word filter answers for the filtered list only; the verdict's
+    first line names the filter and how many of the user's words remain."""
+    (tmp_path / "g.txt").write_text("..\n..\n")
+    (tmp_path / "w.txt").write_text(words)
+    assert _cli("fill", tmp_path / "g.txt", "-d", tmp_path / "w.txt").exit_code == 0
+    assert _cli("prove", tmp_path / "g.txt", "-d", tmp_path / "w.txt", *option,
+                "--certificate", tmp_path / "c").exit_code == 1
+    result = _cli("check-proof", tmp_path / "c", "--grid", tmp_path / "g.txt", "--dict",
+                  tmp_path / "w.txt")
+    assert result.exit_code == 1
+    verdict = next(line for line in result.output.splitlines() if "VERIFIED" in line)
+    assert said in verdict and "your 4 words are" in verdict

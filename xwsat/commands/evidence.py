@@ -147,18 +147,30 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
             rules = {}  # the check rejects it; the user's words are read with the defaults
         fold_yo = rules.get("fold_yo") is True
         user_grid = load_grid(grid, fold_yo) if grid is not None else None
-        user_words = None
+        user_words, filters = None, []
         if dictionary is not None:
-            score = rules.get("min_score", 0)
-            alphabet = rules.get("alphabet")
-            user_words = load_words(dictionary, score if isinstance(score, int) else 0,
-                                    alphabet if isinstance(alphabet, str) else None,
-                                    fold_yo=fold_yo).words
+            user_words, filters = _read_as_certified(dictionary, rules, fold_yo)
         lines, verdict = recheck(directory, engine, time_left(time_limit), status_line,
-                                 user_grid, user_words)
+                                 user_grid, user_words, filters)
         clear_status_line()
     typer.echo("\n".join(lines))
     raise typer.Exit(CHECK_EXIT[verdict])
+
+
+def _read_as_certified(dictionary: str, rules: dict, fold_yo: bool
+                       ) -> tuple[tuple[str, ...], list[str]]:
+    """The user's word list read with the filters the certificate's question names, and those
+    filters in words with how many of the user's words they leave out: the verdict is about the
+    filtered list and must say so. The list's own alphabet is never a filter: a word with
+    another letter makes the list another one."""
+    from xwsat.evidence.recheck import word_filters
+
+    score, declared, _, filters = word_filters(rules)
+    words = load_words(dictionary, score, declared, fold_yo=fold_yo).words
+    if filters:
+        everything = len(load_words(dictionary).words)
+        filters.append(f"your {everything:,} words are {len(words):,} under these rules")
+    return words, filters
 
 
 def register(app: typer.Typer) -> None:

@@ -162,7 +162,8 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
     proof = producer_for_backend(search.backend, method, solver, built.problem.n_slots)
     facts = {"min_length": rules.min_length, "min_score": words.min_score,
-             "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo}
+             "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
+             "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
     run = certify(built, directory, str(grid), time_left(search.time_limit), proof,
                   rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()

@@ -59,6 +59,21 @@ class Question:
                    "any fill of the grid satisfies them"] if self.slots is not None else [])]
 
 
+def word_filters(rules: dict) -> tuple[int, str | None, bool, list[str]]:
+    """The filters a certificate's question puts on a word list (minimum score, declared
+    alphabet, Ё read as Е; malformed values count as absent) and the same in words. The list's
+    own alphabet, also recorded, is not one of them."""
+    score = rules.get("min_score", 0)
+    score = score if isinstance(score, int) and not isinstance(score, bool) else 0
+    declared = rules.get("alphabet_declared")
+    declared = declared if isinstance(declared, str) and declared else None
+    fold_yo = rules.get("fold_yo") is True
+    texts = ([f"only words scored {score} or more"] if score else []) + (
+        [f"only words written with the declared alphabet {declared}"] if declared else []) + (
+        ["Ё read as Е"] if fold_yo else [])
+    return score, declared, fold_yo, texts
+
+
 class Rejected(XwsatError):
     """The folder is a certificate (it has a manifest) that does not hold: NOT VERIFIED."""
 
@@ -203,12 +218,14 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
 
 
 def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | None = None,
-            grid: Grid | None = None, words: tuple[str, ...] | None = None
-            ) -> tuple[list[str], str]:
+            grid: Grid | None = None, words: tuple[str, ...] | None = None,
+            filters: list[str] | None = None) -> tuple[list[str], str]:
     """Lines to print and the verdict: 'verified', 'rejected' or 'undecided'.
 
     ``grid`` and ``words`` (the user's own, normalised with the manifest's rules) must be the
     ones the certificate is about; without them the folder's own copies are the question.
+    ``filters`` say how the user's words were read (a minimum score, ...): a verdict is only
+    about the filtered list, and says so.
     """
     try:
         manifest = read_manifest(directory)
@@ -239,7 +256,11 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     confirmed = ("your grid and dictionary" if grid is not None and words is not None else
                  "the grid and words kept in the folder (pass --grid and --dict to confirm "
                  "they are yours)")
+    if filters and words is not None:  # the question is about the filtered list: say so first
+        confirmed += f" with {'; '.join(filters)}"
     head = (f"VERIFIED: no fill exists for {confirmed}: the formula rebuilt from them is "
             f"formula.cnf, and dratify ({result['engine']} engine) checked the proof's "
             f"{result['steps']} steps against it")
-    return [*lines, head, *question.lines()], "verified"
+    kept = word_filters(manifest.get("rules") or {})[3]
+    read_as = [f"  the word list was made with: {'; '.join(kept)}"] if kept else []
+    return [*lines, head, *question.lines(), *read_as], "verified"
