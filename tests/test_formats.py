@@ -73,6 +73,9 @@ def test_ipuz_is_valid_and_numbered():
     assert data["puzzle"][1][0] == 4 and data["puzzle"][0][3] == "#"
     assert [n for n, _ in data["clues"]["Down"]] == [1, 2, 3, 5]
     assert data["solution"][1] == ["Д", "О", "М", "А"]
+    assert data["charset"].startswith("АБВГДЕЁЖ")  # a solver app must let the user type them
+    assert "Ñ" in ipuz.read(render_puzzle(puzzle("enye"), "x.ipuz"))["charset"]
+    assert "charset" not in ipuz.read(render_puzzle(puzzle("latin"), "x.ipuz"))  # A-Z: default
 
 
 def test_puz_is_readable_by_puzpy_with_checksums():
@@ -84,6 +87,19 @@ def test_puz_is_readable_by_puzpy_with_checksums():
     numbering = p.clue_numbering()
     assert [c["num"] for c in numbering.across] == [1, 4, 6]
     assert numbering.across[0]["clue"] == "first ; clue"
+
+
+def test_puz_clues_with_typography_are_spelt_in_its_one_byte_encoding():
+    """Curly quotes, dashes and ellipses are common in clues; a .puz holds ISO-8859-1 only, so
+    they are spelt in ASCII (found in review: the write failed after the search)."""
+    import puz
+
+    base = puzzle("enye")
+    clued = Puzzle(base.pattern, base.solution, {"1A": "Café “quoted” — dash…", "6A": "Ωmega"},
+                   "Tést – title", "xwsat")
+    p = puz.load(render_puzzle(clued, "x.puz"))
+    assert p.clues[0] == 'Café "quoted" -- dash...' and p.title == "Tést - title"
+    assert "?mega" in p.clues
 
 
 def test_puz_needs_a_full_solution():

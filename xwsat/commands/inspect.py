@@ -56,10 +56,10 @@ def plan(
     """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
     check_seed(seed)
     check_time_limit(time_limit)
+    check_outputs([svg, png], [grid, words.dictionary], force)
     for path, suffix in ((svg, ".svg"), (png, ".png")):
         if path is not None and path.suffix.lower() != suffix:
             raise XwsatError(f"{path}: --{suffix[1:]} writes a {suffix} file; name it so")
-    check_outputs([svg, png], [grid, words.dictionary], force)
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         report = plan_report(build_problem(grid_value, word_list, rules.min_length,

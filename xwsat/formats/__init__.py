@@ -11,7 +11,7 @@ from xwsat.errors import XwsatError
 from xwsat.formats.html import write_html
 from xwsat.formats.ipuzfile import read_ipuz, write_ipuz
 from xwsat.formats.jsonfile import read_json, write_json
-from xwsat.formats.puzfile import read_puz, write_puz
+from xwsat.formats.puzfile import fitted_text, read_puz, write_puz
 from xwsat.formats.puzzle import Puzzle, numbering
 from xwsat.formats.svg import render_svg
 from xwsat.grid import BLOCK, EMPTY, Grid, parse_grid
@@ -130,7 +130,7 @@ def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) ->
             and (back.solution.rows if back.solution else None)
             == (puzzle.solution.rows if puzzle.solution else None)
             and {k: v for k, v in back.clues.items() if v}
-            == {k: v for k, v in puzzle.clues.items() if v})
+            == {k: fitted_text(v) if ext == ".puz" else v for k, v in puzzle.clues.items() if v})
     if not same:
         raise XwsatError(f"{path}: refusing to write: the {ext} file would not read back as "
                          "the same grid and clues")

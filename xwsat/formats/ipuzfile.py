@@ -105,6 +105,19 @@ def _clue(entry: Any) -> tuple[int | None, str]:
         return None, ""
 
 
+LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # ipuz's default charset
+RUSSIAN = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+
+
+def _charset(letters: set[str]) -> str | None:
+    """The letters a solver should let the user type, when the puzzle needs more than ipuz's
+    default A-Z: the Russian alphabet for Cyrillic, A-Z otherwise, plus every letter used."""
+    if letters <= set(LATIN):
+        return None
+    base = RUSSIAN if any("\u0400" <= ch <= "\u04ff" for ch in letters) else LATIN
+    return base + "".join(sorted(letters - set(base)))
+
+
 def write_ipuz(puzzle: Puzzle) -> str:
     """The puzzle as validated ipuz v2 JSON (UTF-8, letters as they are)."""
     import ipuz
@@ -139,6 +152,9 @@ def write_ipuz(puzzle: Puzzle) -> str:
             for d, title in (("A", "Across"), ("D", "Down"))
         },
     }
+    charset = _charset(puzzle.letters())
+    if charset is not None:
+        data["charset"] = charset
     if puzzle.solution is not None:
         data["solution"] = [
             [BLOCK if ch == BLOCK else (None if ch == EMPTY else ch) for ch in row]

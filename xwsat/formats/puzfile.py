@@ -1,7 +1,8 @@
 """Across Lite ``.puz`` files through ``puzpy`` (checksums, layout and encoding are its job).
 
 A ``.puz`` grid holds one byte per cell in ISO-8859-1 (version 1.3), so English and Spanish
-(Ñ) fit and Cyrillic does not: writing such a fill is refused with a clear message. On read,
+(Ñ) fit and Cyrillic does not: writing such a fill is refused with a clear message (before any
+search, by the commands). Clue text is fitted to the same encoding (``fitted_text``). On read,
 blocks come from the solution, given letters from the fill string (the letters already in the
 grid), and the solution is kept unless it is scrambled (locked).
 """
@@ -76,14 +77,36 @@ def write_puz(puzzle: Puzzle) -> bytes:
         for row in puzzle.pattern.rows for ch in row
     )
     slots = sorted(puzzle.slots, key=lambda s: (s.number, s.direction))
-    p.clues = [puzzle.clues.get(s.name, "") for s in slots]
-    for text in [p.title, p.author, *p.clues]:
-        if not _fits(text, p.encoding):
-            raise XwsatError(f".puz text is {p.encoding}; this does not fit: {text[:40]!r}")
+    p.clues = [fitted_text(puzzle.clues.get(s.name, ""), p.encoding) for s in slots]
+    p.title, p.author = fitted_text(p.title, p.encoding), fitted_text(p.author or "", p.encoding)
     try:
         return p.tobytes()
     except ValueError as exc:
         raise XwsatError(f"cannot write .puz: {exc}") from None
+
+
+_TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
+                             "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2032": "'",
+                             "\u2033": '"', "\u2013": "-", "\u2014": "--", "\u2212": "-",
+                             "\u2026": "...", "\u2022": "*", "\u2009": " ", "\u202f": " "})
+
+
+def fitted_text(text: str, encoding: str = "ISO-8859-1") -> str:
+    """Clue, title or author text in the file's one-byte encoding: typographic quotes, dashes
+    and ellipses spelt in ASCII, accents outside it dropped (NFKD), anything else '?'. A .puz
+    holds nothing more; .ipuz and .json keep the text as it is."""
+    if _fits(text, encoding):
+        return text
+    import unicodedata
+
+    out = []
+    for ch in text.translate(_TYPOGRAPHY):
+        if not _fits(ch, encoding):
+            base = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                           if not unicodedata.combining(c))
+            ch = base if base and _fits(base, encoding) else "?"
+        out.append(ch)
+    return "".join(out)
 
 
 def _fits(text: str, encoding: str) -> bool:
