@@ -44,6 +44,7 @@ OUT_PATH = Path(__file__).resolve().parent.parent / "xwsat" / "data" / "es.txt.g
 MIN_LEN, MAX_LEN = 2, 21
 _STRIP = re.compile(r"['’.\-\s]")
 _ES = re.compile(r"[A-ZÑ]+")
+_VOWEL = re.compile(r"[AEIOU]")  # every Spanish word of two letters or more has one
 
 
 def normalise(word: str) -> str | None:
@@ -85,6 +86,7 @@ def build(wordfreq_additions: bool = True) -> dict[str, int]:
                 zipf > wordfreq.zipf_frequency(token, "en", wordlist="large")
             ):
                 words.add(norm)
+    words = {w for w in words if _VOWEL.search(w)}  # vowel-less tokens: PDF, KM, RT, HTTP
     entries = {}
     for word in words:
         freq = folded.get(word, 0.0)

@@ -233,6 +233,16 @@ def test_fold_yo_applies_to_given_letters(write) -> None:
     assert "ЕЖ" in result.stdout
 
 
+def test_an_accented_given_letter_meets_a_list_without_accents(write) -> None:
+    """The embedded Spanish list folds accents (Ñ kept): a grid's Ó is read as O."""
+    words = write("es.txt", "arbol\nñu\n")
+    result = invoke("fill", write("g.txt", "ÁRBOL\n"), "--dict", words)
+    assert result.exit_code == 0 and "A R B O L" in result.stdout, result.output
+    assert invoke("fill", write("n.txt", "Ñ.\n"), "--dict", words).exit_code == 0
+    assert invoke("fill", write("e.txt", "ÑÚ\n"), "--dict", words).exit_code == 0
+    assert_one_line_error(invoke("fill", write("q.txt", "Q.\n"), "--dict", words))
+
+
 def test_minimum_memory_limit_still_solves_a_tiny_grid(tiny) -> None:
     grid, words = tiny
     proc = subprocess.run([XWSAT, "fill", str(grid), "--dict", str(words), "--backend", "cpsat",

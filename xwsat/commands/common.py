@@ -39,8 +39,19 @@ def load_word_list(words: Words) -> WordList:
 
 
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
-    """Read the grid and the dictionary, with the grid's letters normalised like the words."""
-    return load_grid(grid_path, words.fold_yo), load_word_list(words)
+    """Read the grid and the dictionary, with the grid's letters normalised like the words: a
+    given letter the list lacks but whose accent-free form it has is written that way (Ó in a
+    grid read with the embedded Spanish list, which folds accents and keeps Ñ)."""
+    grid, word_list = load_grid(grid_path, words.fold_yo), load_word_list(words)
+    letters = set(word_list.alphabet.letters)
+
+    def fitted(ch: str) -> str:
+        if ch in letters:
+            return ch
+        folded = normalize_word(ch, fold_accents=True, fold_yo=words.fold_yo)
+        return folded if folded in letters else ch  # else the usual one-line error later
+
+    return grid.map_letters(fitted), word_list
 
 
 def fill_options(search: Search, rules: Rules, started: float | None = None) -> FillOptions:
