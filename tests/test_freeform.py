@@ -55,6 +55,17 @@ def test_cpsat_places_at_least_as_many_as_greedy_and_handles_contained_words() -
     assert len(exact.layout.placed) == 5
 
 
+def test_a_board_of_no_chosen_size_is_cropped_to_its_words() -> None:
+    """Found in review: the default board kept a column of blocks no word reached."""
+    entries, _ = read_entries(WORDS, "inline")
+    result = freeform(entries, 12, 12, "greedy", time_limit=2, seed=0, crop=True)
+    verify(result)
+    rows = result.layout.rows()
+    assert any(ch != "#" for ch in rows[0]) and any(ch != "#" for ch in rows[-1])
+    assert any(row[0] != "#" for row in rows) and any(row[-1] != "#" for row in rows)
+    assert (result.layout.width, result.layout.height) == result.layout.bounding_box()
+
+
 def test_checker_catches_bad_layouts() -> None:
     words = ["CAT", "TOE", "ACE", "EAT"]
     good = [(0, 0, 0, "across"), (1, 0, 2, "down")]

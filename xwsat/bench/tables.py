@@ -97,7 +97,7 @@ def summary(runs: list[Run]) -> list[dict[str, Any]]:
         counts = Counter(r.status for r in mine)
         solved = sorted(r.time_s for r in mine if r.solved and r.time_s is not None)
         lines.append({
-            "backend": backend, "runs": len(mine), "solved": len(solved),
+            "backend": backend, "instances": len(mine), "solved": len(solved),
             "filled": counts["filled"], "unfillable": counts["unfillable"],
             "timeout": counts["timeout"] + counts["unknown"], "memout": counts["memout"],
             "crash/error": counts["crash"] + counts["error"],

@@ -123,7 +123,7 @@ def freeform_command(
                 sys.stderr.write(f"[xwsat] {time.monotonic() - started:6.1f} s  {message}\n")
 
         result = freeform(entries, width, height, method, time_left(time_limit), seed, boards,
-                          progress, threading.Event())
+                          progress, threading.Event(), crop=not size)
     result.notes[:0] = notes
     if out is not None and result.verified:
         write_atomic(out, render_rows(out, result.layout.rows(), clues_by_slot(result),

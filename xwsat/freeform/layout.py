@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from xwsat.errors import XwsatError
@@ -67,6 +67,14 @@ class Layout:
         number = {cell: i + 1 for i, cell in enumerate(starts)}
         out = [(number[(p.row, p.col)], p) for p in self.placed]
         return sorted(out, key=lambda np_: (np_[1].direction != ACROSS, np_[0]))
+
+    def cropped(self) -> Layout:
+        """The same words on the smallest board that holds them (moved up and left)."""
+        cells = self.letters()
+        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        width, height = self.bounding_box()
+        placed = tuple(replace(p, row=p.row - top, col=p.col - left) for p in self.placed)
+        return replace(self, width=width, height=height, placed=placed)
 
     def bounding_box(self) -> tuple[int, int]:
         cells = self.letters()

@@ -50,7 +50,9 @@ def default_size(entries: list[Entry]) -> tuple[int, int]:
 def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat",
              time_limit: float = 30.0, seed: int = 0, boards: int = 100,
              progress: Progress = lambda _: None,
-             stop: threading.Event | None = None) -> FreeformResult:
+             stop: threading.Event | None = None, crop: bool = False) -> FreeformResult:
+    """Place the entries on a ``width`` x ``height`` board; ``crop`` trims the rows and columns
+    no word reaches (a board whose size the user did not choose). Verified either way."""
     if method not in METHODS:
         raise XwsatError(f"--method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
@@ -79,6 +81,9 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
             layout = better
         else:
             notes.append("CP-SAT found nothing better than the greedy start in time")
+    if crop and layout.placed:
+        layout = layout.cropped()
+        width, height = layout.width, layout.height
     problems = check_layout(width, height, [e.word for e in fitting],
                             [(p.entry, p.row, p.col, p.direction) for p in layout.placed])
     if problems:
