@@ -243,6 +243,12 @@ def test_an_accented_given_letter_meets_a_list_without_accents(write) -> None:
     assert_one_line_error(invoke("fill", write("q.txt", "Q.\n"), "--dict", words))
 
 
+def test_a_declared_alphabet_says_how_many_words_it_leaves_out(write) -> None:
+    words = write("w.txt", "ZA\nBC\nZB\nAC\n")
+    result = invoke("fill", write("g.txt", "..\n..\n"), "--dict", words, "--alphabet", "ABC")
+    assert "--alphabet leaves out 2 of the 4 words" in result.stderr
+
+
 def test_minimum_memory_limit_still_solves_a_tiny_grid(tiny) -> None:
     grid, words = tiny
     proc = subprocess.run([XWSAT, "fill", str(grid), "--dict", str(words), "--backend", "cpsat",
