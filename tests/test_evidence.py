@@ -179,3 +179,22 @@ def test_cli_bad_evidence_options_are_one_line_errors(tmp_path, args, message) -
     result = invoke("prove", grid, "--dict", words, *args)
     assert result.exit_code == 2
     assert result.stderr.startswith("xwsat: error: ") and message in result.stderr
+
+
+def test_an_explanation_never_cites_a_slot_outside_its_core(tmp_path) -> None:
+    """Found in review: arc consistency empties 1D here, but the minimal core is 7A, 3D, 5D and
+    three givens; the sentence about 1D read as a contradiction of the core."""
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid = tmp_path / "g.txt"
+    grid.write_text("#Q...\nX....\n.....\n....Z\n...J#\n")
+    result = CliRunner().invoke(app, ["prove", str(grid), "--explain"])
+    assert result.exit_code == 1, result.output
+    head = next(line for line in result.output.splitlines() if line.startswith("EXPLANATION"))
+    core = {line.split()[0] for line in result.output.splitlines()
+            if line.startswith("     ") and "length" in line}
+    cited = {word for word in head.replace(":", " ").split() if word[:-1].isdigit()
+             and word[-1] in "AD"}
+    assert core and cited <= core, (head, core)

@@ -174,7 +174,8 @@ def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
                 i += 1
     slots = tuple(sorted(owner[v][1] for v in core if owner[v][0] == "slot"))
     given_cells = tuple(givens[owner[v][1]] for v in core if owner[v][0] == "given")
-    return Explanation(slots, tuple(sorted(given_cells)), minimal, _wipeout_sentence(built),
+    return Explanation(slots, tuple(sorted(given_cells)), minimal,
+                       _wipeout_sentence(built, slots),
                        "selector core, deletion-based minimisation", calls,
                        time.monotonic() - start)
 
@@ -213,16 +214,18 @@ def _explain_by_search(built: Built, blank: Built, start: float,
             i += 1
     slots = tuple(m for kind, m in members if kind == "slot")
     given_cells = tuple(m for kind, m in members if kind == "given")
-    return Explanation(slots, given_cells, minimal, _wipeout_sentence(built),
+    return Explanation(slots, given_cells, minimal, _wipeout_sentence(built, slots),
                        "deletion-based minimisation, MAC search as the oracle", calls,
                        time.monotonic() - start)
 
 
-def _wipeout_sentence(built: Built) -> str:
+def _wipeout_sentence(built: Built, core: tuple[int, ...]) -> str:
+    """The arc-consistency reason, when the slot it empties is one of the core's (otherwise
+    it names a slot outside the core, which reads as a contradiction: found in review)."""
     from xwsat.pipeline import explain_wipeout
 
     wiped = propagate(built.problem)
-    if wiped.wiped is None:
+    if wiped.wiped is None or wiped.wiped not in core:
         return ""
     return "arc consistency alone proves it: " + explain_wipeout(built, wiped.wiped, wiped.reason)
 
