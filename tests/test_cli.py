@@ -249,6 +249,19 @@ def test_a_declared_alphabet_says_how_many_words_it_leaves_out(write) -> None:
     assert "--alphabet leaves out 2 of the 4 words" in result.stderr
 
 
+def test_a_wipeout_by_the_no_repeat_rule_says_so(write) -> None:
+    """Two separate rows and one word: the slots do not cross, so 'no word fits the crossing
+    letters' was wrong (found in review)."""
+    result = invoke("prove", write("g.txt", "...\n###\n...\n"), "--dict", write("w.txt", "cat\n"))
+    assert result.exit_code == 1 and "no repeats" in result.stdout, result.output
+
+
+def test_generate_out_of_time_says_time_not_interrupted() -> None:
+    result = invoke("generate", "--size", "21x21", "-t", "1")
+    assert result.exit_code == 3
+    assert "time limit" in result.output and "interrupted" not in result.output, result.output
+
+
 def test_minimum_memory_limit_still_solves_a_tiny_grid(tiny) -> None:
     grid, words = tiny
     proc = subprocess.run([XWSAT, "fill", str(grid), "--dict", str(words), "--backend", "cpsat",

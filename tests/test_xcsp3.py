@@ -83,3 +83,28 @@ def test_ace_reads_a_slot_without_candidates(tmp_path: Path, make_words) -> None
     path = tmp_path / "x.xml"
     path.write_text(text)
     assert run_ace(path, time_limit=60).status is Status.UNFILLABLE
+
+
+@needs_ace
+def test_ace_reads_the_letters_model_of_a_slot_without_candidates(tmp_path: Path,
+                                                                    make_words) -> None:
+    """Found in review: the letters-only export wrote ne(x,x) for such a slot, which ACE
+    refuses to parse ("Constraint with only conflicts")."""
+    from xwsat.encode.xcsp3 import cells_xcsp3
+
+    built = built_for(make_words, "....\n....\n", ["AB", "CD", "XYZ"])
+    path = tmp_path / "cells.xml"
+    path.write_text(cells_xcsp3(built.problem))
+    assert run_ace(path, time_limit=60).status is Status.UNFILLABLE
+
+
+def test_cpsat_export_of_a_slot_without_candidates_is_a_valid_infeasible_model(
+        make_words) -> None:
+    """Found in review: the word variable had an empty domain (MODEL_INVALID)."""
+    from ortools.sat.python import cp_model
+
+    from xwsat.encode.cpsat_tables import encode_cpsat
+
+    built = built_for(make_words, "....\n....\n", ["AB", "CD", "XYZ"])
+    solver = cp_model.CpSolver()
+    assert solver.solve(encode_cpsat(built.problem).model) == cp_model.INFEASIBLE

@@ -120,5 +120,7 @@ def _undecided(finished: list[Outcome], stop: Stop | None, why: str,
     if stop is None:  # every back-end ended without a verdict: keep the first one's reason
         stop = next((o.stop for o in finished if o.stop is not None), Stop.EXHAUSTED)
     base = finished[0] if finished else Outcome(Status.UNKNOWN, label)
+    if label != "portfolio":  # no racer decided: the verdict is the policy's, not the first's
+        base = replace(base, method=label)
     return replace(base, status=Status.UNKNOWN, fill=None, stop=stop,
                    message=why + (f" ({notes})" if notes else ""))

@@ -64,17 +64,17 @@ def propagate(problem: FillProblem) -> Propagated:
         cells = problem.slot_cells[s]
         letters = problem.letters[s][keep[s]]
         allowed = _allowed_table(masks[cells], alphabet)
-        ok = allowed[np.arange(len(cells))[None, :], letters].all(axis=1)
+        fits = allowed[np.arange(len(cells))[None, :], letters].all(axis=1)
+        ok = fits
         if removed_words[s]:
-            ok &= ~np.isin(problem.candidates[s][keep[s]], list(removed_words[s]))
+            ok = fits & ~np.isin(problem.candidates[s][keep[s]], list(removed_words[s]))
         if not ok.all():
             keep[s] = keep[s][ok]
             letters = letters[ok]
         if len(keep[s]) == 0:
-            return Propagated(
-                problem.with_candidates(keep, masks), s, "no word fits the crossing letters",
-                revisions,
-            )
+            reason = ("every word that fits is already another slot's (no repeats)"
+                      if fits.any() else "no word fits the crossing letters")
+            return Propagated(problem.with_candidates(keep, masks), s, reason, revisions)
         new = _position_masks(letters, alphabet) & masks[cells]
         for pos, cell in enumerate(cells):
             if new[pos] != masks[cell]:

@@ -331,10 +331,16 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
                       if p.suffix == ".png"]
     problems = disagreements(rows)
     instances = len({r.instance for r in runs})
+    seeds_of = {b: sorted({row["seed"] for row in rows if row["backend"] == b})
+                for b in backends}
+    same_seeds = len({tuple(v) for v in seeds_of.values()}) == 1
+    seeding = (f" x {len(seeds)} seeds" if same_seeds else
+               " (seeds: " + "; ".join(f"{b} {','.join(map(str, v))}"
+                                       for b, v in seeds_of.items()) + ")")
     md = [f"# {title}", "",
           f"{len(rows)} runs: {instances} instances x {len(backends)} back-ends"
-          + (f" x {len(seeds)} seeds (each figure is the **worst** seed: decided only if every "
-             f"seed decided, in the slowest time)" if len(seeds) > 1 else "")
+          + (f"{seeding} (each figure is the **worst** seed a back-end ran: decided only if "
+             f"every one of its seeds decided, in the slowest time)" if len(seeds) > 1 else "")
           + f", time limit {', '.join(f'{x:g}' for x in limits)} s. "
           f"Time = build + arc consistency + solve wall "
           f"clock (dictionary load excluded); PAR-2 counts an undecided run as 2 x the limit. "

@@ -46,9 +46,9 @@ def encode_cpsat(
     n_tuples = 0
     for s, cells in enumerate(problem.slot_cells):
         cands = problem.candidates[s].astype(np.int64)
-        word = model.new_int_var_from_domain(
-            cp_model.Domain.from_values(cands.tolist()), problem.slot_names[s]
-        )
+        word = model.new_int_var_from_domain(  # no candidate: a domain of one value (CP-SAT
+            cp_model.Domain.from_values(cands.tolist() or [0]), problem.slot_names[s]  # refuses
+        )  # an empty one); the empty table below makes the model infeasible
         words.append(word)
         table = np.hstack([problem.letters[s].astype(np.int64), cands[:, None]])
         model.add_allowed_assignments([letters[int(c)] for c in cells] + [word], table.tolist())

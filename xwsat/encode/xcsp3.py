@@ -149,7 +149,11 @@ def cells_xcsp3(problem: FillProblem) -> str:
         if rows:
             out.append(f"    <extension> <list> {cells(s)} </list> <supports> {rows} "
                        "</supports> </extension>")
-        else:  # no candidate: a table that nothing satisfies (XCSP3 refuses empty supports)
+        elif top >= 1:  # no candidate: XCSP3 refuses empty supports and ACE a constraint that
+            first = f"x{int(problem.slot_cells[s][0])}"  # only conflicts, so two unary tables
+            out += [f"    <extension> <list> {first} </list> <supports> {v} </supports> "  # that
+                    "</extension>" for v in (0, 1)]  # exclude each other say it
+        else:
             first = f"x{int(problem.slot_cells[s][0])}"
             out.append(f"    <intension> ne({first},{first}) </intension>")
     if not problem.allow_repeats:

@@ -72,7 +72,7 @@ def cross_check(built: Built, verdict: Status, first: str, time_limit: float,
                           "dictionary, no solver needed)")
     method = second_method(first)
     limits = Limits(time_limit, None, 0, threads=2)
-    outcome = run_portfolio([(method, 0.0)], problem, limits, on_tick)
+    outcome = run_portfolio([(method, 0.0)], problem, limits, on_tick, label=method)
     if outcome.stop is Stop.INTERRUPTED:  # Ctrl-C: the command stops, it is not out of time
         raise KeyboardInterrupt
     if outcome.status is Status.FILLED and outcome.fill is not None:

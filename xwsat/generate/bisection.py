@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from xwsat import guard
 from xwsat.generate.automaton import LayeredStates, LineAutomaton
 from xwsat.generate.cpsat_lines import SolveReport
 from xwsat.generate.lazy import neighbours
@@ -221,8 +222,8 @@ class NativeGenerator:
                 if verdict is not None:
                     verdict.stats["restarts"] = restart - 1
                     return verdict
-        except KeyboardInterrupt:
-            return self._report(None, started, stopped="interrupted")
+        except KeyboardInterrupt as exc:  # Ctrl-C, or the command's time or memory limit
+            return self._report(None, started, stopped=guard.interruption(exc)[1])
 
     def _dfs(self, root: Node, limit: int, deadline: float, stop: threading.Event,
              progress: Progress, started: float) -> SolveReport | None:

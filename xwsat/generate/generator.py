@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from xwsat import guard
 from xwsat.errors import XwsatError
 from xwsat.generate.automaton import LineAutomaton, build_line_automaton
 from xwsat.generate.bisection import NativeGenerator
@@ -85,8 +86,8 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
         else:
             engine = NativeGenerator(spec, words.alphabet, automata, seed)
         report: SolveReport = engine.solve(deadline, stop, progress)
-    except KeyboardInterrupt:   # while a model was being built: nothing found yet
-        report = SolveReport(None, False, "interrupted")
+    except KeyboardInterrupt as exc:  # Ctrl-C or the command's limit: nothing found yet
+        report = SolveReport(None, False, guard.interruption(exc)[1])
     times = {"build_s": round(built - started, 3),
              "search_s": round(time.monotonic() - built, 3)}
     stats = Stats(extra=dict(report.stats))
@@ -96,7 +97,8 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
                 Status.UNFILLABLE, backend, stats=stats,
                 message=f"no grid exists: {backend} exhausted the search"
                 + (" (with exact lazy cuts)" if backend != "native" else "")), None, times, sizes)
-        why = Stop.INTERRUPTED if report.stopped == "interrupted" else Stop.TIME
+        why = (Stop.INTERRUPTED if report.stopped == "interrupted" else
+               Stop.MEMORY if "memory" in report.stopped else Stop.TIME)
         return GenerateResult(stopped(backend, why, report.stopped, stats), None, times, sizes)
     problems = check_generated(report.rows, set(words.words), spec.min_length, spec.max_blocks,
                                spec.symmetry, spec.allow_repeats, _givens_rows(spec),
