@@ -253,3 +253,19 @@ def test_a_bad_cluster_leaves_no_folder(tiny_suite: Path, tmp_path: Path) -> Non
     result = bench(tiny_suite, "--backends", "native", "--cluster", "bogus",
                    "--out", tmp_path / "out", "--time-limit", "5")
     assert result.exit_code == 2 and not (tmp_path / "out").exists()
+
+
+def test_a_peer_row_says_how_the_peer_ran_and_the_report_shows_it() -> None:
+    """A peer is judged by its setup (found in review: no row or report said ACE's options)."""
+    from xwsat.backends.ace import AceBackend
+    from xwsat.bench.execute import peer_setup
+    from xwsat.bench.tables import _peer_lines
+
+    setup = AceBackend("wdegdom").setup()
+    assert "-varh=WdegOnDom" in setup["options"] and "ACE" in setup["solver"]
+    assert "arc-consistent" in setup["model"] and "JVM" in setup["time"]
+    assert peer_setup("mac") == {} and peer_setup("auto") == {}
+    rows = [{"backend": "ace:wdegdom", "peer": setup}, {"backend": "mac"}]
+    lines = _peer_lines(rows)
+    assert lines[0] == "## Peers, as run" and "`ace:wdegdom`" in lines[2]
+    assert "-varh=WdegOnDom" in lines[2] and not any("`mac`" in line for line in lines)

@@ -103,6 +103,18 @@ class AceBackend:
     def available() -> bool:
         return shutil.which("java") is not None and ace_jar() is not None
 
+    def setup(self) -> dict[str, str]:
+        """How this peer runs, for the bench's rows and report (a peer is judged by its
+        setup)."""
+        jar = ace_jar()
+        return {"solver": f"ACE ({jar.name if jar else 'jar missing'}, pycsp3's)",
+                "runtime": _first_line(["java", "-version"]),
+                "model": "xwsat's letters-only XCSP3 of the arc-consistent problem: a variable "
+                         "per cell (its surviving letters), a table per slot of its surviving "
+                         "candidates, allDifferent lists per length",
+                "options": " ".join([*VARIANTS[self.variant], "-seed=SEED", "-t=LIMIT"]),
+                "time": "wall clock of writing the model, starting the JVM and ACE's search"}
+
     def solve(self, problem: FillProblem, limits: Limits,
               progress: Progress | None = None) -> Outcome:
         started = time.perf_counter()
@@ -126,6 +138,16 @@ class AceBackend:
                                "ACE's letters do not spell a candidate word", stats)
             return Outcome(Status.FILLED, self.label, fill, stats)
         return stopped(self.label, Stop.TIME, "ACE gave no verdict within the time limit", stats)
+
+
+def _first_line(command: list[str]) -> str:
+    """The first line a version command prints (Java prints on stderr), or 'unknown'."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    return lines[0] if lines else "unknown"
 
 
 def from_spec(sub: str | None) -> AceBackend:

@@ -96,6 +96,18 @@ class QxwBackend:
     def available() -> bool:
         return qxw_program() is not None
 
+    def setup(self) -> dict[str, str]:
+        """How this peer runs, for the bench's rows and report."""
+        from xwsat.backends.ace import _first_line
+
+        version = _first_line(["dpkg-query", "-W", "-f", "${Version}", "qxw"])
+        return {"solver": f"Qxw {version} (Debian package), batch mode",
+                "model": "a deck of the arc-consistent problem: a line per slot naming its "
+                         "cells, a cell's surviving letters as =[...], .UNIQUE 1 (no repeats), "
+                         ".RANDOM 1; the word list is the problem's candidates",
+                "options": "-b -a AZ -F SEED+1",
+                "time": "wall clock of writing the deck and list and Qxw's run"}
+
     def solve(self, problem: FillProblem, limits: Limits,
               progress: Progress | None = None) -> Outcome:
         program = qxw_program()

@@ -90,7 +90,22 @@ def run_isolated(task: dict[str, Any]) -> dict[str, Any]:
     row.update({"wall_s": round(run.seconds, 3), "started": time.strftime(
         "%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)), "versions": versions(),
         "machine": machine()})
+    setup = peer_setup(task["backend"])
+    if setup:
+        row["peer"] = setup
     return row
+
+
+@lru_cache(maxsize=16)
+def peer_setup(spec: str) -> dict[str, str]:
+    """How a peer back-end runs (solver, version, model, options), or {} for xwsat's own."""
+    from xwsat.backends.registry import make_backend
+
+    try:
+        backend = make_backend(spec)
+    except Exception:  # noqa: BLE001 - an unavailable peer ran nothing to describe
+        return {}
+    return dict(backend.setup()) if backend.traits.peer and hasattr(backend, "setup") else {}
 
 
 @lru_cache(maxsize=4)

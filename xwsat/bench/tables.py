@@ -353,6 +353,7 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
         md += ["**DISAGREEMENTS:**", "", *(f"- {p}" for p in problems), ""]
     else:
         md += ["No back-ends disagreed on a verdict; no verdict contradicts a known status.", ""]
+    md += _peer_lines(rows)
     md += ["## Solved per back-end", "", markdown_table(*dict_table(sums)), "",
            f"## Against the baseline ({baseline})", "",
            markdown_table(*dict_table(vs)) if vs else "(no other back-end)", "",
@@ -360,6 +361,20 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
            "## Per instance", "", markdown_table(header, body), ""]
     return {"report.md": "\n".join(md), "summary.csv": csv_text(*dict_table(sums)),
             "versus.csv": csv_text(*dict_table(vs)), "instances.csv": csv_text(header, body)}
+
+
+def _peer_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """How each peer ran (solver, version, model, options), as its rows recorded it."""
+    setups: dict[str, dict[str, str]] = {}
+    for row in rows:
+        if isinstance(row.get("peer"), dict):
+            setups.setdefault(row["backend"], row["peer"])
+    if not setups:
+        return []
+    lines = ["## Peers, as run", ""]
+    for backend, setup in setups.items():
+        lines.append(f"- `{backend}`: " + "; ".join(f"{k}: {v}" for k, v in setup.items()))
+    return [*lines, ""]
 
 
 def readme_section(report_md: str, folder: Path, readme: Path) -> str:
