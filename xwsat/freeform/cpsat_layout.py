@@ -23,6 +23,8 @@ from xwsat.freeform.layout import ACROSS, DOWN, Entry, Layout, Placement
 
 Progress = Callable[[str], None]
 
+STOP_MARGIN_S = 0.3  # CP-SAT overran its limit by 0.2-0.4 s on 300-word boards (review)
+
 
 def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: float,
                  seed: int = 0, hint: Layout | None = None, stop: threading.Event | None = None,
@@ -31,6 +33,8 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     from ortools.sat.python import cp_model
 
     started = time.monotonic()
+    late = started + time_limit - STOP_MARGIN_S  # a large board's model can outlast the limit
+    unbuilt = {"status": "no time to build the model", "build_s": time_limit}
     model = cp_model.CpModel()
     cells = [(r, c) for r in range(height) for c in range(width)]
     a = {cell: [] for cell in cells}
@@ -39,6 +43,8 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     options: list[tuple[object, Placement]] = []
     per_entry: list[list] = [[] for _ in entries]
     for index, entry in enumerate(entries):
+        if time.monotonic() > late:
+            return None, unbuilt
         n = len(entry.word)
         for direction in (ACROSS, DOWN):
             dr, dc = (0, 1) if direction == ACROSS else (1, 0)
@@ -74,7 +80,9 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     def inside(cell: tuple[int, int]) -> bool:
         return 0 <= cell[0] < height and 0 <= cell[1] < width
 
-    for x, place in options:
+    for number, (x, place) in enumerate(options):
+        if number % 2000 == 0 and time.monotonic() > late:
+            return None, unbuilt
         n = len(entries[place.entry].word)
         dr, dc = (0, 1) if place.direction == ACROSS else (1, 0)
         for cap in ((place.row - dr, place.col - dc), (place.row + dr * n, place.col + dc * n)):
@@ -90,6 +98,8 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
                     model.AddBoolOr([cover[(r, c)].Not(), occ[nb].Not(),
                                      perpendicular[(r, c)]])
     root, dist, links = _connected(model, cells, occ, inside)
+    if time.monotonic() > late:
+        return None, unbuilt
     placed = sum(x for x, _ in options)
     cross = []
     for cell in cells:
@@ -138,7 +148,8 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
             model.AddHint(lo_c, min(c for _, c in board))
             model.AddHint(hi_c, max(c for _, c in board))
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.1, time_limit - (time.monotonic() - started))
+    solver.parameters.max_time_in_seconds = max(
+        0.1, time_limit - (time.monotonic() - started) - STOP_MARGIN_S)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.catch_sigint_signal = False   # Ctrl-C is ours: StopSearch, keep the best
@@ -158,9 +169,10 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     build_s = time.monotonic() - started
     worker.start()
     try:
+        deadline = started + time_limit - STOP_MARGIN_S  # CP-SAT's own clock starts late
         while worker.is_alive():
             worker.join(0.05)
-            if stop is not None and stop.is_set():
+            if (stop is not None and stop.is_set()) or time.monotonic() > deadline:
                 solver.StopSearch()
     except KeyboardInterrupt:
         while worker.is_alive():    # repeated: a stop sent before the search starts is lost

@@ -79,6 +79,9 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
         stats = {"greedy_" + k: v for k, v in stats.items()} | cp_stats
         if better is not None and _key(better) >= _key(layout):
             layout = better
+        elif cp_stats.get("status") == "no time to build the model":
+            notes.append("the CP-SAT model of this board could not be built in the time left; "
+                         "the greedy board stands (give more --time-limit)")
         else:
             notes.append("CP-SAT found nothing better than the greedy start in time")
     if crop and layout.placed:
