@@ -269,3 +269,15 @@ def test_a_peer_row_says_how_the_peer_ran_and_the_report_shows_it() -> None:
     lines = _peer_lines(rows)
     assert lines[0] == "## Peers, as run" and "`ace:wdegdom`" in lines[2]
     assert "-varh=WdegOnDom" in lines[2] and not any("`mac`" in line for line in lines)
+
+
+def test_report_leaves_a_sweep_record_it_cannot_read_alone(tiny_suite: Path,
+                                                            tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    (out / "sweep.json").write_text("my notes, not JSON\n")
+    assert bench("report", out, "--force").exit_code == 0
+    assert (out / "sweep.json").read_text() == "my notes, not JSON\n"
+    (out / "sweep.json").unlink()  # no record at all: the report makes its own
+    assert bench("report", out, "--force").exit_code == 0
+    assert bench("report", out).exit_code == 0  # and finds its hashes there next time

@@ -256,8 +256,10 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     if not rows:
         raise XwsatError(f"{out_dir / ROWS}: no rows yet")
     sweep = _sweep_data(out_dir)
-    command = "\n".join(sweep.get("commands") or []) or "(command not recorded)"
-    written: dict[str, str] = sweep.get("written") or {}
+    commands = sweep.get("commands")
+    command = ("\n".join(c for c in commands if isinstance(c, str)) if isinstance(commands, list)
+               else "") or "(command not recorded)"
+    written = sweep.get("written") if isinstance(sweep.get("written"), dict) else {}
     baseline = chosen_baseline(rows, baseline)
     names = report_files(rows, baseline)
     for name in names:
@@ -275,16 +277,19 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
         write_atomic(out_dir / name, text)
     sweep["written"] = {**written, **{name: _sha256(out_dir / name) for name in names
                                       if (out_dir / name).is_file()}}
-    write_atomic(out_dir / SWEEP, json.dumps(sweep, indent=2) + "\n")
+    if "commands" in sweep or "written" in sweep or not (out_dir / SWEEP).exists():
+        write_atomic(out_dir / SWEEP, json.dumps(sweep, indent=2) + "\n")  # else: not ours
     return files["report.md"]
 
 
 def _sweep_data(out_dir: Path) -> dict[str, Any]:
+    """The folder's sweep record; an unreadable or foreign sweep.json reads as empty (and is
+    then left alone: a file xwsat cannot read is not one it wrote)."""
     try:
         data = json.loads((out_dir / SWEEP).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return {"commands": []}
-    return data if isinstance(data, dict) else {"commands": []}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _sha256(path: Path) -> str:
