@@ -275,9 +275,10 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
                          title or f"xwsat bench: {out_dir.name}")
     for name, text in files.items():
         write_atomic(out_dir / name, text)
+    ours = "commands" in sweep or "written" in sweep or not (out_dir / SWEEP).exists()
     sweep["written"] = {**written, **{name: _sha256(out_dir / name) for name in names
                                       if (out_dir / name).is_file()}}
-    if "commands" in sweep or "written" in sweep or not (out_dir / SWEEP).exists():
+    if ours:
         write_atomic(out_dir / SWEEP, json.dumps(sweep, indent=2) + "\n")  # else: not ours
     return files["report.md"]
 
