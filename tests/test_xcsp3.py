@@ -108,3 +108,47 @@ def test_cpsat_export_of_a_slot_without_candidates_is_a_valid_infeasible_model(
     built = built_for(make_words, "....\n....\n", ["AB", "CD", "XYZ"])
     solver = cp_model.CpSolver()
     assert solver.solve(encode_cpsat(built.problem).model) == cp_model.INFEASIBLE
+
+
+def test_an_export_with_its_legend_reads_back_into_a_fill(tmp_path: Path) -> None:
+    """encode --map: a CP-SAT model of the export, solved outside xwsat, is read back through
+    the legend alone into a fill the independent checker accepts (found in review: exports had
+    no legend beyond the spec)."""
+    from ortools.sat.python import cp_model
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    (tmp_path / "g.txt").write_text(SQUARE)
+    (tmp_path / "w.txt").write_text("\n".join(WORDS3) + "\n")
+    result = CliRunner().invoke(app, ["encode", str(tmp_path / "g.txt"), "--dict",
+                                      str(tmp_path / "w.txt"), "-f", "cpsat", "-o",
+                                      str(tmp_path / "m.txt"), "--map", str(tmp_path / "m.map")])
+    assert result.exit_code == 0, result.output
+    model = cp_model.CpModel()
+    model.Proto().parse_text_format((tmp_path / "m.txt").read_text())
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    values = {v.name: solver.value(model.get_int_var_from_proto_index(i))
+              for i, v in enumerate(model.Proto().variables)}
+    legend = [line.split() for line in (tmp_path / "m.map").read_text().splitlines()
+              if not line.startswith("#")]
+    letters = {int(code): letter for kind, code, letter in
+               (x for x in legend if x[0] == "letter")}
+    rows = [["#"] * 3 for _ in range(3)]
+    for _kind, name, row, col in (x for x in legend if x[0] == "cell"):
+        rows[int(row) - 1][int(col) - 1] = letters[values[name]]
+    filled = ["".join(r) for r in rows]
+    assert check_fill(SQUARE.split(), filled, frozenset(WORDS3), False, 2) == []
+
+
+@needs_ace
+def test_ace_reads_the_letters_export_with_its_header(tmp_path: Path, make_words) -> None:
+    """The header comment must stay legal XML (a double hyphen in it made ACE refuse)."""
+    from xwsat.encode.solver_files import export_problem
+
+    built = built_for(make_words, SQUARE, WORDS3)
+    path = tmp_path / "cells.xml"
+    path.write_bytes(export_problem(built, "xcsp3-cells").data)
+    assert path.read_text().startswith("<!-- xwsat-xcsp3-cells/1")
+    assert run_ace(path, time_limit=60).status is Status.FILLED

@@ -39,6 +39,9 @@ FormatOpt = Annotated[str, typer.Option(
     " only: what ACE solves best), or cpsat (model proto; binary if .pb).")]
 ExportOutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write here (default: standard output).")]
+MapOpt = Annotated[Path | None, typer.Option(
+    "--map", help="Also write a legend: what each variable and value means (to read a "
+    "solver's model back into a fill).")]
 PruneOpt = Annotated[bool, typer.Option(
     "--prune", help="Export after arc consistency (smaller; the default is the raw problem).")]
 
@@ -51,6 +54,7 @@ def encode(
     fmt: FormatOpt = "dimacs",
     out: ExportOutOpt = None,
     prune: PruneOpt = False,
+    legend_out: MapOpt = None,
     force: ForceOpt = False,
     time_limit: TimeOpt = 600.0,
 ) -> None:
@@ -61,17 +65,19 @@ def encode(
     if fmt not in FORMATS:
         raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     check_time_limit(time_limit)
-    check_outputs([out], [grid, words.dictionary], force)
+    check_outputs([out, legend_out], [grid, words.dictionary], force)
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
         binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
-        result = export_problem(built, fmt, prune, str(grid), binary)
+        result = export_problem(built, fmt, prune, str(grid), binary, legend_out is not None)
     if out is None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()
     else:
         write_atomic(out, result.data)
+    if legend_out is not None:
+        write_atomic(legend_out, result.legend)
     typer.echo(f"{'wrote ' + str(out) if out else 'exported'}: {result.summary}", err=True)
 
 

@@ -30,6 +30,7 @@ class Export:
     data: bytes
     summary: str
     pruned: bool
+    legend: str = ""  # with ``legend=True``: what each variable and value means
 
 
 def chosen_problem(built: Built, prune: bool) -> tuple[FillProblem, bool, str]:
@@ -97,12 +98,16 @@ def cnf_comments(built: Built, problem: FillProblem, cnf: CNF, source: str) -> t
 
 
 def export_problem(built: Built, fmt: str, prune: bool = False, source: str = "grid",
-                   binary: bool = False) -> Export:
-    """Encode ``built`` in format ``fmt`` (one of FORMATS); ``binary`` = CP-SAT wire format."""
+                   binary: bool = False, legend: bool = False) -> Export:
+    """Encode ``built`` in format ``fmt`` (one of FORMATS); ``binary`` = CP-SAT wire format;
+    ``legend`` adds the variable legend (``xwsat.encode.legend``)."""
+    from xwsat.encode.legend import legend as legend_of
+
     if fmt not in FORMATS:
         raise XwsatError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
     problem, pruned, note = chosen_problem(built, prune)
     summary = f"{problem.n_slots} slots, {int(problem.domain_sizes().sum())} candidates"
+    cnf = None
     if fmt == "dimacs":
         cnf = complete_cnf(problem)
         data = dimacs_text(cnf, cnf_comments(built, problem, cnf, source))
@@ -113,7 +118,11 @@ def export_problem(built: Built, fmt: str, prune: bool = False, source: str = "g
         data = text.encode("utf-8")
         summary = f"XCSP3: {problem.n_cells} letter + {problem.n_slots} word variables ({summary})"
     elif fmt == "xcsp3-cells":
-        data = cells_xcsp3(problem).encode("utf-8")
+        data = (f"<!-- xwsat-xcsp3-cells/1: letters only (encodings/xcsp3.md); x<c> = white "
+                f"cell c in row-major order; value k = letter k of "
+                f"{built.words.alphabet.letters}; the map option of xwsat encode writes the "
+                f"cell legend -->\n"  # no double hyphen: XML comments may not hold one
+                + cells_xcsp3(problem)).encode("utf-8")
         summary = f"XCSP3 (letters only): {problem.n_cells} letter variables ({summary})"
     else:
         from xwsat.encode.cpsat_tables import encode_cpsat
@@ -130,4 +139,4 @@ def export_problem(built: Built, fmt: str, prune: bool = False, source: str = "g
                    f"{len(proto.constraints)} constraints, {model.n_tuples} table rows ({summary})")
     if note:
         summary += f"; {note}"
-    return Export(data, summary, pruned)
+    return Export(data, summary, pruned, legend_of(built, problem, fmt, cnf) if legend else "")
