@@ -391,6 +391,17 @@ def test_bench_report_reads_past_non_utf8_and_broken_rows(files, suite) -> None:
     result = run("bench", "report", out)
     assert result.exit_code == 0, result.output
     assert (out / "report.md").is_file()
+    (files["dir"] / "junk").mkdir()
+    (files["dir"] / "junk" / "rows.jsonl").write_text("garbage\n\nmore garbage\n")
+    junk = run("bench", "report", files["dir"] / "junk")
+    assert junk.exit_code == 2 and "none of its 2 lines is a result row" in junk.stderr
+
+
+def test_a_usage_error_points_to_the_subcommand_help(capsys) -> None:
+    from xwsat.cli import run as run_command_line
+
+    assert run_command_line(["dict", "export", "en"]) == 2
+    assert "(see 'xwsat dict export --help')" in capsys.readouterr().err
 
 
 def test_a_non_ascii_grid_path_makes_a_certificate(tmp_path) -> None:

@@ -114,7 +114,9 @@ def run(argv: list[str]) -> int:
         if getattr(exc, "exit_code", None) == 2 and hasattr(exc, "format_message"):
             # Typer's (vendored click's) usage errors: one line, like every other bad input.
             message = " ".join(exc.format_message().split())
-            typer.echo(f"xwsat: error: {message} (see 'xwsat --help')", err=True)
+            context = getattr(exc, "ctx", None)
+            where = getattr(context, "command_path", "") or "xwsat"
+            typer.echo(f"xwsat: error: {message} (see '{where} --help')", err=True)
             code = 2
         else:  # a bug: say so in one line, never with a verdict's exit code
             typer.echo(f"xwsat: internal error: {type(exc).__name__}: {one_line(str(exc))}",

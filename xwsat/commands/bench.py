@@ -254,7 +254,10 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     one of these names is never lost. Checked for every file before any is written."""
     rows = read_rows(out_dir / ROWS)
     if not rows:
-        raise XwsatError(f"{out_dir / ROWS}: no rows yet")
+        lines = sum(1 for line in (out_dir / ROWS).read_bytes().splitlines() if line.strip()) \
+            if (out_dir / ROWS).is_file() else 0
+        raise XwsatError(f"{out_dir / ROWS}: " + (f"none of its {lines} lines is a result row"
+                                                  if lines else "no rows yet"))
     sweep = _sweep_data(out_dir)
     commands = sweep.get("commands")
     command = ("\n".join(c for c in commands if isinstance(c, str)) if isinstance(commands, list)
