@@ -186,23 +186,38 @@ class _SlowSolver:
 
 
 def test_cpsat_stops_on_ctrl_c_and_only_then_says_interrupted() -> None:
+    """The one CP-SAT runner of generate, freeform and optimise (xwsat.stoppable)."""
     import signal
     import threading
     import time
 
-    from xwsat.optimize import _solve_in_thread
+    from xwsat.stoppable import solve_stoppable
 
     quick = _SlowSolver()
     quick.stop.set()  # ends on its own: not an interruption
-    assert _solve_in_thread(quick, None) == (7, False)
+    assert solve_stoppable(quick, None) == (7, False)
     slow = _SlowSolver()
     timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         started = time.monotonic()
         timer.start()
-        assert _solve_in_thread(slow, None) == (7, True)
+        assert solve_stoppable(slow, None) == (7, True)
         assert time.monotonic() - started < 2.0  # stopped at once, not at its own limit
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_stop_or_a_deadline_ends_the_solve_without_counting_as_ctrl_c() -> None:
+    import threading
+    import time
+
+    from xwsat.stoppable import solve_stoppable
+
+    stop = threading.Event()
+    stop.set()
+    assert solve_stoppable(_SlowSolver(), None, stop) == (7, False)
+    started = time.monotonic()
+    assert solve_stoppable(_SlowSolver(), None, deadline=started + 0.2) == (7, False)
+    assert time.monotonic() - started < 2.0

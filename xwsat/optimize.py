@@ -13,11 +13,9 @@ independently.
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
@@ -27,6 +25,7 @@ from xwsat.outcome import Status
 from xwsat.pipeline import FillResult
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.propagate import propagate
+from xwsat.stoppable import solve_stoppable
 from xwsat.verify import check_fill
 
 Progress = Callable[[float, str], None]
@@ -93,41 +92,13 @@ def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: f
     params.random_seed = seed
     params.catch_sigint_signal = False  # Ctrl-C reaches the main thread, which stops CP-SAT
     params.cp_model_presolve = encoded.n_tuples <= PRESOLVE_TUPLE_LIMIT  # as the cpsat back-end
-    status, stopped = _solve_in_thread(solver, model)
+    status, stopped = solve_stoppable(solver, model)
+    status = cp_model.UNKNOWN if status is None else status
     bound = int(solver.best_objective_bound) if status != cp_model.INFEASIBLE else 0
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return (tuple(int(solver.value(w)) for w in encoded.words), bound,
                 status == cp_model.OPTIMAL, stopped)
     return None, bound, False, stopped
-
-
-def _solve_in_thread(solver: Any, model: Any) -> tuple[int, bool]:
-    """CP-SAT's status, and whether Ctrl-C (or a termination signal) stopped it.
-
-    CP-SAT runs in a thread while the main thread waits in short joins, so a signal is handled
-    at once; the handler's ``KeyboardInterrupt`` asks CP-SAT to stop and the best solution so
-    far is kept. (CP-SAT may also end early without any signal: telling the two apart by its
-    wall time called such ends interruptions.)"""
-    outcome: list[int] = []
-    done = threading.Event()
-
-    def solve() -> None:
-        try:
-            outcome.append(solver.solve(model))
-        finally:
-            done.set()
-
-    threading.Thread(target=solve, daemon=True).start()
-    stopped = False
-    while not done.is_set():  # an Event, not join(): an interrupted join can report the
-        try:                  # thread finished while it still runs
-            done.wait(0.05)
-        except KeyboardInterrupt:
-            stopped = True
-            solver.stop_search()
-    if not outcome:
-        raise RuntimeError("CP-SAT ended without a status")
-    return outcome[0], stopped
 
 
 def _neighbourhood(problem: FillProblem, neighbours: list[set[int]], size: int,

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from xwsat.freeform.layout import ACROSS, DOWN, Entry, Layout, Placement
+from xwsat.stoppable import solve_stoppable
 
 Progress = Callable[[str], None]
 
@@ -162,23 +163,10 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
             progress(f"{time.monotonic() - started:.1f} s: {len(best[-1])} words placed, "
                      f"objective {self.ObjectiveValue():.0f}")
 
-    keep = Keep()
-    result: list = []
-    worker = threading.Thread(target=lambda: result.append(solver.Solve(model, keep)),
-                              daemon=True)
     build_s = time.monotonic() - started
-    worker.start()
-    try:
-        deadline = started + time_limit - STOP_MARGIN_S  # CP-SAT's own clock starts late
-        while worker.is_alive():
-            worker.join(0.05)
-            if (stop is not None and stop.is_set()) or time.monotonic() > deadline:
-                solver.StopSearch()
-    except KeyboardInterrupt:
-        while worker.is_alive():    # repeated: a stop sent before the search starts is lost
-            solver.StopSearch()
-            worker.join(0.1)
-    status = solver.StatusName(result[0]) if result else "UNKNOWN"
+    code, _ = solve_stoppable(solver, model, stop, Keep(),  # Ctrl-C: keep the best board
+                              started + time_limit - STOP_MARGIN_S)  # CP-SAT's clock starts late
+    status = solver.status_name(code) if code is not None else "UNKNOWN"
     stats: dict[str, float | int | str] = {
         "status": status, "placements": len(options), "build_s": round(build_s, 3),
         "solve_s": round(time.monotonic() - started - build_s, 3), "solutions": len(best),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from xwsat.generate.automaton import START, LineAutomaton
 from xwsat.generate.lazy import lazy_cuts, run_literals
 from xwsat.generate.spec import GenerateSpec
+from xwsat.stoppable import solve_stoppable
 from xwsat.words import Alphabet
 
 Progress = Callable[[str], None]
@@ -128,7 +129,9 @@ class CpsatGenerator:
             solver.parameters.cp_model_probing_level = 0
             solver.parameters.symmetry_level = 0
             solver.parameters.linearization_level = 0
-            status = _solve_stoppable(solver, self.model, stop)
+            status, interrupted = solve_stoppable(solver, self.model, stop)
+            if interrupted:
+                stop.set()
             self.stats["solves"] += 1
             if status is None:      # stopped before the solver produced a response
                 return self._report(None, stopped="interrupted")
@@ -155,26 +158,3 @@ class CpsatGenerator:
 
     def _report(self, rows, proven: bool = False, stopped: str = "") -> SolveReport:
         return SolveReport(rows, proven, stopped, dict(self.stats))
-
-
-def _solve_stoppable(solver, model, stop: threading.Event):
-    """Solve in a thread (CP-SAT releases the GIL) so Ctrl-C in the main thread can stop it."""
-    result: list = []
-
-    def run() -> None:
-        with suppress(RuntimeError):    # a stop that lands while the solve is being set up
-            result.append(solver.Solve(model))
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.05)
-            if stop.is_set():
-                solver.StopSearch()
-    except KeyboardInterrupt:
-        stop.set()
-        while worker.is_alive():    # repeated: a stop sent before the search starts is lost
-            solver.StopSearch()
-            worker.join(0.1)
-    return result[0] if result else None
