@@ -246,7 +246,7 @@ def test_an_accented_given_letter_meets_a_list_without_accents(write) -> None:
 def test_a_declared_alphabet_says_how_many_words_it_leaves_out(write) -> None:
     words = write("w.txt", "ZA\nBC\nZB\nAC\n")
     result = invoke("fill", write("g.txt", "..\n..\n"), "--dict", words, "--alphabet", "ABC")
-    assert "--alphabet leaves out 2 of the 4 words" in result.stderr
+    assert "2 lines of the dictionary left out (letters outside --alphabet" in result.stderr
 
 
 def test_a_wipeout_by_the_no_repeat_rule_says_so(write) -> None:

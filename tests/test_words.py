@@ -237,3 +237,13 @@ def test_the_word_cache_gives_back_the_same_list_and_follows_content(tmp_path, m
     for entry in (tmp_path / "cache" / "xwsat" / "words").glob("*.npz"):
         entry.write_bytes(b"damaged")
     assert load_words(str(path)).words == ("CAT", "DOG")  # a damaged entry is parsed anew
+
+
+def test_the_count_of_lines_left_out_survives_the_cache(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("XWSAT_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "w.txt"
+    path.write_text("ZA\nBC\nZB\nAC\nR2D2\n")
+    first = load_words(str(path), alphabet="ABC")
+    again = load_words(str(path), alphabet="ABC")
+    assert first.skipped == again.skipped == 3 and again.words == ("AC", "BC")

@@ -22,7 +22,7 @@ import numpy as np
 
 from xwsat.words import Alphabet, WordList
 
-FORMAT = 1
+FORMAT = 2  # 2: the count of lines left out is kept too
 KEEP = 24  # entries kept; the least recently used go first
 
 
@@ -88,7 +88,8 @@ def load(raw: bytes, options: dict, source: str) -> WordList | None:
         codes[length] = codes_all[at:at + size].reshape(end - start, length)
         at += size
     clues: Mapping[int, str] = LazyClues(clues_blob) if meta["clues"] else {}
-    return WordList(Alphabet(meta["letters"]), words, scores, clues, source, by_length, codes)
+    return WordList(Alphabet(meta["letters"]), words, scores, clues, source, by_length, codes,
+                    int(meta.get("skipped", 0)))
 
 
 def save(words: WordList, raw: bytes, options: dict) -> None:
@@ -102,7 +103,7 @@ def save(words: WordList, raw: bytes, options: dict) -> None:
         ranges = [[length, int(words.by_length[length][0]), int(words.by_length[length][-1]) + 1]
                   for length in lengths if len(words.by_length[length])]
         meta = {"format": FORMAT, "letters": words.alphabet.letters, "ranges": ranges,
-                "clues": bool(words.clues)}
+                "clues": bool(words.clues), "skipped": words.skipped}
         arrays = {
             "meta": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
             "scores": np.asarray(words.scores, dtype=np.int16),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gzip
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -95,6 +95,7 @@ class WordList:
     source: str = ""
     by_length: dict[int, np.ndarray] = field(default_factory=dict)
     codes: dict[int, np.ndarray] = field(default_factory=dict)
+    skipped: int = 0  # lines read but left out: not a word, or letters outside the alphabet
 
     def __len__(self) -> int:
         return len(self.words)
@@ -298,7 +299,7 @@ def load_words(
     cached = wordcache.load(raw, options, source)
     if cached is not None:
         return cached
-    entries, _ = parse_entries(
+    entries, skipped = parse_entries(
         text_lines(decode_text(raw, source)), source, min_score, alphabet, fold_accents, fold_yo
     )
     if not entries:
@@ -306,6 +307,6 @@ def load_words(
             f"{source}: no usable words"
             + (f" with score >= {min_score}" if min_score else "")
         )
-    words = build_wordlist(entries, alphabet, source)
+    words = replace(build_wordlist(entries, alphabet, source), skipped=skipped)
     wordcache.save(words, raw, options)
     return words

@@ -34,19 +34,14 @@ def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
 
 
 def load_word_list(words: Words) -> WordList:
-    """The word list; with ``--alphabet``, a note on stderr of how many words it left out (a
+    """The word list; with ``--alphabet``, a note on stderr of how many lines it left out (a
     declared alphabet filters silently otherwise)."""
     word_list = load_words(words.dictionary, words.min_score, words.alphabet,
                            fold_yo=words.fold_yo)
-    if words.alphabet:
-        try:
-            everything = len(load_words(words.dictionary, words.min_score,
-                                        fold_yo=words.fold_yo))
-        except XwsatError:  # e.g. too many letters without the declared alphabet: no note
-            everything = 0
-        if everything > len(word_list):
-            sys.stderr.write(f"xwsat: note: --alphabet leaves out {everything - len(word_list):,}"
-                             f" of the {everything:,} words (they use other letters)\n")
+    if words.alphabet and word_list.skipped:
+        sys.stderr.write(f"xwsat: note: {word_list.skipped:,} lines of the dictionary left out "
+                         f"(letters outside --alphabet, or not words); {len(word_list):,} "
+                         "words kept\n")
     return word_list
 
 
