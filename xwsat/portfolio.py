@@ -45,13 +45,14 @@ def _outcome(spec: str, finished: guard.Finished) -> Outcome:
 
 def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: Limits,
                   on_tick: guard.Tick | None = None, share: bool = False,
-                  label: str = "portfolio") -> Outcome:
+                  label: str | None = None) -> Outcome:
     """Race ``(back-end, start delay)`` pairs; a delayed back-end gets the time that is left.
 
     A staged portfolio lets a fast back-end answer easy grids alone and escalates to the others
     only when it has not. With ``share`` the racers that can trade nogoods do so
     (``xwsat.mac.share``). Returns UNKNOWN at the time limit, on Ctrl-C or a memory breach, or
-    when no back-end decided (ERROR when every one of them failed).
+    when no back-end decided (ERROR when every one of them failed); ``label`` names such an
+    undecided outcome (the caller's policy, e.g. ``auto``) instead of its first racer.
     """
     started = time.monotonic()
     # each back-end is told to stop GRACE_S early, so it reports by itself within the limit;
@@ -111,7 +112,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
 
 
 def _undecided(finished: list[Outcome], stop: Stop | None, why: str,
-               label: str = "portfolio") -> Outcome:
+               label: str | None = None) -> Outcome:
     """UNKNOWN (or the first ERROR, if every back-end failed) with what each one said."""
     notes = "; ".join(f"{o.method}: {o.label} {o.message}".strip() for o in finished)
     errors = [o for o in finished if o.status is Status.ERROR]
@@ -119,8 +120,8 @@ def _undecided(finished: list[Outcome], stop: Stop | None, why: str,
         return replace(errors[0], message=notes)
     if stop is None:  # every back-end ended without a verdict: keep the first one's reason
         stop = next((o.stop for o in finished if o.stop is not None), Stop.EXHAUSTED)
-    base = finished[0] if finished else Outcome(Status.UNKNOWN, label)
-    if label != "portfolio":  # no racer decided: the verdict is the policy's, not the first's
+    base = finished[0] if finished else Outcome(Status.UNKNOWN, label or "portfolio")
+    if label:  # no racer decided: the verdict is the caller's policy's, not the first racer's
         base = replace(base, method=label)
     return replace(base, status=Status.UNKNOWN, fill=None, stop=stop,
                    message=why + (f" ({notes})" if notes else ""))
