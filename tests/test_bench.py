@@ -213,6 +213,11 @@ def test_report_never_replaces_a_file_it_did_not_write(tiny_suite: Path, tmp_pat
     out = tmp_path / "out"
     _swept(tiny_suite, out)
     assert bench("report", out).exit_code == 0  # its own files, unchanged: replaced freely
+    from xwsat.bench.tables import report_files
+
+    rows = read_rows(out / ROWS)  # the guard checks exactly the files the report writes
+    written = {p.name for p in out.iterdir() if not p.name.startswith(".")} - {ROWS, "sweep.json"}
+    assert written == set(report_files(rows, "native"))
     (out / "summary.csv").write_text("my own table\n")
     refused = bench("report", out)
     assert refused.exit_code == 2 and "summary.csv: exists and is not" in refused.stderr

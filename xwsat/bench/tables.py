@@ -302,9 +302,14 @@ def chosen_baseline(rows: list[dict[str, Any]], baseline: str | None) -> str:
     return baseline
 
 
+def scatter_stem(baseline: str, other: str) -> str:
+    """The file stem of the scatter plot of ``other`` against ``baseline``."""
+    return f"scatter_{_safe(baseline)}_vs_{_safe(other)}"
+
+
 def report_files(rows: list[dict[str, Any]], baseline: str) -> list[str]:
     """The names ``build_report`` writes for these rows (checked before anything is written)."""
-    stems = ["cactus"] + [f"scatter_{_safe(baseline)}_vs_{_safe(other)}"
+    stems = ["cactus"] + [scatter_stem(baseline, other)
                           for other in backends_in(runs_of(rows)) if other != baseline]
     return [*TEXT_FILES, *(f"{stem}{ext}" for stem in stems for ext in (".png", ".svg"))]
 
@@ -325,7 +330,7 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
              if p.suffix == ".png"]
     for other in backends:
         if other != baseline:
-            stem = out_dir / f"scatter_{_safe(baseline)}_vs_{_safe(other)}"
+            stem = out_dir / scatter_stem(baseline, other)
             plots += [p.name for p in scatter_plot(runs, baseline, other, stem, f"{title}: "
                                                    f"{other} vs {baseline}")
                       if p.suffix == ".png"]
