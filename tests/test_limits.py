@@ -240,6 +240,13 @@ def test_a_hard_fill_returns_within_its_limit() -> None:
     assert len(proc.stderr.strip().splitlines()) <= 1 and "Traceback" not in proc.stderr
 
 
+def test_a_hard_fill_searches_for_most_of_its_limit() -> None:
+    # the command's and the race's margins once added up: `fill -t 3` gave up at about 2.1 s
+    proc, seconds = timed(["fill", str(HARD), "--dict", str(BIG), "-t", "3"])
+    assert proc.returncode == 3, proc.stderr
+    assert 3.0 - 0.6 < seconds < 3.0 + OVERRUN_S
+
+
 def test_a_certificate_out_of_time_is_3_and_leaves_no_folder(tmp_path) -> None:
     folder = tmp_path / "cert"
     proc, seconds = timed(["prove", str(HARD), "--dict", str(BIG), "--certificate",

@@ -87,7 +87,10 @@ def fill_grid(
             if most is not None and problem.alphabet_size > most:
                 raise XwsatError(f"back-end {spec!r} takes at most {most} letters; this "
                                  f"dictionary's alphabet has {problem.alphabet_size}")
-        limits = Limits(options.time_limit, options.memory_mb, options.seed,
+        left = options.time_limit  # counted from the call: building and propagating spent some
+        if left:  # (0: no limit)
+            left = max(0.1, left - (time.perf_counter() - t0))
+        limits = Limits(left, options.memory_mb, options.seed,
                         threads=1 if len(staged) > 1 else 2)
         outcome = run_portfolio(staged, problem, limits, on_tick,
                                     share=shares_nogoods(options.backend), label=options.backend)

@@ -1,9 +1,9 @@
 """Race back-ends, each in its own child process (``xwsat.guard``): the first definitive
 answer wins and the others are killed.
 
-A back-end gets the time left when it starts, less the guard's grace; the race ends at the time
-limit, when the memory of the run's processes passes the limit, on Ctrl-C, or when no back-end
-decided. It always returns an Outcome, never hangs.
+A back-end gets the time left when it starts, less the moment it needs to report; the race ends
+at the time limit, when the memory of the run's processes passes the limit, on Ctrl-C, or when
+no back-end decided. It always returns an Outcome, never hangs.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from xwsat.mac.share import Exchange
 
 MEMORY_EVERY = 10  # polls between readings of the run's memory
+REPORT_S = 0.2  # a back-end stops this early to send its own outcome before the race's deadline
 
 
 def _solve(spec: str, problem: FillProblem, limits: Limits,
@@ -55,8 +56,8 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
     undecided outcome (the caller's policy, e.g. ``auto``) instead of its first racer.
     """
     started = time.monotonic()
-    # each back-end is told to stop GRACE_S early, so it reports by itself within the limit;
-    # one that ignores its clock is killed at the limit
+    # each back-end is told to stop REPORT_S early, so it reports by itself within the limit;
+    # one that ignores its clock is stopped at the limit
     deadline = started + limits.time_limit if limits.time_limit else None
     memory = limits.memory_mb * 1024 * 1024 if limits.memory_mb else None
     runs: list[guard.Child | None] = [None] * len(specs)
@@ -74,7 +75,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
             for number, (spec, delay) in enumerate(specs):
                 if runs[number] is None and now - started >= delay:
                     budget = limits.time_limit - delay if limits.time_limit else None
-                    left = max(budget - guard.GRACE_S, budget / 2) if budget else budget
+                    left = max(budget - REPORT_S, budget / 2) if budget else budget
                     if left is not None and left <= 0:
                         continue  # no time left for it: the deadline ends the race
                     runs[number] = guard.Child(
@@ -106,9 +107,11 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
         stop, message = guard.interruption(exc)
         return _undecided(finished, stop, message, label)
     finally:
-        for run in runs:
-            if run is not None:
-                run.stop()
+        live = [run for run in runs if run is not None]
+        for run in live:
+            run.kill()  # all first, so that their teardowns overlap
+        for run in live:
+            run.stop()
 
 
 def _undecided(finished: list[Outcome], stop: Stop | None, why: str,
