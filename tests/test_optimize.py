@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -18,6 +19,7 @@ from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.verify import check_fill
 from xwsat.words import build_wordlist
 
+ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 # 3x3 open grid: rows and columns are 3-letter words. Scores make the greedy choice poor.
@@ -57,6 +59,48 @@ def test_optimize_reaches_the_brute_force_optimum(dictionary):
     assert check_fill(grid.rows, filled.rows, frozenset(dictionary.words)) == []
     weak = weakest_entries(result.built, best.fill, 2)
     assert len(weak) == 2 and weak[0][2] <= weak[1][2]
+
+
+def _best_open3(words: dict[str, int]) -> int:
+    """The best total of an open 3x3 fill with six distinct words: two rows, then each column
+    from the words that start with its two letters (the third row is what they spell)."""
+    by_prefix: dict[str, list[str]] = {}
+    for w in words:
+        by_prefix.setdefault(w[:2], []).append(w)
+    best = -1
+    for a in words:
+        for b in words:
+            columns = [by_prefix.get(a[i] + b[i], []) for i in range(3)]
+            for cols in itertools.product(*columns):
+                c = "".join(col[2] for col in cols)
+                used = [a, b, c, *cols]
+                if c in words and len(set(used)) == 6:
+                    best = max(best, sum(words[x] for x in used))
+    return best
+
+
+def test_optimal_is_claimed_only_when_proven(monkeypatch) -> None:
+    # a reviewer's 3x3 with 400 scored words: the whole-grid model ran out of time before any
+    # solution, CP-SAT's bound was then 0, which made the first fill's total the "bound" and a
+    # better fill found later "optimal" (461) while 522 was possible
+    import random
+
+    from xwsat import optimize
+
+    three = sorted({w.upper() for w in (ROOT / "grids" / "dictionaries" / "wamerican.txt")
+                    .read_text(encoding="utf-8").split() if len(w) == 3 and w.isalpha()
+                    and w.isascii() and w.islower()})
+    rng = random.Random(7)
+    words = {w: rng.randrange(101) for w in rng.sample(three, 400)}
+    dictionary = build_wordlist({w: (s, None) for w, s in words.items()}, None, "t")
+    grid = parse_grid("...\n...\n...\n")
+    result = fill_grid(grid, dictionary, FillOptions("mac", 10))
+    assert result.outcome.fill is not None
+    monkeypatch.setattr(optimize, "FIRST_SHARE", 1e-6)  # the whole model: no time for a fill
+    best = optimize.optimize_fill(result.built, result.outcome.fill, 1.0)
+    truth = _best_open3(words)
+    assert best.total <= truth <= best.bound
+    assert not best.optimal or best.total == truth
 
 
 def test_parse_lock_and_region():

@@ -63,9 +63,10 @@ def weakest_entries(built: Built, fill: tuple[int, ...],
 
 
 def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: float, seed: int,
-           threads: int) -> tuple[tuple[int, ...] | None, int, bool, bool]:
-    """Best refill of ``problem`` (hinted with ``fill``): (fill or None, bound, proven optimal,
-    stopped early by Ctrl-C)."""
+           threads: int) -> tuple[tuple[int, ...] | None, int | None, bool, bool]:
+    """Best refill of ``problem`` (hinted with ``fill``): (fill or None, upper bound or None,
+    proven optimal, stopped early by Ctrl-C). A solve that ends with no solution has no bound
+    to give: CP-SAT then reports 0, which once made a fill "optimal" that was not."""
     from ortools.sat.python import cp_model
 
     encoded = encode_cpsat(problem)
@@ -94,11 +95,10 @@ def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: f
     params.cp_model_presolve = encoded.n_tuples <= PRESOLVE_TUPLE_LIMIT  # as the cpsat back-end
     status, stopped = solve_stoppable(solver, model)
     status = cp_model.UNKNOWN if status is None else status
-    bound = int(solver.best_objective_bound) if status != cp_model.INFEASIBLE else 0
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return (tuple(int(solver.value(w)) for w in encoded.words), bound,
-                status == cp_model.OPTIMAL, stopped)
-    return None, bound, False, stopped
+        return (tuple(int(solver.value(w)) for w in encoded.words),
+                int(solver.best_objective_bound), status == cp_model.OPTIMAL, stopped)
+    return None, None, False, stopped
 
 
 def _neighbourhood(problem: FillProblem, neighbours: list[set[int]], size: int,
@@ -145,7 +145,8 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
     if int(problem.domain_sizes().sum()) <= WHOLE_GRID_CANDIDATES:  # small: try to prove it
         whole, whole_bound, optimal, stopped = _solve(problem, built, best,
                                                       time_limit * FIRST_SHARE, seed, threads)
-        bound = min(bound, max(whole_bound, total))
+        if whole_bound is not None:
+            bound = min(bound, max(whole_bound, total))
         if whole is not None and fill_score(built, whole) > total:
             best, total, improvements = whole, fill_score(built, whole), 1
     neighbours = problem.neighbours()
