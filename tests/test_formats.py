@@ -198,3 +198,46 @@ def test_convert_between_formats_with_dictionary_clues(tmp_path, tiny_dict):
     assert read_puzzle(again).clues == back.clues
     bad = runner.invoke(app, ["convert", str(out), str(tmp_path / "s.doc")])
     assert bad.exit_code == 2 and "unknown output format" in bad.output
+
+
+@pytest.mark.parametrize("ext", [".ipuz", ".json", ".puz"])
+def test_copyright_and_notes_go_across_every_format(tmp_path, ext):
+    # convert kept only title, author and clues: a constructor's copyright line and notes
+    # vanished on the way to another format
+    base = puzzle("latin")
+    p = Puzzle(base.pattern, base.solution, base.clues, "T", "A", copyright="(c) 2026 Me",
+               notes="N.B.")
+    first = write(tmp_path / f"x{ext}", render_puzzle(p, f"x{ext}"))
+    for other in (".ipuz", ".json", ".puz"):
+        out = tmp_path / f"y{other}"
+        result = runner.invoke(app, ["convert", str(first), str(out), "--force"])
+        assert result.exit_code == 0, result.output
+        back = read_puzzle(out)
+        assert (back.copyright, back.notes, back.author) == ("(c) 2026 Me", "N.B.", "A")
+
+
+def test_json_keeps_the_shortest_entry_length(tmp_path):
+    # a fill with --min-length 3 leaves 2-cell runs without an entry; converting its .json
+    # renumbered with 2-letter entries and put the clues on the wrong ones
+    grid, solution = parse_grid("...\n..#\n"), parse_grid("CAT\nOX#\n")
+    p = Puzzle(grid, solution, {"1A": "Feline"}, "T", min_length=3)
+    first = write(tmp_path / "x.json", render_puzzle(p, "x.json"))
+    back = read_puzzle(first)
+    assert back.min_length == 3 and [s.name for s in back.slots] == ["1A"]
+    svg = tmp_path / "x.svg"
+    assert runner.invoke(app, ["convert", str(first), str(svg)]).exit_code == 0
+    again = tmp_path / "y.json"
+    assert runner.invoke(app, ["convert", str(first), str(again)]).exit_code == 0
+    assert json.loads(again.read_text(encoding="utf-8"))["entries"][0]["clue"] == "Feline"
+
+
+def test_a_solvers_wrong_letter_in_a_puz_is_not_a_given(tmp_path):
+    import puz
+
+    data = render_puzzle(puzzle("latin"), "x.puz")
+    p = puz.load(data)
+    fill = list(p.fill)
+    fill[1], fill[2] = "X", "T"  # a wrong guess where the solution has A; a right one (T)
+    p.fill = "".join(fill)
+    back = read_puzzle(write(tmp_path / "x.puz", p.tobytes()))
+    assert back.pattern.rows[0] == "C.T#"  # C was given, T agrees with the solution, X does not

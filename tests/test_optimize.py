@@ -265,3 +265,30 @@ def test_a_stop_or_a_deadline_ends_the_solve_without_counting_as_ctrl_c() -> Non
     started = time.monotonic()
     assert solve_stoppable(_SlowSolver(), None, deadline=started + 0.2) == (7, False)
     assert time.monotonic() - started < 2.0
+
+
+def test_cli_region_keeps_the_puzzles_own_clues_and_credits(files, tmp_path):
+    # --region replaced every clue with the dictionary's (or none) and the title and author with
+    # the file name, although "the rest stays as it is"
+    grid, words = files
+    filled = tmp_path / "filled.json"
+    assert runner.invoke(app, ["fill", str(grid), "-d", str(words), "--out",
+                               str(filled)]).exit_code == 0
+    data = json.loads(filled.read_text(encoding="utf-8"))
+    data.update(title="My puzzle", author="Me", copyright="(c) Me", notes="for Sunday")
+    for entry in data["entries"]:
+        entry["clue"] = f"my clue for {entry['answer']}"
+    filled.write_text(json.dumps(data), encoding="utf-8")
+    again = tmp_path / "again.json"
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "3,1-3,3",
+                                 "--seed", "1", "--out", str(again)])
+    assert result.exit_code == 0, result.output
+    after = json.loads(again.read_text(encoding="utf-8"))
+    assert (after["title"], after["author"], after["copyright"], after["notes"]) == (
+        "My puzzle", "Me", "(c) Me", "for Sunday")
+    for entry in after["entries"]:
+        mine = f"my clue for {entry['answer']}"
+        kept = any(e["slot"] == entry["slot"] and e["answer"] == entry["answer"]
+                   for e in data["entries"])
+        assert (entry["clue"] == mine) == kept, entry
+    assert after["entries"][0]["clue"] == f"my clue for {after['entries'][0]['answer']}"

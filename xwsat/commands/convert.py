@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -9,7 +10,7 @@ import typer
 
 from xwsat.commands.common import check_outputs, write_atomic
 from xwsat.commands.options import ForceOpt
-from xwsat.formats import WRITABLE, Puzzle, check_format, read_puzzle, render_puzzle
+from xwsat.formats import WRITABLE, check_format, read_puzzle, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
 
@@ -37,7 +38,7 @@ def convert(
     if puzzle.solution is None and _complete(puzzle.pattern):
         blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                            for row in puzzle.pattern.rows))
-        puzzle = Puzzle(blank, puzzle.pattern, puzzle.clues, puzzle.title, puzzle.author)
+        puzzle = replace(puzzle, pattern=blank, solution=puzzle.pattern)
     clues = dict(puzzle.clues)
     if words is not None and puzzle.solution is not None:
         index = {w: i for i, w in enumerate(words.words)}
@@ -47,8 +48,8 @@ def convert(
                 clue = words.clues.get(index[answer])
                 if clue:
                     clues[slot.name] = clue
-    puzzle = Puzzle(puzzle.pattern, puzzle.solution, clues, title or puzzle.title
-                    or source.stem, puzzle.author)
+    # everything else the file said (author, copyright, notes, shortest entry) goes across
+    puzzle = replace(puzzle, clues=clues, title=title or puzzle.title or source.stem)
     lang = dictionary if dictionary in ("ru", "es") else "en"
     write_atomic(out, render_puzzle(puzzle, out, lang))
     typer.echo(f"wrote {out} ({puzzle.pattern.width}x{puzzle.pattern.height}, "

@@ -83,19 +83,27 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
     return grid, words
 
 
-def _puzzle(result: FillResult, title: str) -> Puzzle:
-    """The puzzle to write: blank pattern (blocks only), the verified fill, dictionary clues."""
+def _puzzle(result: FillResult, source: Path) -> Puzzle:
+    """The puzzle to write: blank pattern (blocks only), the verified fill, and clues: where
+    the input was a puzzle whose answer there is unchanged (``--region`` keeps most), its own
+    clue, else the dictionary's. The input's title, author, copyright and notes are kept."""
     built = result.built
     blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                        for row in built.grid.rows))
+    given = read_puzzle(source)
+    before = {slot.name: (given.answer(slot), given.clues.get(slot.name))
+              for slot in extract_slots(given.solution or given.pattern,
+                                        min(s.length for s in built.slots))}
     clues = {}
     if result.outcome.fill is not None:
         for slot, word in zip(built.slots, result.outcome.fill):
-            clue = built.words.clues.get(int(word))
+            answer, own = before.get(slot.name, (None, None))
+            clue = own if own and answer == built.words.words[int(word)] else \
+                built.words.clues.get(int(word))
             if clue:
                 clues[slot.name] = clue
-    return Puzzle(blank, result.filled, clues, title, min_length=min(s.length
-                                                                      for s in built.slots))
+    return Puzzle(blank, result.filled, clues, given.title or source.stem, given.author,
+                  min(s.length for s in built.slots), given.copyright, given.notes)
 
 
 def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
@@ -148,7 +156,7 @@ def fill(
             clear_status_line()
     data = None
     if out is not None and result.filled is not None:
-        data = render_puzzle(_puzzle(result, grid.stem), out,
+        data = render_puzzle(_puzzle(result, grid), out,
                              words.dictionary if words.dictionary in ("ru", "es") else "en")
     if json_out:
         record = as_json(result)

@@ -93,6 +93,7 @@ def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str = "en") -> str | b
     ext = _extension(Path(path)) or ".txt"
     puzzle = replace(puzzle, title=clean_clue(puzzle.title) or "",
                      author=clean_clue(puzzle.author) or "",
+                     copyright=clean_clue(puzzle.copyright) or "",
                      clues={k: c for k, v in puzzle.clues.items() if (c := clean_clue(v))})
     shown = puzzle.solution or puzzle.pattern
     if ext == ".txt":

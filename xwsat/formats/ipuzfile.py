@@ -88,7 +88,8 @@ def read_ipuz(text: str, source: str) -> Puzzle:
             if number is not None and clue:
                 clues[f"{number}{direction}"] = clue
     return Puzzle(make_grid(pattern, source), solution, clues,
-                  str(data.get("title") or ""), str(data.get("author") or ""))
+                  str(data.get("title") or ""), str(data.get("author") or ""),
+                  copyright=str(data.get("copyright") or ""), notes=str(data.get("notes") or ""))
 
 
 def _clue(entry: Any) -> tuple[int | None, str]:
@@ -152,6 +153,9 @@ def write_ipuz(puzzle: Puzzle) -> str:
             for d, title in (("A", "Across"), ("D", "Down"))
         },
     }
+    for key in ("copyright", "notes"):
+        if getattr(puzzle, key):
+            data[key] = getattr(puzzle, key)
     charset = _charset(puzzle.letters())
     if charset is not None:
         data["charset"] = charset

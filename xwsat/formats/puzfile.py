@@ -4,7 +4,8 @@ A ``.puz`` grid holds one byte per cell in ISO-8859-1 (version 1.3), so English 
 (Ñ) fit and Cyrillic does not: writing such a fill is refused with a clear message (before any
 search, by the commands). Clue text is fitted to the same encoding (``fitted_text``). On read,
 blocks come from the solution, given letters from the fill string (the letters already in the
-grid), and the solution is kept unless it is scrambled (locked).
+grid) where they agree with the solution (a letter that does not is a solver's wrong guess, not
+part of the puzzle), and the solution is kept unless it is scrambled (locked).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def read_puz(data: bytes, source: str) -> Puzzle:
     if width < 1 or height < 1 or len(p.solution) != width * height:
         raise XwsatError(f"{source}: damaged .puz file (grid size)")
     black = p.blacksquare()
+    locked = p.is_solution_locked()
     pattern, solution = [], []
     for r in range(height):
         prow, srow = [], []
@@ -41,19 +43,19 @@ def read_puz(data: bytes, source: str) -> Puzzle:
                 prow.append(BLOCK)
                 srow.append(BLOCK)
                 continue
-            prow.append(fill.upper() if fill.isalpha() else EMPTY)
+            given = fill.isalpha() and (locked or not sol.isalpha() or fill.upper() == sol.upper())
+            prow.append(fill.upper() if given else EMPTY)
             srow.append(sol.upper() if sol.isalpha() else EMPTY)
         pattern.append(prow)
         solution.append(srow)
     grid = make_grid(pattern, source)
-    locked = p.is_solution_locked()
     sol_grid = None if locked else make_grid(solution, source)
-    puzzle = Puzzle(grid, sol_grid, {}, p.title or "", p.author or "")
-    slots = sorted(puzzle.slots, key=lambda s: (s.number, s.direction))
+    slots = sorted(Puzzle(grid).slots, key=lambda s: (s.number, s.direction))
     if len(p.clues) != len(slots):
         raise XwsatError(f"{source}: {len(p.clues)} clues for {len(slots)} slots")
     clues = {s.name: text for s, text in zip(slots, p.clues) if text}
-    return Puzzle(grid, sol_grid, clues, puzzle.title, puzzle.author)
+    return Puzzle(grid, sol_grid, clues, p.title or "", p.author or "",
+                  copyright=p.copyright or "", notes=p.notes or "")
 
 
 def write_puz(puzzle: Puzzle) -> bytes:
@@ -79,6 +81,8 @@ def write_puz(puzzle: Puzzle) -> bytes:
     slots = sorted(puzzle.slots, key=lambda s: (s.number, s.direction))
     p.clues = [fitted_text(puzzle.clues.get(s.name, ""), p.encoding) for s in slots]
     p.title, p.author = fitted_text(p.title, p.encoding), fitted_text(p.author or "", p.encoding)
+    p.copyright = fitted_text(puzzle.copyright, p.encoding)
+    p.notes = fitted_text(puzzle.notes, p.encoding)
     try:
         return p.tobytes()
     except ValueError as exc:

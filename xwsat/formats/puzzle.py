@@ -17,6 +17,7 @@ class Puzzle:
     """Pattern (``.`` empty, ``#`` block, letters given), an optional full solution, clues.
 
     ``clues`` maps a slot name ("1A", "3D") to its clue text; missing clues are allowed.
+    ``copyright`` and ``notes`` are carried from format to format as the files hold them.
     """
 
     pattern: Grid
@@ -25,6 +26,8 @@ class Puzzle:
     title: str = ""
     author: str = ""
     min_length: int = 2
+    copyright: str = ""
+    notes: str = ""
 
     def __post_init__(self) -> None:
         shape = (self.pattern.height, self.pattern.width)
