@@ -167,6 +167,7 @@ def test_cli_lock_theme_word_outside_the_dictionary(tmp_path):
     result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1a=axt",
                                  "--out", str(out)])
     assert result.exit_code == 0, result.output  # AXT (and its X) joined the list, verified
+    assert "note:" not in result.output  # nothing crosses the X
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["solution"] == ["AXT", "B#E"]
     plain = runner.invoke(app, ["fill", str(grid), "-d", str(words)])
@@ -176,6 +177,14 @@ def test_cli_lock_theme_word_outside_the_dictionary(tmp_path):
     assert clash.exit_code == 2 and "already A, not C" in clash.output
     bad = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=CATS"])
     assert bad.exit_code == 2 and "has 3 cells" in bad.output
+
+
+def test_cli_lock_with_letters_the_dictionary_lacks_says_so(files):
+    # a Latin word locked with -d ru ends as "unfillable": the note says why before it
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=ZQX"])
+    assert result.exit_code == 1
+    assert "puts letters no dictionary word has (QXZ) where other entries cross" in result.output
 
 
 def test_cli_lock_can_make_a_grid_unfillable(files):

@@ -70,7 +70,9 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
         pattern = puzzle.pattern.map_letters(fold) if puzzle.solution is not None else None
         grid, fixed = region_grid(start, area, pattern, min_length)
         words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
-    grid, words, _ = apply_locks(grid, words, locks, min_length, fold_yo)
+    known = set(words.alphabet.letters)
+    grid, words, placed = apply_locks(grid, words, locks, min_length, fold_yo)
+    _note_foreign_letters(grid, placed, known, min_length)
     if out is not None and out.suffix.lower() == ".puz":
         covered = {cell for slot in extract_slots(grid, min_length) for cell in slot.cells}
         bare = [i for i in range(grid.height * grid.width)
@@ -81,6 +83,23 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
                              f"{row + 1}, column {col + 1} is in no slot of {min_length}+ "
                              "letters; write .ipuz or .json instead")
     return grid, words
+
+
+def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
+                          min_length: int) -> None:
+    """Say when a locked word puts a letter no dictionary word has where another entry crosses
+    it: that entry cannot be filled, and a mistyped script (Latin with -d ru) would otherwise
+    read as a plain "unfillable"."""
+    slots = extract_slots(grid, min_length)
+    crossed = {cell for slot in slots for cell in slot.cells}
+    crossed = {cell for cell in crossed if sum(cell in s.cells for s in slots) > 1}
+    for slot in slots:
+        if slot.name not in placed:
+            continue
+        new = sorted({grid.cell(c) for c in slot.cells if c in crossed} - known)
+        if new:
+            typer.echo(f"note: --lock {slot.name}={placed[slot.name]} puts letters no dictionary "
+                       f"word has ({''.join(new)}) where other entries cross it", err=True)
 
 
 def _puzzle(result: FillResult, source: Path) -> Puzzle:
