@@ -241,3 +241,10 @@ def test_trie_and_dawg_automata_accept_the_same_lines(make_words) -> None:
     assert dawg.n_states < trie.n_states
     for line in itertools.product(range(3), repeat=4):
         assert dawg.accepts(list(line)) == trie.accepts(list(line))
+
+
+def test_a_grid_too_small_for_the_default_shortest_word_says_which_default() -> None:
+    # "--min-length must be between 1 and the longer side" puzzled a user who never gave it
+    result = CliRunner().invoke(app, ["generate", "--size", "2x2", "-d", "en", "-t", "5"])
+    assert result.exit_code == 2
+    assert "--min-length 3 (the shortest word; 3 unless given)" in result.output

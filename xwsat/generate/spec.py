@@ -26,7 +26,10 @@ class GenerateSpec:
         if not (1 <= self.width <= 25 and 1 <= self.height <= 25):
             raise XwsatError("--size must be WxH with sides from 1 to 25")
         if not 1 <= self.min_length <= max(self.width, self.height):
-            raise XwsatError("--min-length must be between 1 and the longer side")
+            raise XwsatError(f"--min-length {self.min_length} (the shortest word; 3 unless "
+                             f"given) must be between 1 and the grid's longer side, "
+                             f"{max(self.width, self.height)}: use a larger --size or a "
+                             "smaller --min-length")
         if self.symmetry not in SYMMETRIES:
             raise XwsatError(f"--symmetry must be one of {', '.join(SYMMETRIES)}")
         if self.max_blocks is not None and not 0 <= self.max_blocks <= self.cells:
