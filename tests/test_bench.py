@@ -202,6 +202,8 @@ def test_several_seeds_count_the_worst_seed_and_sole_deciders() -> None:
     assert lines["a"]["solved"] == 2 and lines["a"]["decided by it alone"] == 2
     assert lines["b"]["solved"] == 0 and lines["b"]["decided by it alone"] == 0
     assert len(runs_of(rows, per_seed=True)) == 8
+    alone = summary([r for r in runs.values() if r.backend == "a"])
+    assert alone[0]["decided by it alone"] is None  # one back-end: nothing to be alone among
 
 
 def _swept(tiny_suite: Path, out: Path) -> None:

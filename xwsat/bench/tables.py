@@ -92,6 +92,7 @@ def summary(runs: list[Run]) -> list[dict[str, Any]]:
     for r in runs:
         if r.solved and r.backend != VBS:
             deciders.setdefault(r.instance, set()).add(r.backend)
+    compared = len([b for b in backends_in(runs) if b != VBS]) > 1  # else "alone" says nothing
     for backend in backends_in(runs):
         mine = [r for r in runs if r.backend == backend]
         counts = Counter(r.status for r in mine)
@@ -105,7 +106,8 @@ def summary(runs: list[Run]) -> list[dict[str, Any]]:
             "median solved s": round(statistics.median(solved), 3) if solved else None,
             "total solved s": round(sum(solved), 2),
             "decided by it alone": sum(1 for r in mine if r.solved
-                                       and deciders.get(r.instance) == {backend}),
+                                       and deciders.get(r.instance) == {backend})
+            if compared else None,
         })
     return lines
 
