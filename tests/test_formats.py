@@ -241,3 +241,22 @@ def test_a_solvers_wrong_letter_in_a_puz_is_not_a_given(tmp_path):
     p.fill = "".join(fill)
     back = read_puzzle(write(tmp_path / "x.puz", p.tobytes()))
     assert back.pattern.rows[0] == "C.T#"  # C was given, T agrees with the solution, X does not
+
+
+@pytest.mark.parametrize("ext", [".ipuz", ".json", ".puz"])
+def test_circled_cells_go_across_every_format_and_are_drawn(tmp_path, ext):
+    # a theme's circles (.puz GEXT, ipuz shapebg) were dropped by every conversion
+    base = puzzle("latin")
+    p = Puzzle(base.pattern, base.solution, base.clues, "T", circles=frozenset({1, 5, 10}))
+    first = write(tmp_path / f"x{ext}", render_puzzle(p, f"x{ext}"))
+    assert read_puzzle(first).circles == {1, 5, 10}
+    for other in (".ipuz", ".json", ".puz", ".svg", ".html"):
+        out = tmp_path / f"y{other}"
+        result = runner.invoke(app, ["convert", str(first), str(out), "--force"])
+        assert result.exit_code == 0, result.output
+        if other == ".svg":
+            assert out.read_text(encoding="utf-8").count("<circle") == 3
+        elif other == ".html":
+            assert '"circles": [1, 5, 10]' in out.read_text(encoding="utf-8")
+        else:
+            assert read_puzzle(out).circles == {1, 5, 10}

@@ -122,7 +122,8 @@ def _puzzle(result: FillResult, source: Path) -> Puzzle:
             if clue:
                 clues[slot.name] = clue
     return Puzzle(blank, result.filled, clues, given.title or source.stem, given.author,
-                  min(s.length for s in built.slots), given.copyright, given.notes)
+                  min(s.length for s in built.slots), given.copyright, given.notes,
+                  given.circles)
 
 
 def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:

@@ -105,7 +105,7 @@ def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str = "en") -> str | b
     if ext == ".puz":
         return _read_back(write_puz(puzzle), ext, puzzle, path)
     if ext == ".svg":
-        return render_svg(shown, puzzle.numbering(), title=puzzle.title)
+        return render_svg(shown, puzzle.numbering(), title=puzzle.title, circles=puzzle.circles)
     if ext == ".html":
         return write_html(puzzle, lang)
     raise XwsatError(f"{path}: unknown output format {ext!r}; use one of {', '.join(WRITABLE)}")
@@ -130,6 +130,7 @@ def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) ->
     same = (back.pattern.rows == puzzle.pattern.rows
             and (back.solution.rows if back.solution else None)
             == (puzzle.solution.rows if puzzle.solution else None)
+            and back.circles == puzzle.circles
             and {k: v for k, v in back.clues.items() if v}
             == {k: fitted_text(v) if ext == ".puz" else v for k, v in puzzle.clues.items() if v})
     if not same:

@@ -26,6 +26,8 @@ h1{font-size:20px;margin:0 0 8px}
 .cell{position:relative;background:#fff;width:var(--s);height:var(--s);box-sizing:border-box;
  display:flex;align-items:center;justify-content:center;font-size:calc(var(--s)*0.6);cursor:pointer}
 .cell.block{background:#111;cursor:default}
+.cell.circled::before{content:"";position:absolute;inset:1px;border:1px solid #777;
+ border-radius:50%%}
 .cell .num{position:absolute;top:1px;left:2px;font-size:calc(var(--s)*0.27);color:#333}
 .cell.word{background:#d7ecff}.cell.cur{background:#ffd54f}
 .cell.given{color:#555;font-weight:bold}.cell.wrong{color:#c62828}.cell.revealed{color:#1565c0}
@@ -71,7 +73,8 @@ gridEl.style.setProperty("--s", size + "px");
 const numbers = {}; P.slots.forEach(s => { numbers[s.cells[0]] = s.number; });
 for (let i = 0; i < N; i++) {
   const el = document.createElement("div");
-  el.className = "cell" + (isBlock(i) ? " block" : "") + (given(i) ? " given" : "");
+  el.className = "cell" + (isBlock(i) ? " block" : "") + (given(i) ? " given" : "")
+    + (P.circles.includes(i) ? " circled" : "");
   el.dataset.i = i;
   if (numbers[i]) {
     const n = document.createElement("span");
@@ -247,6 +250,7 @@ def write_html(puzzle: Puzzle, lang: str = "en") -> str:
         "pattern": list(puzzle.pattern.rows),
         "solution": list(puzzle.solution.rows) if puzzle.solution is not None
         and not any(EMPTY in row for row in puzzle.solution.rows) else None,
+        "circles": sorted(puzzle.circles),
         "slots": [
             {"number": s.number, "dir": s.direction, "cells": list(s.cells),
              "clue": puzzle.clues.get(s.name, "")}

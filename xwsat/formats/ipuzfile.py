@@ -44,10 +44,13 @@ def read_ipuz(text: str, source: str) -> Puzzle:
     block = data.get("block", "#")
     if len(cells) != height or any(len(row) != width for row in cells):
         raise XwsatError(f"{source}: the puzzle grid is not {width}x{height} as declared")
-    pattern = []
+    pattern, circles = [], set()
     for r, row in enumerate(cells):
         out = []
         for c, cell in enumerate(row):
+            style = cell.get("style") if isinstance(cell, dict) else None
+            if isinstance(style, dict) and style.get("shapebg") == "circle":
+                circles.add(r * width + c)
             value = cell.get("value") if isinstance(cell, dict) else None
             label = cell.get("cell") if isinstance(cell, dict) else cell
             if cell is None or label == block or str(label) == block:
@@ -89,7 +92,8 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                 clues[f"{number}{direction}"] = clue
     return Puzzle(make_grid(pattern, source), solution, clues,
                   str(data.get("title") or ""), str(data.get("author") or ""),
-                  copyright=str(data.get("copyright") or ""), notes=str(data.get("notes") or ""))
+                  copyright=str(data.get("copyright") or ""), notes=str(data.get("notes") or ""),
+                  circles=frozenset(circles))
 
 
 def _clue(entry: Any) -> tuple[int | None, str]:
@@ -130,12 +134,14 @@ def write_ipuz(puzzle: Puzzle) -> str:
         out: list[Any] = []
         for c, ch in enumerate(row):
             label = numbers.get(r * pattern.width + c, 0)
+            circled = r * pattern.width + c in puzzle.circles
             if ch == BLOCK:
                 out.append(BLOCK)
-            elif ch == EMPTY:
+            elif ch == EMPTY and not circled:
                 out.append(label)
             else:
-                out.append({"cell": label, "value": ch})
+                out.append({"cell": label, **({"value": ch} if ch != EMPTY else {}),
+                            **({"style": {"shapebg": "circle"}} if circled else {})})
         cells.append(out)
     data: dict[str, Any] = {
         "version": VERSION,

@@ -27,6 +27,7 @@ def write_json(puzzle: Puzzle) -> str:
     data: dict[str, Any] = {
         "format": FORMAT, "version": 1, "title": puzzle.title, "author": puzzle.author,
         "copyright": puzzle.copyright, "notes": puzzle.notes, "min_length": puzzle.min_length,
+        "circles": sorted(puzzle.circles),
         "width": puzzle.pattern.width, "height": puzzle.pattern.height,
         "pattern": list(puzzle.pattern.rows),
         "solution": list(puzzle.solution.rows) if puzzle.solution else None,
@@ -60,10 +61,16 @@ def read_json(text: str, source: str) -> Puzzle:
         str(e.get("slot")): str(e.get("clue"))
         for e in entries if isinstance(e, dict) and e.get("clue")
     }
+    circles = data.get("circles") or []
+    cells = pattern.width * pattern.height
+    if not isinstance(circles, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < cells for i in circles):
+        raise XwsatError(f"{source}: 'circles' must list cell numbers (row-major, from 0)")
     min_length = data.get("min_length", 2)
     if not isinstance(min_length, int) or isinstance(min_length, bool) or \
             not 1 <= min_length <= max(pattern.width, pattern.height):
         raise XwsatError(f"{source}: 'min_length' must be a whole number of letters")
     return Puzzle(pattern, solution, clues, str(data.get("title") or ""),
                   str(data.get("author") or ""), min_length,
-                  str(data.get("copyright") or ""), str(data.get("notes") or ""))
+                  str(data.get("copyright") or ""), str(data.get("notes") or ""),
+                  frozenset(circles))

@@ -54,8 +54,9 @@ def read_puz(data: bytes, source: str) -> Puzzle:
     if len(p.clues) != len(slots):
         raise XwsatError(f"{source}: {len(p.clues)} clues for {len(slots)} slots")
     clues = {s.name: text for s, text in zip(slots, p.clues) if text}
+    circles = frozenset(p.markup().get_markup_squares(puz.GridMarkup.Circled))
     return Puzzle(grid, sol_grid, clues, p.title or "", p.author or "",
-                  copyright=p.copyright or "", notes=p.notes or "")
+                  copyright=p.copyright or "", notes=p.notes or "", circles=circles)
 
 
 def write_puz(puzzle: Puzzle) -> bytes:
@@ -83,6 +84,8 @@ def write_puz(puzzle: Puzzle) -> bytes:
     p.title, p.author = fitted_text(p.title, p.encoding), fitted_text(p.author or "", p.encoding)
     p.copyright = fitted_text(puzzle.copyright, p.encoding)
     p.notes = fitted_text(puzzle.notes, p.encoding)
+    if puzzle.circles:  # the GEXT section
+        p.markup().set_markup_squares(sorted(puzzle.circles), puz.GridMarkup.Circled)
     try:
         return p.tobytes()
     except ValueError as exc:

@@ -17,7 +17,8 @@ class Puzzle:
     """Pattern (``.`` empty, ``#`` block, letters given), an optional full solution, clues.
 
     ``clues`` maps a slot name ("1A", "3D") to its clue text; missing clues are allowed.
-    ``copyright`` and ``notes`` are carried from format to format as the files hold them.
+    ``copyright``, ``notes`` and ``circles`` (circled cells by id, a theme's usual marking) are
+    carried from format to format as the files hold them.
     """
 
     pattern: Grid
@@ -28,6 +29,7 @@ class Puzzle:
     min_length: int = 2
     copyright: str = ""
     notes: str = ""
+    circles: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         shape = (self.pattern.height, self.pattern.width)

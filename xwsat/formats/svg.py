@@ -21,6 +21,7 @@ def render_svg(
     show_letters: bool = True,
     cell: int = 36,
     title: str = "",
+    circles: Iterable[int] = (),
 ) -> str:
     """An SVG document of ``grid``; ``numbering`` maps cell id -> clue number.
 
@@ -45,6 +46,7 @@ def render_svg(
         for c in cells:
             shade.setdefault(int(c), []).append(colour)
     numbers = numbering or {}
+    circled = set(circles)
     for r in range(grid.height):
         for c in range(grid.width):
             index = r * grid.width + c
@@ -60,6 +62,9 @@ def render_svg(
                              f'height="{part:.2f}" fill="{colour}" fill-opacity="0.8"/>')
             parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="none" '
                          'stroke="#222222" stroke-width="1"/>')
+            if index in circled:
+                parts.append(f'<circle cx="{x + cell / 2:.1f}" cy="{y + cell / 2:.1f}" '
+                             f'r="{cell * 0.46:.1f}" fill="none" stroke="#555555"/>')
             if index in numbers:
                 parts.append(f'<text x="{x + 2}" y="{y + cell * 0.3:.1f}" '
                              f'font-size="{cell * 0.28:.1f}">{numbers[index]}</text>')
