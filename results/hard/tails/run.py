@@ -10,7 +10,8 @@ OUT, and with --table the worst-seed summary of OUT.
 Knobs (read by the patched xwsat/mac/state.py): XW_RFIRST, XW_RFACTOR (geometric restarts,
 default 10 and 1.1), XW_LUBY (Luby restarts with this unit, 0 = off), XW_LNOISE (after the first
 restart, each letter's score is multiplied by exp(XW_LNOISE * U[0,1))), XW_LC (1: last-conflict
-variable choice). XB picks the back-end (default auto), XT the limit (30), XS the seeds (1,2,3).
+variable choice). XB picks the back-end (default auto), XT the limit (30), XS the seeds (1,2,3),
+XI the instance list (instances.txt).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ DECIDED = {"filled": "f", "unfillable": "U"}
 def run(tree: str, tag: str, out: str) -> None:
     backend, limit = os.environ.get("XB", "auto"), os.environ.get("XT", "30")
     seeds = [int(s) for s in os.environ.get("XS", "1,2,3").split(",")]
-    instances = [line.split() for line in (HERE / "instances.txt").read_text().splitlines()
+    listed = Path(os.environ.get("XI", HERE / "instances.txt"))
+    instances = [line.split() for line in listed.read_text().splitlines()
                  if line.strip() and not line.startswith("#")]
     env = dict(os.environ, PYTHONPATH=tree)
     for seed in seeds:
