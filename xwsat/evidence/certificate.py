@@ -30,7 +30,7 @@ from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
-from xwsat.evidence.slot_core import restricted, shrink
+from xwsat.evidence.slot_core import restricted, shrink_with_seed
 from xwsat.guard import Finished, Tick, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.problem import Built, FillProblem, fill_letters
@@ -244,9 +244,10 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     started = time.perf_counter()
     deadline = started + time_limit
     method = f"certificate:{proof.name}"
-    slots = None
+    slots, proof_seed = None, seed
     if core:
-        slots, stop = _needed_slots(built, time_limit * CORE_SHARE, seed, on_tick, deadline)
+        slots, proof_seed, stop = _needed_slots(built, time_limit * CORE_SHARE, seed, on_tick,
+                                                deadline)
         if stop is not None:
             return CertificateRun(stopped(method, stop.stop or Stop.INTERRUPTED, stop.message),
                                   directory, {})
@@ -274,7 +275,7 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
         return CertificateRun(stopped(method, Stop.TIME, "time limit reached while "
                                       "encoding"), directory, manifest)
     proof_path = stage / "proof.drat"
-    solved = run_function(proof.prove, (problem, cnf, str(proof_path), left, seed), left,
+    solved = run_function(proof.prove, (problem, cnf, str(proof_path), left, proof_seed), left,
                           f"{proof.name} writing a proof", on_tick)
     times["solve_wall_s"] = solved.seconds
     if solved.os_error:  # the producer could not write its proof (a full disk)
@@ -304,6 +305,7 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)"
                          if proof.name != "cdcl" else "DRAT (text)", "method": proof.name,
                          "lines": run.lines, "bytes_uncompressed": proof_bytes,
+                         "seed": proof_seed,
                          "solver_stats": run.stats}
     if checked.ok:
         manifest["check"] = {"checker": "dratify", "version": metadata.version("dratify"),
@@ -329,24 +331,28 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
 
 
 def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
-                  deadline: float) -> tuple[list[str] | None, Finished | None]:
+                  deadline: float) -> tuple[list[str] | None, int, Finished | None]:
     """The names of the slots whose constraints alone the compiled search refutes
-    (``slot_core.shrink``, in a child within ``budget``), or None to keep the whole grid (no
-    compiled search, no smaller set found in time); and how the run was stopped, if it was
-    (Ctrl-C, the command's own limit)."""
+    (``slot_core.shrink_with_seed``, in a child within ``budget``), or None to keep the whole
+    grid (no compiled search, no smaller set found in time); the seed whose search refutes them
+    in the fewest failures; and how the run was stopped, if it was (Ctrl-C, the command's own
+    limit)."""
     from xwsat.backends.mac import MacBackend
 
     problem = built.problem
     if not MacBackend.available() or problem.n_slots < 2 or budget <= 0:
-        return None, None
-    found = run_function(shrink, (problem, budget, seed), budget,
+        return None, seed, None
+    found = run_function(shrink_with_seed, (problem, budget, seed), budget,
                          "finding the slots a refutation needs", on_tick)
     if found.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED) or (
             found.stop is Stop.TIME and time.perf_counter() >= deadline):
-        return None, found  # Ctrl-C, a signal, the command's limits: no later stage starts
-    if not found.ok or len(found.value) == problem.n_slots:
-        return None, None
-    return [problem.slot_names[s] for s in found.value], None
+        return None, seed, found  # Ctrl-C, a signal, the command's limits: no later stage
+    if not found.ok:
+        return None, seed, None
+    slots, chosen = found.value
+    if len(slots) == problem.n_slots:
+        return None, chosen, None
+    return [problem.slot_names[s] for s in slots], chosen, None
 
 
 def _fillable(built: Built, method: str, choice: list[int], directory: Path, stage: Path,
