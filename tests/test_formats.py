@@ -260,3 +260,17 @@ def test_circled_cells_go_across_every_format_and_are_drawn(tmp_path, ext):
             assert '"circles": [1, 5, 10]' in out.read_text(encoding="utf-8")
         else:
             assert read_puzzle(out).circles == {1, 5, 10}
+
+
+def test_a_page_that_cannot_check_its_answers_says_so(tmp_path):
+    # a --min-length 3 fill leaves cells in no entry without a letter: the solving page then has
+    # no solution to check against, which it did without a word
+    p = Puzzle(parse_grid("...\n..#\n"), parse_grid("CAT\n..#\n"), {"1A": "Feline"}, "T",
+               min_length=3)
+    source = write(tmp_path / "x.json", render_puzzle(p, "x.json"))
+    result = runner.invoke(app, ["convert", str(source), str(tmp_path / "x.html")])
+    assert result.exit_code == 0, result.output
+    assert "note: 2 white cells of the solution are in no entry" in result.output
+    full = write(tmp_path / "y.json", render_puzzle(puzzle("latin"), "y.json"))
+    quiet = runner.invoke(app, ["convert", str(full), str(tmp_path / "y.html")])
+    assert quiet.exit_code == 0 and "note:" not in quiet.output

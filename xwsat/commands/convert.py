@@ -11,6 +11,7 @@ import typer
 from xwsat.commands.common import check_outputs, write_atomic
 from xwsat.commands.options import ForceOpt
 from xwsat.formats import WRITABLE, check_format, read_puzzle, render_puzzle
+from xwsat.formats.html import unchecked_note
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
 
@@ -52,6 +53,8 @@ def convert(
     puzzle = replace(puzzle, clues=clues, title=title or puzzle.title or source.stem)
     lang = dictionary if dictionary in ("ru", "es") else "en"
     write_atomic(out, render_puzzle(puzzle, out, lang))
+    if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
+        typer.echo(note, err=True)
     typer.echo(f"wrote {out} ({puzzle.pattern.width}x{puzzle.pattern.height}, "
                f"{len(puzzle.slots)} entries, {len(clues)} clues)")
 

@@ -28,6 +28,7 @@ from xwsat.commands.common import (
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
+from xwsat.formats.html import unchecked_note
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.pipeline import FillResult, fill_grid
@@ -176,8 +177,11 @@ def fill(
             clear_status_line()
     data = None
     if out is not None and result.filled is not None:
-        data = render_puzzle(_puzzle(result, grid), out,
+        puzzle = _puzzle(result, grid)
+        data = render_puzzle(puzzle, out,
                              words.dictionary if words.dictionary in ("ru", "es") else "en")
+        if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
+            typer.echo(note, err=True)
     if json_out:
         record = as_json(result)
         if best is not None and result.outcome.fill is not None:

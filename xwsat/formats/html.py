@@ -241,6 +241,20 @@ _WORDS = {  # across, down, check, reveal letter / word / all, clear, solved
 }
 
 
+def unchecked_note(puzzle: Puzzle) -> str | None:
+    """Why the page will not check answers, when its solution leaves white cells without a
+    letter (cells in no entry of a --min-length fill): said, not silently a page without
+    Check and Reveal."""
+    if puzzle.solution is None:
+        return None
+    empty = sum(row.count(EMPTY) for row in puzzle.solution.rows)
+    if not empty:
+        return None
+    return (f"note: {empty} white cell{'s' if empty != 1 else ''} of the solution "
+            f"{'are' if empty != 1 else 'is'} in no entry and without a letter, so the page "
+            "cannot check or reveal answers")
+
+
 def write_html(puzzle: Puzzle, lang: str = "en") -> str:
     """The solving page for ``puzzle``; ``lang`` picks the Across/Down headings (en, ru, es)."""
     across, down, check, letter, word, everything, clear, solved = _WORDS.get(lang, _WORDS["en"])
