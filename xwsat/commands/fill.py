@@ -8,6 +8,7 @@ writes the puzzle in the format of its extension (.txt .json .ipuz .puz .svg .ht
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -53,9 +54,11 @@ RegionOpt = Annotated[str, typer.Option(
 
 
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
-             region: str, out: Path | None) -> tuple[Grid, WordList]:
-    """The grid to fill and the word list, after --region and --lock."""
+             region: str, out: Path | None) -> tuple[Grid, WordList, Puzzle]:
+    """The grid to fill and the word list, after --region and --lock, and the input as a
+    puzzle (its clues and credits go to the output; read now, not after the search)."""
     grid, words = load_inputs(grid_path, words_options)
+    puzzle = read_puzzle(grid_path)
     fold_yo = words_options.fold_yo
     if out is not None and out.suffix.lower() == ".puz":
         wide = [ch for ch in words.alphabet.letters if len(ch.encode("latin-1", "replace")) != 1
@@ -65,7 +68,6 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
                              f"alphabet has {''.join(wide[:12])}...; write .ipuz instead")
     if region:
         area = parse_region(region)
-        puzzle = read_puzzle(grid_path)
         fold = lambda ch: normalize_word(ch, fold_yo=fold_yo)  # noqa: E731
         start = (puzzle.solution or puzzle.pattern).map_letters(fold)
         pattern = puzzle.pattern.map_letters(fold) if puzzle.solution is not None else None
@@ -83,7 +85,7 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
             raise XwsatError(f"{out}: .puz needs every white cell filled, and the cell at row "
                              f"{row + 1}, column {col + 1} is in no slot of {min_length}+ "
                              "letters; write .ipuz or .json instead")
-    return grid, words
+    return grid, words, puzzle
 
 
 def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
@@ -92,8 +94,8 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
     it: that entry cannot be filled, and a mistyped script (Latin with -d ru) would otherwise
     read as a plain "unfillable"."""
     slots = extract_slots(grid, min_length)
-    crossed = {cell for slot in slots for cell in slot.cells}
-    crossed = {cell for cell in crossed if sum(cell in s.cells for s in slots) > 1}
+    entries = Counter(cell for slot in slots for cell in slot.cells)
+    crossed = {cell for cell, count in entries.items() if count > 1}
     for slot in slots:
         if slot.name not in placed:
             continue
@@ -103,14 +105,13 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
                        f"word has ({''.join(new)}) where other entries cross it", err=True)
 
 
-def _puzzle(result: FillResult, source: Path) -> Puzzle:
+def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
     """The puzzle to write: blank pattern (blocks only), the verified fill, and clues: where
     the input was a puzzle whose answer there is unchanged (``--region`` keeps most), its own
     clue, else the dictionary's. The input's title, author, copyright and notes are kept."""
     built = result.built
     blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                        for row in built.grid.rows))
-    given = read_puzzle(source)
     before = {slot.name: (given.answer(slot), given.clues.get(slot.name))
               for slot in extract_slots(given.solution or given.pattern,
                                         min(s.length for s in built.slots))}
@@ -122,7 +123,7 @@ def _puzzle(result: FillResult, source: Path) -> Puzzle:
                 built.words.clues.get(int(word))
             if clue:
                 clues[slot.name] = clue
-    return Puzzle(blank, result.filled, clues, given.title or source.stem, given.author,
+    return Puzzle(blank, result.filled, clues, given.title or stem, given.author,
                   min(s.length for s in built.slots), given.copyright, given.notes,
                   given.circles)
 
@@ -164,8 +165,8 @@ def fill(
     started = command_started()
     best: Optimized | None = None
     with limited(search.time_limit, search.memory_mb):
-        target, word_list = _prepare(grid, words, rules.min_length, list(lock or []), region,
-                                     out)
+        target, word_list, source = _prepare(grid, words, rules.min_length, list(lock or []),
+                                             region, out)
         result = fill_grid(target, word_list, fill_options(search, rules, started), status_line)
         clear_status_line()
         if optimize and result.filled is not None:
@@ -177,7 +178,7 @@ def fill(
             clear_status_line()
     data = None
     if out is not None and result.filled is not None:
-        puzzle = _puzzle(result, grid)
+        puzzle = _puzzle(result, source, grid.stem)
         data = render_puzzle(puzzle, out,
                              words.dictionary if words.dictionary in ("ru", "es") else "en")
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):

@@ -23,10 +23,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from xwsat.backends.base import fill_from_choice
 from xwsat.encode.cnf import CNF, dimacs_text
+from xwsat.encode.legend import variable_map
 from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
@@ -136,23 +135,6 @@ def _maybe_compress(path: Path) -> Path:
         shutil.copyfileobj(src, dst, 1 << 20)
     path.unlink()
     return target
-
-
-def variable_map(built: Built, problem: FillProblem, cnf: CNF) -> str:
-    """One line per variable: ``x VAR SLOT WORD`` and ``y VAR ROW COL LETTER`` (1-based)."""
-    words, width = built.words, built.grid.width
-    lines = ["# xwsat variable map: x VAR SLOT WORD | y VAR ROW COL LETTER (rows, cols from 1)"]
-    for s, cands in enumerate(problem.candidates):
-        base = int(cnf.x_base[s])
-        name = problem.slot_names[s]
-        lines.extend(f"x {base + k + 1} {name} {words.words[int(w)]}"
-                     for k, w in enumerate(cands.tolist()))
-    letters = words.alphabet.letters
-    for c in range(problem.n_cells):
-        row, col = divmod(int(problem.cell_ids[c]), width)
-        for a in np.flatnonzero(cnf.y_var[c]).tolist():
-            lines.append(f"y {int(cnf.y_var[c, a])} {row + 1} {col + 1} {letters[a]}")
-    return "\n".join(lines) + "\n"
 
 
 def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
