@@ -182,7 +182,7 @@ def test_check_proof_out_of_time_is_3_not_4(unfillable, tmp_path, monkeypatch) -
     assert run("prove", grid, "--dict", words, "--certificate", folder).exit_code == 1
     import xwsat.evidence.recheck as recheck
 
-    monkeypatch.setattr(recheck, "rebuild_and_check", _slow_recheck)
+    monkeypatch.setattr(recheck, "rebuild_and_compare", _slow_recheck)
     start = time.monotonic()
     result = run("check-proof", folder, "--time-limit", "1")
     assert result.exit_code == 3, result.output

@@ -34,6 +34,7 @@ from xwsat.outcome import Stop
 
 GRACE_S = 0.5  # time past a child's limit before it is killed (it reports its own timeout first)
 POLL_S = 0.05
+OTHER_FAILED = "stopped: another part failed"  # run_all's word for the children it stopped
 WATCH_S = 0.25  # how often the command-wide watch reads the memory (the clock: exactly)
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _PR_SET_PDEATHSIG = 1
@@ -282,25 +283,48 @@ def run_function(fn: Callable[..., Any], args: tuple, time_limit: float | None,
                  label: str = "", on_tick: Tick | None = None) -> Finished:
     """``fn(*args)`` in a child, killed ``GRACE_S`` after ``time_limit`` or on Ctrl-C (which,
     like a command-wide limit, ends the wait with the matching stop)."""
-    child = Child(fn, args, label)
-    deadline = child.started + time_limit + GRACE_S if time_limit is not None else None
+    return run_all([(fn, args)], time_limit, label, on_tick)[0]
+
+
+def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | None,
+            label: str = "", on_tick: Tick | None = None) -> list[Finished]:
+    """Each ``fn(*args)`` in its own child, all at once (one per core), as ``run_function``:
+    the wait ends when all have finished, one of them failed (the others are then stopped),
+    the limit passed or the user pressed Ctrl-C."""
+    children: list[Child] = []
+    try:  # no new stage starts once the user stopped the command: Ctrl-C goes up as it came
+        for fn, args in calls:
+            children.append(Child(fn, args, label))
+    except KeyboardInterrupt:
+        for child in children:
+            child.stop()
+        raise
+    started = children[0].started
     try:
+        deadline = started + time_limit + GRACE_S if time_limit is not None else None
         while True:
-            finished = child.poll()
-            if finished is not None:
-                return finished
+            ended = [child.poll() for child in children]
+            if all(end is not None for end in ended) or any(
+                    end is not None and not end.ok for end in ended):
+                return [end or Finished(stop=Stop.FAILED, message=OTHER_FAILED,
+                                        seconds=time.monotonic() - started) for end in ended]
             now = time.monotonic()
             if deadline is not None and now >= deadline:
-                return Finished(stop=Stop.TIME, message="time limit reached",
-                                seconds=now - child.started)
+                return [end or Finished(stop=Stop.TIME, message="time limit reached",
+                                        seconds=now - started) for end in ended]
             if on_tick:
-                on_tick(now - child.started, f"{label} ({child.note})" if child.note else label)
-            wait_any([child], POLL_S)
+                note = next((child.note for child in children if child.note), "")
+                on_tick(now - started, f"{label} ({note})" if note else label)
+            wait_any(children, POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = interruption(exc)
-        return Finished(stop=stop, message=message, seconds=time.monotonic() - child.started)
+        return [Finished(stop=stop, message=message, seconds=time.monotonic() - started)
+                for _ in calls]
     finally:
-        child.stop()
+        for child in children:
+            child.kill()
+        for child in children:
+            child.stop()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.encode.legend import variable_map
 from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
+from xwsat.evidence.drat_check import check_in_parts, parts_for
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import restricted, shrink_with_seed
 from xwsat.guard import Finished, Tick, run_function
@@ -86,44 +87,6 @@ def dictionary_facts(built: Built) -> dict:
     if words.source and not words.source.startswith("embedded:") and Path(words.source).is_file():
         facts["file_sha256"] = sha256_file(Path(words.source))
     return facts
-
-
-def checker_engine(engine: str = "auto") -> str:
-    """'native' when dratify's compiled accelerator is present (cdclkit-native), else 'python'."""
-    if engine == "python":
-        return "python"
-    with suppress(ImportError):
-        import cdclkit.native  # noqa: F401  (registers the Rust checker with dratify)
-    import dratify
-
-    if dratify.native_available():
-        return "native"
-    if engine == "native":
-        raise XwsatError("dratify's native checker is missing (pip install 'cdclkit[native]')")
-    return "python"
-
-
-def check_files(cnf_path: str, proof_path: str, engine: str) -> dict:
-    """Child: dratify reads the CNF and the proof from disk (gzip or plain) and replays it."""
-    import dratify
-
-    engine = checker_engine(engine)
-    start = time.perf_counter()
-    formula = dratify.parse_dimacs(_read_text(Path(cnf_path)))
-    proof = _read_text(Path(proof_path))
-    parsed = time.perf_counter()
-    result = dratify.check_proof(formula, proof, engine=engine)
-    checked = time.perf_counter()
-    return {"ok": bool(result.ok), "reached_empty": bool(result.reached_empty),
-            "steps": int(result.steps), "reason": str(result.reason or ""), "engine": engine,
-            "parse_s": parsed - start, "check_s": checked - parsed}
-
-
-def _read_text(path: Path) -> str:
-    if path.suffix == ".gz":
-        with gzip.open(path, "rt", encoding="ascii") as handle:
-            return handle.read()
-    return path.read_text(encoding="ascii")
 
 
 def _maybe_compress(path: Path) -> Path:
@@ -276,8 +239,8 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
         assert run.choice is not None
         return _fillable(built, method, run.choice, directory, stage, manifest, times)
     left = deadline - time.perf_counter()
-    checked = (run_function(check_files, (str(cnf_path), str(proof_path), engine), left,
-                            "dratify checking the proof", on_tick) if left > 0 else
+    checked = (check_in_parts(cnf_path, proof_path, engine, parts_for(proof.name, run.lines),
+                              left, on_tick) if left > 0 else
                Finished(stop=Stop.TIME, message="time limit reached"))
     times["check_wall_s"] = checked.seconds
     proof_bytes = proof_path.stat().st_size

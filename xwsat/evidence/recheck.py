@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +23,9 @@ from xwsat.evidence.certificate import (
     WORDS_FILE,
     certificate_cnf,
     certificate_problem,
-    checker_engine,
     sha256_file,
 )
+from xwsat.evidence.drat_check import check_in_parts, parts_for, read_text
 from xwsat.grid import Grid, parse_grid
 from xwsat.guard import Tick, run_function
 from xwsat.outcome import Stop
@@ -152,21 +153,9 @@ def formula_body(text: str) -> str:
     return text[start:]
 
 
-def _read_named(directory: Path, names: tuple[str, ...]) -> str | None:
-    for name in names:
-        path = directory / name
-        if path.is_file():
-            if name.endswith(".gz"):
-                with gzip.open(path, "rt", encoding="ascii") as handle:
-                    return handle.read()
-            return path.read_text(encoding="ascii")
-    return None
-
-
-def rebuild_and_check(directory: Path, question: Question, engine: str) -> dict:
-    """Child: rebuild the formula from the question, compare, and replay the proof against it."""
-    import dratify
-
+def rebuild_and_compare(directory: Path, question: Question) -> dict:
+    """Child: rebuild the formula from the question and compare it with the folder's; the
+    formula's and proof's text hashes bind the check that follows to the files compared."""
     try:
         words = build_wordlist({w: (50, None) for w in question.words}, question.alphabet,
                                source="certificate")
@@ -180,22 +169,24 @@ def rebuild_and_check(directory: Path, question: Question, engine: str) -> dict:
     from xwsat.encode.cnf import dimacs_text
 
     body = dimacs_text(certificate_cnf(problem)).decode("ascii")
+    formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
+    if formula_path is None or proof_path is None:
+        return {"verdict": "rejected", "reason": "the folder holds no formula or no proof"}
     try:
-        written = _read_named(directory, FORMULA_NAMES)
-        proof = _read_named(directory, PROOF_NAMES)
+        written, proof = read_text(formula_path), read_text(proof_path)
     except (OSError, EOFError, UnicodeDecodeError):
         return {"verdict": "rejected", "reason": "formula or proof file unreadable"}
-    if written is None or proof is None:
-        return {"verdict": "rejected", "reason": "the folder holds no formula or no proof"}
     if formula_body(written) != body:
         return {"verdict": "rejected",
                 "reason": "formula.cnf is not the encoding of the grid and words it claims"}
-    engine = checker_engine(engine)
-    result = dratify.check_proof(dratify.parse_dimacs(body), proof, engine=engine)
-    ok = bool(result.ok and result.reached_empty)
-    return {"verdict": "verified" if ok else "rejected",
-            "reason": str(result.reason or "the proof does not derive the empty clause"),
-            "steps": int(result.steps), "engine": engine}
+    return {"verdict": "same", "formula": str(formula_path), "proof": str(proof_path),
+            "lines": sum(1 for line in proof.splitlines() if line.strip()),
+            "expect": (hashlib.sha256(written.encode("ascii")).hexdigest(),
+                       hashlib.sha256(proof.encode("ascii")).hexdigest())}
+
+
+def _named(directory: Path, names: tuple[str, ...]) -> Path | None:
+    return next((directory / name for name in names if (directory / name).is_file()), None)
 
 
 def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
@@ -244,8 +235,19 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
         return [*lines, "NOT VERIFIED: the certificate is about another word list:",
                 *question.lines()], "rejected"
-    run = run_function(rebuild_and_check, (directory, question, engine), time_limit,
-                       "rebuilding the formula and checking the proof", on_tick)
+    deadline = time.monotonic() + time_limit
+    run = run_function(rebuild_and_compare, (directory, question), time_limit,
+                       "rebuilding the formula", on_tick)
+    if run.ok and run.value["verdict"] == "same":
+        same = run.value
+        method = manifest.get("proof", {}).get("method") if isinstance(
+            manifest.get("proof"), dict) else None
+        run = check_in_parts(Path(same["formula"]), Path(same["proof"]), engine,
+                             parts_for(str(method), same["lines"]),
+                             max(0.0, deadline - time.monotonic()), on_tick,
+                             expect=tuple(same["expect"]))
+        if run.ok:
+            run.value["verdict"] = "verified" if run.value["ok"] else "rejected"
     if run.stop in (Stop.TIME, Stop.MEMORY, Stop.INTERRUPTED):
         return [*lines, f"UNDECIDED: {run.message}"], "undecided"
     if not run.ok:
@@ -260,7 +262,8 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         confirmed += f" with {'; '.join(filters)}"
     head = (f"VERIFIED: no fill exists for {confirmed}: the formula rebuilt from them is "
             f"formula.cnf, and dratify ({result['engine']} engine) checked the proof's "
-            f"{result['steps']} steps against it")
+            f"{result['steps']} steps against it" + (f" ({result['parts']} parts at once)"
+                                                     if result.get("parts", 1) > 1 else ""))
     kept = word_filters(manifest.get("rules") or {})[3]
     read_as = [f"  the word list was made with: {'; '.join(kept)}"] if kept else []
     return [*lines, head, *question.lines(), *read_as], "verified"

@@ -27,7 +27,7 @@ import numpy as np
 
 from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.encode.solver_files import complete_cnf
-from xwsat.evidence.certificate import check_files
+from xwsat.evidence.drat_check import check_files
 from xwsat.evidence.slot_core import restricted, shrink
 from xwsat.grid import parse_grid
 from xwsat.mac import aot
@@ -76,7 +76,7 @@ def split(args: argparse.Namespace) -> None:
             formula.write_bytes(dimacs_text(variant))
             checked = check_files(str(formula), proof, "auto")
             print(f"  groups of {size or 'all (as shipped)'}: {variant.n_clauses:,} clauses, "
-                  f"{variant.n_vars:,} variables, ok={checked['ok']}, parse "
+                  f"{variant.n_vars:,} variables, ok={checked['verified']}, parse "
                   f"{checked['parse_s']:.1f} s, check {checked['check_s']:.1f} s", flush=True)
 
 

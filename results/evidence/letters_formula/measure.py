@@ -20,7 +20,7 @@ from mdd_cnf import encode_letters_cnf  # noqa: E402
 
 from xwsat.encode.cnf import write_dimacs  # noqa: E402
 from xwsat.encode.solver_files import complete_cnf  # noqa: E402
-from xwsat.evidence.certificate import check_files  # noqa: E402
+from xwsat.evidence.drat_check import check_files  # noqa: E402
 from xwsat.formats import read_grid  # noqa: E402
 from xwsat.mac.proof import search_with_proof  # noqa: E402
 from xwsat.problem import build_problem  # noqa: E402

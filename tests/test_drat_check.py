@@ -1,0 +1,96 @@
+"""A proof checked in parts at once is accepted exactly when the whole proof holds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from xwsat.evidence.certificate import certify
+from xwsat.evidence.drat_check import check_files, check_in_parts, combined, parts_for
+from xwsat.evidence.recheck import recheck
+from xwsat.grid import parse_grid
+from xwsat.problem import build_problem
+
+# Every clause over three variables: unsatisfiable. The proof's third lemma (2) is a unit
+# consequence only given its second (1): a part that did not take earlier lemmas would fail.
+FORMULA = "p cnf 3 8\n" + "".join(
+    f"{a} {b} {c} 0\n" for a in (1, -1) for b in (2, -2) for c in (3, -3))
+PROOF = "1 2 0\n1 0\n2 0\n0\n"
+
+
+def _write(tmp_path, formula: str, proof: str):
+    cnf, drat = tmp_path / "f.cnf", tmp_path / "p.drat"
+    cnf.write_text(formula)
+    drat.write_text(proof)
+    return cnf, drat
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 4])
+def test_a_sound_proof_is_verified_in_any_number_of_parts(tmp_path, parts) -> None:
+    cnf, drat = _write(tmp_path, FORMULA, PROOF)
+    run = check_in_parts(cnf, drat, "auto", parts, 30)
+    assert run.ok and run.value["ok"] and run.value["reached_empty"], run.value
+    assert run.value["parts"] == parts and run.value["steps"] >= 3
+
+
+@pytest.mark.parametrize("parts", [1, 2, 4])
+def test_a_wrong_lemma_in_any_part_rejects_the_proof_with_its_step(tmp_path, parts) -> None:
+    # 4 and 5 must both be true (three of their four clauses): -5 is neither a unit
+    # consequence nor RAT (resolved with -4 5, the clause -5 -4 propagates nothing).
+    formula = FORMULA.replace("p cnf 3 8", "p cnf 5 11") + "4 5 0\n-4 5 0\n4 -5 0\n"
+    cnf, drat = _write(tmp_path, formula, "1 2 0\n1 0\n-5 0\n0\n")
+    run = check_in_parts(cnf, drat, "auto", parts, 30)
+    assert run.ok and not run.value["ok"], run.value
+    assert run.value["reason"].startswith("step 3"), run.value
+
+
+def test_a_proof_that_never_derives_the_empty_clause_is_not_accepted(tmp_path) -> None:
+    cnf, drat = _write(tmp_path, FORMULA, "1 2 0\n1 0\n2 0\n")
+    run = check_in_parts(cnf, drat, "auto", 2, 30)
+    assert run.ok and not run.value["ok"] and "never derives" in run.value["reason"]
+
+
+def test_each_part_checks_only_its_own_lemmas(tmp_path) -> None:
+    cnf, drat = _write(tmp_path, FORMULA, PROOF)
+    first = check_files(str(cnf), str(drat), "auto", 0, 2)
+    second = check_files(str(cnf), str(drat), "auto", 1, 2)
+    assert (first["first"], first["last"], second["first"], second["last"]) == (0, 2, 2, 4)
+    assert first["verified"] and not first["reached_empty"]
+    assert second["verified"] and second["reached_empty"]
+    assert combined([first, second])["ok"]
+    assert not combined([{**first, "verified": False, "failed_step": 2}, second])["ok"]
+
+
+def test_a_rat_step_is_refused_in_a_cut_proof(tmp_path) -> None:
+    # 4 is a fresh variable: "4" is RAT (no clause has -4), not a unit consequence.
+    cnf, drat = _write(tmp_path, FORMULA.replace("p cnf 3 8", "p cnf 4 8"), "4 0\n" + PROOF)
+    assert check_in_parts(cnf, drat, "auto", 1, 30).value["ok"]
+    assert not check_in_parts(cnf, drat, "auto", 2, 30).value["ok"]
+
+
+def test_files_other_than_the_ones_compared_are_not_checked(tmp_path) -> None:
+    cnf, drat = _write(tmp_path, FORMULA, PROOF)
+    run = check_in_parts(cnf, drat, "auto", 2, 30, expect=("0" * 64, "0" * 64))
+    assert run.ok and not run.value["ok"] and "changed" in run.value["reason"]
+
+
+def test_only_long_proofs_of_drup_producers_are_cut() -> None:
+    assert parts_for("cdcl", 10_000) == 1 and parts_for("mac", 10) == 1
+    assert parts_for("mac", 10_000) >= 1 and parts_for("search", 10_000) == parts_for("mac", 500)
+
+
+def test_a_certificate_checked_in_parts_verifies_and_rechecks(tmp_path, make_words,
+                                                               monkeypatch) -> None:
+    import xwsat.evidence.certificate as certificate
+    import xwsat.evidence.recheck as recheck_module
+
+    monkeypatch.setattr(certificate, "parts_for", lambda method, lines: 2)
+    monkeypatch.setattr(recheck_module, "parts_for", lambda method, lines: 2)
+    built = build_problem(parse_grid("...\n...\n"), make_words(["AAB", "ABA", "BAA", "AB", "BA"]))
+    run = certify(built, tmp_path / "cert", "grid.txt", 30, proof="mac")
+    assert run.checked is True, run.outcome.message
+    manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
+    assert manifest["check"]["parts"] == 2 and manifest["check"]["ok"]
+    lines, verdict = recheck(tmp_path / "cert", "auto", 30)
+    assert verdict == "verified" and any("(2 parts at once)" in line for line in lines), lines

@@ -1,0 +1,136 @@
+"""dratify replays a proof from the files as written, on every core: the proof cut into parts.
+
+A forward checker pays for every lemma the propagation of its negation from the root, about
+20-60 ms on a hard 15x15's formula, one lemma after another on one core. A DRUP proof (every
+lemma a unit-propagation consequence of the formula and the lemmas before it) can be checked in
+parts at once: part k checks its own lemmas against the formula plus every lemma before the
+part, taken as clauses. Each lemma is then checked against clauses that the formula implies (the
+formula's own, or earlier lemmas, each checked by some part), so all parts verified and one
+deriving the empty clause prove the formula unsatisfiable, as one sequential check would.
+Deletions before a part are not applied in it (a larger clause set only makes more lemmas
+unit-propagation consequences, all of them still implied by the formula). RAT steps are refused
+in a cut proof: they are sound only against the exact clause set at their place.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import time
+from contextlib import suppress
+from pathlib import Path
+
+from xwsat.errors import XwsatError
+from xwsat.guard import OTHER_FAILED, Finished, Tick, run_all
+
+MIN_PART_LINES = 100  # below this, a second part saves less than its own parse costs
+DRUP_METHODS = ("mac", "search")  # producers whose lemmas are all unit-propagation consequences
+
+
+def checker_engine(engine: str = "auto") -> str:
+    """'native' when dratify's compiled accelerator is present (cdclkit-native), else 'python'."""
+    if engine == "python":
+        return "python"
+    with suppress(ImportError):
+        import cdclkit.native  # noqa: F401  (registers the Rust checker with dratify)
+    import dratify
+
+    if dratify.native_available():
+        return "native"
+    if engine == "native":
+        raise XwsatError("dratify's native checker is missing (pip install 'cdclkit[native]')")
+    return "python"
+
+
+def read_text(path: Path) -> str:
+    """A formula or proof file as text, gzip-compressed or plain."""
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="ascii") as handle:
+            return handle.read()
+    return path.read_text(encoding="ascii")
+
+
+def parts_for(method: str, lines: int) -> int:
+    """How many parts to check a proof of ``lines`` lines from ``method`` in: one per usable
+    core for a DRUP producer's proof long enough to gain, else one."""
+    if method not in DRUP_METHODS or lines < MIN_PART_LINES:
+        return 1
+    with suppress(AttributeError, OSError):
+        return max(1, min(2, len(os.sched_getaffinity(0))))
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def check_files(cnf_path: str, proof_path: str, engine: str, part: int = 0,
+                parts: int = 1) -> dict:
+    """Child: dratify reads the CNF and the proof from disk and checks part ``part`` of
+    ``parts`` (the whole proof when ``parts`` is 1, with RAT steps allowed)."""
+    import dratify
+
+    engine = checker_engine(engine)
+    start = time.perf_counter()
+    formula_text = read_text(Path(cnf_path))
+    proof_text = read_text(Path(proof_path))
+    formula = dratify.parse_dimacs(formula_text)
+    steps = dratify.parse_proof(proof_text)
+    first, last = len(steps) * part // parts, len(steps) * (part + 1) // parts
+    for kind, lits in steps[:first]:
+        if kind == "a":
+            formula.add(lits)
+    parsed = time.perf_counter()
+    result = dratify.check_proof(formula, steps[first:last], check_rat=parts == 1, engine=engine)
+    checked = time.perf_counter()
+    failed = int(result.failed_step)
+    verified = bool(result.ok) or (failed < 1 and int(result.steps) == last - first)
+    return {"verified": verified, "reached_empty": bool(result.reached_empty),
+            "steps": int(result.steps), "first": first, "last": last,
+            "failed_step": first + failed if failed >= 1 else -1,
+            "reason": str(result.reason or ""), "engine": engine,
+            "formula_sha256": hashlib.sha256(formula_text.encode("ascii")).hexdigest(),
+            "proof_sha256": hashlib.sha256(proof_text.encode("ascii")).hexdigest(),
+            "parse_s": parsed - start, "check_s": checked - parsed}
+
+
+def combined(values: list[dict]) -> dict:
+    """One verdict from the parts, in proof order: the first part that fails rejects the proof;
+    a part that derives the empty clause, all before it verified, accepts it."""
+    head = {"engine": values[0]["engine"], "parts": len(values),
+            "parse_s": max(v["parse_s"] for v in values),
+            "check_s": max(v["check_s"] for v in values)}
+    steps = 0
+    for value in values:
+        steps = value["first"] + value["steps"]
+        if not value["verified"]:
+            return {**head, "ok": False, "reached_empty": False, "steps": steps,
+                    "reason": f"step {value['failed_step']}: {value['reason']}"
+                    if value["failed_step"] >= 1 else value["reason"]}
+        if value["reached_empty"]:
+            return {**head, "ok": True, "reached_empty": True, "steps": steps,
+                    "reason": "empty clause derived and every step verified"
+                    + (f" ({len(values)} parts checked at once)" if len(values) > 1 else "")}
+    return {**head, "ok": False, "reached_empty": False, "steps": steps,
+            "reason": "every step verified, but the proof never derives the empty clause"}
+
+
+def check_in_parts(cnf_path: Path, proof_path: Path, engine: str, parts: int,
+                   time_limit: float, on_tick: Tick | None = None,
+                   expect: tuple[str, str] | None = None) -> Finished:
+    """Check the proof in ``parts`` children at once; the value is ``combined``'s verdict.
+    ``expect``: the formula's and proof's text hashes every part must have read (the files an
+    earlier step compared), so a file changed in between is not what gets checked."""
+    label = "dratify checking the proof" + (f" ({parts} parts at once)" if parts > 1 else "")
+    runs = run_all([(check_files, (str(cnf_path), str(proof_path), engine, part, parts))
+                    for part in range(parts)], time_limit, label, on_tick)
+    seconds = max(run.seconds for run in runs)
+    failed = [run for run in runs if not run.ok]
+    if failed:
+        cause = next((run for run in failed if run.message != OTHER_FAILED), failed[0])
+        return Finished(stop=cause.stop, message=cause.message, seconds=seconds,
+                        os_error=cause.os_error)
+    values = [run.value for run in runs]
+    read = {(v["formula_sha256"], v["proof_sha256"]) for v in values}
+    if len(read) != 1 or (expect is not None and read != {expect}):
+        return Finished({"ok": False, "reached_empty": False, "steps": 0, "engine": values[0][
+            "engine"], "parts": parts, "reason": "the formula or proof file changed while it "
+            "was being checked"}, seconds=seconds)
+    return Finished(combined(values), seconds=seconds)
