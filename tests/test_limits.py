@@ -231,6 +231,29 @@ def test_ctrl_c_during_a_certificate_is_3_and_leaves_nothing(unfillable, tmp_pat
     assert not list(tmp_path.glob("**/.staging-*"))
 
 
+def _slow_refutation(*args: object) -> None:
+    time.sleep(60)
+
+
+def test_ctrl_c_while_finding_the_needed_slots_is_3_and_leaves_nothing(
+        unfillable, tmp_path, monkeypatch, ctrl_c_raises) -> None:
+    import xwsat.evidence.slot_core as slot_core
+
+    monkeypatch.setattr(slot_core, "_refuted", _slow_refutation)  # the seeds' searches, at once
+    grid, words = unfillable
+    folder = tmp_path / "cert"
+    timer = interrupt_after(1.5)
+    start = time.monotonic()
+    try:
+        result = run("prove", grid, "--dict", words, "--certificate", folder, "-t", "30")
+    finally:
+        timer.cancel()
+    assert result.exit_code == 3, result.output
+    assert "interrupted" in result.output and time.monotonic() - start < 10
+    assert not folder.exists()
+    assert not list(tmp_path.glob("**/.staging-*"))
+
+
 # --- the real thing, short ---------------------------------------------------------------------
 
 def test_a_hard_fill_returns_within_its_limit() -> None:

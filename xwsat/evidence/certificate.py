@@ -30,8 +30,8 @@ from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
 from xwsat.evidence.drat_check import check_in_parts, parts_for
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
-from xwsat.evidence.slot_core import restricted, shrink_with_seed
-from xwsat.guard import Finished, Tick, run_function
+from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
+from xwsat.guard import Finished, Tick, run_all, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.verify import check_fill
@@ -275,10 +275,15 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     return CertificateRun(outcome, directory, manifest, checked=ok)
 
 
+class _Stopped(Exception):
+    """The shrink's search was stopped from outside: no later stage may start."""
+
+
 def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
                   deadline: float) -> tuple[list[str] | None, int, Finished | None]:
     """The names of the slots whose constraints alone the compiled search refutes
-    (``slot_core.shrink_with_seed``, in a child within ``budget``), or None to keep the whole
+    (``slot_core.shrink_with_seed``, its seeds' searches in children at once, within
+    ``budget``), or None to keep the whole
     grid (no compiled search, no smaller set found in time); the seed whose search refutes them
     in the fewest failures; and how the run was stopped, if it was (Ctrl-C, the command's own
     limit)."""
@@ -287,14 +292,25 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
     problem = built.problem
     if not MacBackend.available() or problem.n_slots < 2 or budget <= 0:
         return None, seed, None
-    found = run_function(shrink_with_seed, (problem, budget, seed), budget,
-                         "finding the slots a refutation needs", on_tick)
-    if found.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED) or (
-            found.stop is Stop.TIME and time.perf_counter() >= deadline):
-        return None, seed, found  # Ctrl-C, a signal, the command's limits: no later stage
-    if not found.ok:
-        return None, seed, None
-    slots, chosen = found.value
+    stopped_by: list[Finished] = []
+
+    def refute_at_once(sub: FillProblem, seeds: Sequence[int],
+                       until: float) -> list[tuple[list[int], int] | None]:
+        runs = run_all([(refute_in_turn, (sub, [one], until)) for one in seeds],
+                       until - time.monotonic(), "finding the slots a refutation needs",
+                       on_tick)
+        ended = [run for run in runs if run.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED)]
+        if ended:
+            stopped_by.append(ended[0])
+            raise _Stopped
+        return [run.value[0] if run.ok else None for run in runs]
+
+    try:
+        slots, chosen = shrink_with_seed(problem, budget, seed, refute=refute_at_once)
+    except _Stopped:  # Ctrl-C, a signal, the command's memory limit: no later stage
+        return None, seed, stopped_by[0]
+    if time.perf_counter() >= deadline:  # the command's own time limit
+        return None, seed, Finished(stop=Stop.TIME, message="time limit reached")
     if len(slots) == problem.n_slots:
         return None, chosen, None
     return [problem.slot_names[s] for s in slots], chosen, None

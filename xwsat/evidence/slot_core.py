@@ -15,6 +15,7 @@ any subset a manifest names can only make a proof fail to check, never make a fa
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -74,8 +75,20 @@ def shrink(problem: FillProblem, time_limit: float, seed: int = 0) -> list[int]:
     return shrink_with_seed(problem, time_limit, seed, 1)[0]
 
 
+def refute_in_turn(problem: FillProblem, seeds: Sequence[int],
+                   deadline: float) -> list[tuple[list[int], int] | None]:
+    """``_refuted`` with each seed, one after the other (a ``Refuter``)."""
+    return [_refuted(problem, deadline, seed) for seed in seeds]
+
+
+#: Refutes one problem with each of the seeds by a deadline: each one's failed slots and
+#: failures, or None (a fill, or out of time).
+Refuter = Callable[[FillProblem, "Sequence[int]", float], "list[tuple[list[int], int] | None]"]
+
+
 def shrink_with_seed(problem: FillProblem, time_limit: float, seed: int = 0,
-                     tries: int = SEEDS_TRIED) -> tuple[list[int], int]:
+                     tries: int = SEEDS_TRIED,
+                     refute: Refuter = refute_in_turn) -> tuple[list[int], int]:
     """Slots whose constraints alone have no solution, chosen to make the proof cheap to check,
     and the seed whose search refutes them in the fewest failures (the proof's lemmas): each
     refutation keeps the slots where the search failed, until nothing drops out (or time runs
@@ -83,23 +96,25 @@ def shrink_with_seed(problem: FillProblem, time_limit: float, seed: int = 0,
     (a proof's lemma count times the cost of checking one) wins. All the slots when the first
     refutation does not finish or the grid has a fill.
 
-    Each set is refuted with ``tries`` seeds (``seed`` and the next ones): on the hard 15x15
-    grids the failures vary by up to 2.5x from seed to seed, the search takes a second where
-    the check takes a minute, and the proof must be searched with the seed that chose its set
-    (another seed on a set chosen for one seed's short refutation is rarely shorter).
+    Each set is refuted with ``tries`` seeds (``seed`` and the next ones; ``refute`` runs them,
+    in turn or at once): on the hard 15x15 grids the failures vary by up to 2.5x from seed to
+    seed, the search takes a second where the check takes a minute, and the proof must be
+    searched with the seed that chose its set (another seed on a set chosen for one seed's
+    short refutation is rarely shorter).
 
     A smaller set is not always cheaper: the search may need more failures to refute it alone
     (results/evidence/README.md)."""
     deadline = time.monotonic() + time_limit
+    seeds = [(seed + k) % (1 << 31) for k in range(tries)]
     kept = list(range(problem.n_slots))
-    first = _refuted_by_best(problem, deadline, seed, tries)
+    first = _best(refute(problem, seeds, deadline), seeds)
     if first is None:
         return kept, seed
     failed, fails, chosen = first
     best, best_cost, best_seed = kept, fails * formula_weight(problem, kept), chosen
     while failed and len(failed) < len(kept):  # else: a wipe-out at the root, or a fixpoint
         narrower = [kept[i] for i in failed]
-        again = _refuted_by_best(restricted(problem, narrower), deadline, seed, tries)
+        again = _best(refute(restricted(problem, narrower), seeds, deadline), seeds)
         if again is None:
             break  # the failing slots alone have a fill, or time ran out
         kept, (failed, fails, chosen) = narrower, again
@@ -109,16 +124,12 @@ def shrink_with_seed(problem: FillProblem, time_limit: float, seed: int = 0,
     return best, best_seed
 
 
-def _refuted_by_best(problem: FillProblem, deadline: float, seed: int,
-                     tries: int) -> tuple[list[int], int, int] | None:
-    """``_refuted`` with the seed (of ``tries`` from ``seed`` on) that fails least, and that
-    seed; None when the first finds a fill or time runs out before it ends."""
-    best: tuple[list[int], int, int] | None = None
-    for k in range(tries):
-        other = (seed + k) % (1 << 31)
-        got = _refuted(problem, deadline, other)
-        if got is None:
-            break  # a fill (the first seed says so for all) or the deadline
-        if best is None or got[1] < best[1]:
-            best = (got[0], got[1], other)
-    return best
+def _best(refuted: list[tuple[list[int], int] | None],
+          seeds: list[int]) -> tuple[list[int], int, int] | None:
+    """The refutation with the fewest failures, with its seed; None when the first seed's
+    found a fill (then every seed's would) or did not end in time."""
+    if not refuted or refuted[0] is None:
+        return None
+    fails, seed, failed = min((got[1], seed, got[0]) for got, seed in zip(refuted, seeds)
+                              if got is not None)
+    return failed, fails, seed
