@@ -287,10 +287,13 @@ def run_function(fn: Callable[..., Any], args: tuple, time_limit: float | None,
 
 
 def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | None,
-            label: str = "", on_tick: Tick | None = None) -> list[Finished]:
+            label: str = "", on_tick: Tick | None = None,
+            meanwhile: Callable[[], bool | None] | None = None) -> list[Finished]:
     """Each ``fn(*args)`` in its own child, all at once (one per core), as ``run_function``:
     the wait ends when all have finished, one of them failed (the others are then stopped),
-    the limit passed or the user pressed Ctrl-C."""
+    the limit passed or the user pressed Ctrl-C. ``meanwhile`` runs here once the children
+    have started (work of our own that need not wait for theirs); if it returns False, the
+    children are stopped."""
     children: list[Child] = []
     try:  # no new stage starts once the user stopped the command: Ctrl-C goes up as it came
         for fn, args in calls:
@@ -302,6 +305,9 @@ def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | N
     started = children[0].started
     try:
         deadline = started + time_limit + GRACE_S if time_limit is not None else None
+        if meanwhile is not None and meanwhile() is False:  # the caller needs no more
+            return [Finished(stop=Stop.FAILED, message=OTHER_FAILED,
+                             seconds=time.monotonic() - started) for _ in calls]
         while True:
             ended = [child.poll() for child in children]
             if all(end is not None for end in ended) or any(

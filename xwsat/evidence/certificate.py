@@ -89,14 +89,14 @@ def dictionary_facts(built: Built) -> dict:
     return facts
 
 
-def _maybe_compress(path: Path) -> Path:
-    """Gzip ``path`` in place when it is large; returns the file that remains."""
+def _compressed_copy(path: Path) -> Path:
+    """A gzip copy of ``path`` when it is large (the original is left for the caller to
+    remove: a check may still be reading it), else ``path`` itself."""
     if path.stat().st_size <= COMPRESS_BYTES:
         return path
     target = path.with_name(path.name + ".gz")
     with open(path, "rb") as src, gzip.open(target, "wb", compresslevel=6) as dst:
         shutil.copyfileobj(src, dst, 1 << 20)
-    path.unlink()
     return target
 
 
@@ -201,12 +201,18 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     cnf = certificate_cnf(problem)
     cnf_path = stage / "formula.cnf"
     cnf_path.write_bytes(dimacs_text(cnf, cnf_comments(built, problem, cnf, grid_source)))
-    map_path = stage / "variables.txt"
-    map_path.write_text(variable_map(built, problem, cnf), encoding="utf-8")
-    grid_path = stage / GRID_FILE
-    grid_path.write_text(built.grid.to_text(), encoding="utf-8")
-    words_path = stage / WORDS_FILE
-    words_path.write_bytes(gzip.compress(words_text(built).encode("utf-8"), mtime=0))
+    map_path, grid_path, words_path = (stage / "variables.txt", stage / GRID_FILE,
+                                       stage / WORDS_FILE)
+    packed: dict[Path, Path] = {}
+
+    def write_the_rest() -> None:
+        """The files the check does not read, written while it runs (one core is idle)."""
+        map_path.write_text(variable_map(built, problem, cnf), encoding="utf-8")
+        grid_path.write_text(built.grid.to_text(), encoding="utf-8")
+        words_path.write_bytes(gzip.compress(words_text(built).encode("utf-8"), mtime=0))
+        for path in (cnf_path, map_path):
+            packed[path] = _compressed_copy(path)
+
     encoded = time.perf_counter()
     manifest = _manifest_head(built, grid_source, cnf, proof, rules)
     if slots is not None:
@@ -240,11 +246,18 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
         return _fillable(built, method, run.choice, directory, stage, manifest, times)
     left = deadline - time.perf_counter()
     checked = (check_in_parts(cnf_path, proof_path, engine, parts_for(proof.name, run.lines),
-                              left, on_tick) if left > 0 else
+                              left, on_tick, meanwhile=write_the_rest) if left > 0 else
                Finished(stop=Stop.TIME, message="time limit reached"))
     times["check_wall_s"] = checked.seconds
+    if len(packed) < 2:  # no time was left to check, or the check was stopped first
+        write_the_rest()
     proof_bytes = proof_path.stat().st_size
-    files = [_maybe_compress(p) for p in (cnf_path, proof_path, map_path)]
+    packed[proof_path] = _compressed_copy(proof_path)
+    files = []
+    for path in (cnf_path, proof_path, map_path):
+        if packed[path] != path:
+            path.unlink()
+        files.append(packed[path])
     files += [grid_path, words_path]
     manifest["result"] = "unfillable"
     manifest["proof"] = {"format": "DRUP (text DRAT, lemmas and deletions)"

@@ -4,8 +4,10 @@ A certificate is worth only what ties it to a grid and a dictionary. ``check-pro
 trusts nothing the manifest says: it reads the grid (``grid.txt``) and the normalised word list
 (``words.txt.gz``) kept in the folder, or the user's own files when given, rebuilds the formula
 with the rules the manifest names, demands that ``formula.cnf`` is exactly that formula, and has
-dratify check the proof against the rebuilt formula. The verdict names the grid, the word list
-and the rules by content, so a certificate moved to another question says so.
+dratify check the proof against it (in parts, in children, while the formula is rebuilt; each
+part reports the hashes of the texts it read, which must be the ones compared). The verdict
+names the grid, the word list and the rules by content, so a certificate moved to another
+question says so.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from xwsat.evidence.certificate import (
 )
 from xwsat.evidence.drat_check import check_in_parts, parts_for, read_text
 from xwsat.grid import Grid, parse_grid
-from xwsat.guard import Tick, run_function
+from xwsat.guard import Tick
 from xwsat.outcome import Stop
 from xwsat.problem import build_problem
 from xwsat.words import build_wordlist
@@ -154,8 +155,8 @@ def formula_body(text: str) -> str:
 
 
 def rebuild_and_compare(directory: Path, question: Question) -> dict:
-    """Child: rebuild the formula from the question and compare it with the folder's; the
-    formula's and proof's text hashes bind the check that follows to the files compared."""
+    """Rebuild the formula from the question and compare it with the folder's; the formula's
+    and proof's text hashes bind the check to the files compared."""
     try:
         words = build_wordlist({w: (50, None) for w in question.words}, question.alphabet,
                                source="certificate")
@@ -179,9 +180,7 @@ def rebuild_and_compare(directory: Path, question: Question) -> dict:
     if formula_body(written) != body:
         return {"verdict": "rejected",
                 "reason": "formula.cnf is not the encoding of the grid and words it claims"}
-    return {"verdict": "same", "formula": str(formula_path), "proof": str(proof_path),
-            "lines": sum(1 for line in proof.splitlines() if line.strip()),
-            "expect": (hashlib.sha256(written.encode("ascii")).hexdigest(),
+    return {"verdict": "same", "expect": (hashlib.sha256(written.encode("ascii")).hexdigest(),
                        hashlib.sha256(proof.encode("ascii")).hexdigest())}
 
 
@@ -235,25 +234,38 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
         return [*lines, "NOT VERIFIED: the certificate is about another word list:",
                 *question.lines()], "rejected"
-    deadline = time.monotonic() + time_limit
-    run = run_function(rebuild_and_compare, (directory, question), time_limit,
-                       "rebuilding the formula", on_tick)
-    if run.ok and run.value["verdict"] == "same":
-        same = run.value
-        method = manifest.get("proof", {}).get("method") if isinstance(
-            manifest.get("proof"), dict) else None
-        run = check_in_parts(Path(same["formula"]), Path(same["proof"]), engine,
-                             parts_for(str(method), same["lines"]),
-                             max(0.0, deadline - time.monotonic()), on_tick,
-                             expect=tuple(same["expect"]))
-        if run.ok:
-            run.value["verdict"] = "verified" if run.value["ok"] else "rejected"
-    if run.stop in (Stop.TIME, Stop.MEMORY, Stop.INTERRUPTED):
-        return [*lines, f"UNDECIDED: {run.message}"], "undecided"
+    formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
+    if formula_path is None or proof_path is None:
+        return [*lines, "NOT VERIFIED: the folder holds no formula or no proof"], "rejected"
+    try:
+        proof_lines = sum(1 for line in read_text(proof_path).splitlines() if line.strip())
+    except (OSError, EOFError, UnicodeDecodeError):
+        return [*lines, "NOT VERIFIED: formula or proof file unreadable"], "rejected"
+    method = manifest.get("proof", {}).get("method") if isinstance(
+        manifest.get("proof"), dict) else None
+    compared: dict = {}
+
+    def compare() -> bool:  # here, while dratify checks the files in children
+        try:
+            compared.update(rebuild_and_compare(directory, question))
+        except Exception as exc:  # noqa: BLE001  (damaged files: no rebuild, no verdict)
+            compared.update(verdict="rejected", reason="the question cannot be rebuilt from "
+                            f"the folder's files ({type(exc).__name__}: {str(exc)[:80]})")
+        return compared["verdict"] == "same"  # else the check is of no use
+
+    run = check_in_parts(formula_path, proof_path, engine, parts_for(str(method), proof_lines),
+                         time_limit, on_tick, meanwhile=compare)
+    if compared and compared["verdict"] != "same":
+        return [*lines, f"NOT VERIFIED: {compared['reason']}"], "rejected"
+    if run.stop in (Stop.TIME, Stop.MEMORY, Stop.INTERRUPTED) or not compared:
+        return [*lines, f"UNDECIDED: {run.message or 'stopped'}"], "undecided"
     if not run.ok:
         return [*lines, f"NOT VERIFIED: the check failed: {run.message}"], "rejected"
     result = run.value
-    if result["verdict"] != "verified":
+    if result["read"] != tuple(compared["expect"]):
+        return [*lines, "NOT VERIFIED: the formula or proof file changed while it was being "
+                "checked"], "rejected"
+    if not result["ok"]:
         return [*lines, f"NOT VERIFIED: {result['reason']}"], "rejected"
     confirmed = ("your grid and dictionary" if grid is not None and words is not None else
                  "the grid and words kept in the folder (pass --grid and --dict to confirm "
