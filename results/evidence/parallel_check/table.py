@@ -1,6 +1,6 @@
 """The side-by-side table of certificates measured with three commits in one run.
 
-    python results/evidence/parallel_check/table.py results/evidence/parallel_check/rows_{old,split,new}.jsonl
+    cd results/evidence/parallel_check && python table.py rows_{old,split,new}.jsonl
 
 Rows come from ``results/evidence/slot_core/measure.py`` (``--formulas core``), one commit after
 the other grid by grid (README.md, "Checking the proof on both cores").
