@@ -129,3 +129,21 @@ def test_lazy_repeats_leave_allowed_repeats_alone(tmp_path):
     outcome = SatBackend().solve(problem, Limits())
     assert outcome.status == Status.FILLED
     assert outcome.stats.extra["rounds"] == 1
+
+
+def test_the_certificate_formula_text_is_stable() -> None:
+    """A certificate made by an earlier xwsat must still re-check: ``check-proof`` rebuilds the
+    formula and demands the same text, clause for clause (hash from the encoder of 6d84905;
+    open5 with every tenth five-letter word has at-most-one groups of both kinds)."""
+    import hashlib
+    from pathlib import Path
+
+    from xwsat.encode.cnf import dimacs_text
+    from xwsat.evidence.certificate import certificate_cnf, certificate_problem
+
+    root = Path(__file__).resolve().parents[1] / "grids" / "small"
+    built = build_problem(parse_grid((root / "open5.txt").read_text()),
+                          load_words(str(root / "words5_sub10.txt")))
+    text = dimacs_text(certificate_cnf(certificate_problem(built, None)))
+    assert hashlib.sha256(text).hexdigest() == (
+        "3926dcf7cac5e70a6a5e2b4e94e9050480e1e06ebe253f4fcf15fb69fa5e0f50")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -95,9 +96,8 @@ def encode_cnf(
         fam["slot"].append(np.arange(sizes[s], dtype=np.int64) + x_base[s] + 1)
     for c in range(problem.n_cells):
         ys = y_var[c][y_var[c] > 0]
-        i, j = np.triu_indices(len(ys), k=1)
-        if len(i):
-            fam["cell"].append(np.stack([-ys[i], -ys[j]], axis=1))
+        if len(ys) > 1:
+            fam["cell"].append(_pairs_of(ys))
     for s in slots:
         cells = problem.slot_cells[s]
         letters = problem.letters[s].astype(np.int64)
@@ -125,6 +125,7 @@ def encode_cnf(
         for members in problem.repeat_groups().values():
             lits = np.array([x_base[s] + k + 1 for s, k in members], dtype=np.int64)
             next_var = _at_most_one(lits, next_var, rep)
+        rep = [np.concatenate(rep)] if rep else []  # tens of thousands of tiny blocks: one
         blocks += rep
         families.append(("repeat", sum(len(b) for b in rep), sum(b.size for b in rep)))
     return CNF(
@@ -165,8 +166,8 @@ def repeat_clauses(problem: FillProblem, cnf: CNF, fill: Sequence[int]) -> list[
 def _at_most_one(lits: np.ndarray, next_var: int, blocks: list[np.ndarray]) -> int:
     """Append an at-most-one over ``lits``; returns the next free variable number."""
     if len(lits) <= PAIRWISE_LIMIT:
-        i, j = np.triu_indices(len(lits), k=1)
-        blocks.append(np.stack([-lits[i], -lits[j]], axis=1))
+        if len(lits) > 1:
+            blocks.append(_pairs_of(lits))
         return next_var
     # Sequential counter (Sinz 2005): s_i = "some of lits[0..i] is true".
     n = len(lits)
@@ -175,6 +176,21 @@ def _at_most_one(lits: np.ndarray, next_var: int, blocks: list[np.ndarray]) -> i
     blocks.append(np.stack([-s[:-1], s[1:]], axis=1))  # s_{i-1} -> s_i
     blocks.append(np.stack([-lits[1:], -s], axis=1))  # x_i -> not s_{i-1}
     return next_var + n - 1
+
+
+@lru_cache(maxsize=64)
+def _pair_indices(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(n, k=1)
+
+
+def _pairs_of(lits: np.ndarray) -> np.ndarray:
+    """The binary clauses (-a, -b) over every pair a before b of ``lits`` (a pairwise
+    at-most-one), row by row as ``np.triu_indices`` orders them."""
+    i, j = _pair_indices(len(lits))
+    pairs = np.empty((len(i), 2), dtype=np.int64)
+    pairs[:, 0] = -lits[i]
+    pairs[:, 1] = -lits[j]
+    return pairs
 
 
 def dimacs_text(cnf: CNF, comments: tuple[str, ...] = ()) -> bytes:
