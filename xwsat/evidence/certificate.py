@@ -296,10 +296,9 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
                   deadline: float) -> tuple[list[str] | None, int, Finished | None]:
     """The names of the slots whose constraints alone the compiled search refutes
     (``slot_core.shrink_with_seed``, its seeds' searches in children at once, within
-    ``budget``), or None to keep the whole
-    grid (no compiled search, no smaller set found in time); the seed whose search refutes them
-    in the fewest failures; and how the run was stopped, if it was (Ctrl-C, the command's own
-    limit)."""
+    ``budget``), or None to keep the whole grid (no compiled search, no smaller set found in
+    time); the seed whose search refutes them in the fewest failures; and how the run was
+    stopped, if it was (Ctrl-C, the command's own limit)."""
     from xwsat.backends.mac import MacBackend
 
     problem = built.problem
