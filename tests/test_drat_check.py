@@ -82,6 +82,13 @@ def test_only_long_proofs_of_drup_producers_are_cut() -> None:
     assert parts_for("mac", 10_000) >= 1 and parts_for("search", 10_000) == parts_for("mac", 500)
 
 
+def test_under_a_memory_limit_the_proof_is_checked_whole() -> None:
+    from xwsat.guard import watch
+
+    with watch(None, memory_mb=1 << 20):  # each part would hold its own copy of the formula
+        assert parts_for("mac", 10_000) == 1
+
+
 def test_a_certificate_checked_in_parts_verifies_and_rechecks(tmp_path, make_words,
                                                                monkeypatch) -> None:
     import xwsat.evidence.certificate as certificate
@@ -96,3 +103,17 @@ def test_a_certificate_checked_in_parts_verifies_and_rechecks(tmp_path, make_wor
     assert manifest["check"]["parts"] == 2 and manifest["check"]["ok"]
     lines, verdict = recheck(tmp_path / "cert", "auto", 30)
     assert verdict == "verified" and any("(2 parts at once)" in line for line in lines), lines
+
+
+def test_a_certificate_under_a_memory_limit_runs_one_search_and_one_check(
+        tmp_path, make_words, monkeypatch) -> None:
+    from xwsat.evidence import drat_check
+    from xwsat.guard import watch
+
+    monkeypatch.setattr(drat_check, "MIN_PART_LINES", 1)  # would be cut in two without a limit
+    built = build_problem(parse_grid("...\n...\n"), make_words(["AAB", "ABA", "BAA", "AB", "BA"]))
+    with watch(None, memory_mb=1 << 20):
+        run = certify(built, tmp_path / "cert", "grid.txt", 30, proof="mac")
+    assert run.checked is True, run.outcome.message
+    manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
+    assert manifest["check"]["parts"] == 1 and manifest["proof"]["seed"] in (0, 1, 2)

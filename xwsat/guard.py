@@ -418,6 +418,12 @@ _watch: dict[str, Any] = {}  # the active watch: deadline, memory bytes, previou
 AGAIN_S = 0.5  # after a first LimitReached, the watch raises again only this much later
 
 
+def memory_watched() -> bool:
+    """Whether the command runs under a memory limit (work that could run in one process or
+    in several at once, each with its own copy, then takes one)."""
+    return bool(_watch.get("memory"))
+
+
 def left(default: float | None = None) -> float | None:
     """Seconds left before the command-wide deadline (``default`` when nothing is watched)."""
     deadline = _watch.get("deadline")

@@ -31,7 +31,7 @@ from xwsat.errors import XwsatError
 from xwsat.evidence.drat_check import check_in_parts, parts_for
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
-from xwsat.guard import Finished, Tick, run_all, run_function
+from xwsat.guard import Finished, Tick, memory_watched, run_all, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.verify import check_fill
@@ -308,14 +308,17 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
 
     def refute_at_once(sub: FillProblem, seeds: Sequence[int],
                        until: float) -> list[tuple[list[int], int] | None]:
-        runs = run_all([(refute_in_turn, (sub, [one], until)) for one in seeds],
+        # one child per seed; one for all under a memory limit (each holds its own model)
+        groups = [list(seeds)] if memory_watched() else [[one] for one in seeds]
+        runs = run_all([(refute_in_turn, (sub, group, until)) for group in groups],
                        until - time.monotonic(), "finding the slots a refutation needs",
                        on_tick)
         ended = [run for run in runs if run.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED)]
         if ended:
             stopped_by.append(ended[0])
             raise _Stopped
-        return [run.value[0] if run.ok else None for run in runs]
+        return [got for run, group in zip(runs, groups)
+                for got in (run.value if run.ok else [None] * len(group))]
 
     try:
         slots, chosen = shrink_with_seed(problem, budget, seed, refute=refute_at_once)

@@ -23,7 +23,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from xwsat.errors import XwsatError
-from xwsat.guard import OTHER_FAILED, Finished, Tick, run_all
+from xwsat.guard import OTHER_FAILED, Finished, Tick, memory_watched, run_all
 
 MIN_PART_LINES = 100  # below this, a second part saves less than its own parse costs
 DRUP_METHODS = ("mac", "search")  # producers whose lemmas are all unit-propagation consequences
@@ -54,8 +54,9 @@ def read_text(path: Path) -> str:
 
 def parts_for(method: str, lines: int) -> int:
     """How many parts to check a proof of ``lines`` lines from ``method`` in: one per usable
-    core for a DRUP producer's proof long enough to gain, else one."""
-    if method not in DRUP_METHODS or lines < MIN_PART_LINES:
+    core for a DRUP producer's proof long enough to gain, else one; one under a memory limit
+    (each part holds its own copy of the formula: 0.8 GB for a hard 15x15's)."""
+    if method not in DRUP_METHODS or lines < MIN_PART_LINES or memory_watched():
         return 1
     with suppress(AttributeError, OSError):
         return max(1, min(2, len(os.sched_getaffinity(0))))
