@@ -65,6 +65,19 @@ def test_the_trivial_formula_with_the_real_grid_and_words_is_rejected(certificat
     assert verdict == "rejected" and "not the encoding" in lines[-1]
 
 
+@pytest.mark.parametrize("brk", ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"])
+def test_clauses_hidden_in_a_comment_line_are_rejected(certificate, brk) -> None:
+    # The comparison skips comment lines up to each newline; a checker that also breaks lines
+    # at other characters would read these two clauses, refute the formula at its root, and
+    # accept a proof that is only "0".
+    cnf = certificate / "formula.cnf"
+    cnf.write_text(f"c a comment{brk}1 0{brk}-1 0\n" + cnf.read_text())
+    (certificate / "proof.drat").write_text("0\n")
+    rehash(certificate)
+    lines, verdict = recheck(certificate, "auto", 30)
+    assert verdict == "rejected", lines
+
+
 @pytest.mark.parametrize("edit", ["grid", "words", "repeats", "min_length", "alphabet"])
 def test_changing_the_question_breaks_the_certificate(certificate, edit) -> None:
     manifest = json.loads((certificate / "manifest.json").read_text())

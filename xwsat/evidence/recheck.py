@@ -34,6 +34,9 @@ from xwsat.problem import build_problem
 from xwsat.words import build_wordlist
 
 FORMULA_NAMES = ("formula.cnf", "formula.cnf.gz")
+# Characters Python's (and so dratify's) line splitting breaks ASCII lines at, besides "\n"
+# (reading translates "\r"): the comparison skips comment lines up to each newline only.
+OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 PROOF_NAMES = ("proof.drat", "proof.drat.gz")
 
 
@@ -177,6 +180,9 @@ def rebuild_and_compare(directory: Path, question: Question) -> dict:
         written, proof = read_text(formula_path), read_text(proof_path)
     except (OSError, EOFError, UnicodeDecodeError):
         return {"verdict": "rejected", "reason": "formula or proof file unreadable"}
+    if any(mark in written for mark in OTHER_LINE_BREAKS):
+        return {"verdict": "rejected", "reason": "formula.cnf breaks lines with other "
+                "characters than newlines (a checker could read clauses hidden in a comment)"}
     if formula_body(written) != body:
         return {"verdict": "rejected",
                 "reason": "formula.cnf is not the encoding of the grid and words it claims"}
