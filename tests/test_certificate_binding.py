@@ -65,6 +65,22 @@ def test_the_trivial_formula_with_the_real_grid_and_words_is_rejected(certificat
     assert verdict == "rejected" and "not the encoding" in lines[-1]
 
 
+@pytest.mark.parametrize("method", ["cdcl", "mac"])
+def test_a_proof_of_rat_steps_and_a_deletion_is_rejected(certificate, method) -> None:
+    # Fresh variables x, y: "x", "y -x" (both RAT), delete "y -x", "-y" (RAT once no clause has
+    # y), "0". dratify's RAT check accepted it against any formula (found in review).
+    text = (certificate / "formula.cnf").read_text()
+    n = int(next(line for line in text.splitlines() if line.startswith("p")).split()[2])
+    x, y = n + 1, n + 2
+    (certificate / "proof.drat").write_text(f"{x} 0\n{y} -{x} 0\nd {y} -{x} 0\n-{y} 0\n0\n")
+    manifest = json.loads((certificate / "manifest.json").read_text())
+    manifest["proof"]["method"] = method
+    (certificate / "manifest.json").write_text(json.dumps(manifest))
+    rehash(certificate)
+    lines, verdict = recheck(certificate, "auto", 30)
+    assert verdict == "rejected", lines
+
+
 @pytest.mark.parametrize("brk", ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"])
 def test_clauses_hidden_in_a_comment_line_are_rejected(certificate, brk) -> None:
     # The comparison skips comment lines up to each newline; a checker that also breaks lines

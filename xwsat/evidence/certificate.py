@@ -245,7 +245,7 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
         assert run.choice is not None
         return _fillable(built, method, run.choice, directory, stage, manifest, times)
     left = deadline - time.perf_counter()
-    checked = (check_in_parts(cnf_path, proof_path, engine, parts_for(proof.name, run.lines),
+    checked = (check_in_parts(cnf_path, proof_path, engine, parts_for(run.lines),
                               left, on_tick, meanwhile=write_the_rest) if left > 0 else
                Finished(stop=Stop.TIME, message="time limit reached"))
     times["check_wall_s"] = checked.seconds

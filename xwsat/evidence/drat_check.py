@@ -1,15 +1,19 @@
 """dratify replays a proof from the files as written, on every core: the proof cut into parts.
 
+Every lemma must be a unit-propagation consequence (RUP) of the formula and the lemmas before it;
+RAT steps are refused. dratify's RAT check keeps, after a clause is deleted, the root literal
+that clause had forced, so a five-line proof of RAT lemmas and one deletion "refuted" any formula,
+a fillable grid's included (found in review, results/evidence/README.md); every producer here
+writes RUP lemmas only (CaDiCaL's proofs too: 0 RAT steps in 170k lemmas measured).
+
 A forward checker pays for every lemma the propagation of its negation from the root, about
-20-60 ms on a hard 15x15's formula, one lemma after another on one core. A DRUP proof (every
-lemma a unit-propagation consequence of the formula and the lemmas before it) can be checked in
-parts at once: part k checks its own lemmas against the formula plus every lemma before the
-part, taken as clauses. Each lemma is then checked against clauses that the formula implies (the
-formula's own, or earlier lemmas, each checked by some part), so all parts verified and one
-deriving the empty clause prove the formula unsatisfiable, as one sequential check would.
-Deletions before a part are not applied in it (a larger clause set only makes more lemmas
-unit-propagation consequences, all of them still implied by the formula). RAT steps are refused
-in a cut proof: they are sound only against the exact clause set at their place.
+20-60 ms on a hard 15x15's formula, one lemma after another on one core. A RUP proof can be
+checked in parts at once: part k checks its own lemmas against the formula plus every lemma
+before the part, taken as clauses. Each lemma is then checked against clauses that the formula
+implies (the formula's own, or earlier lemmas, each checked by some part), so all parts verified
+and one deriving the empty clause prove the formula unsatisfiable, as one sequential check
+would. Deletions before a part are not applied in it (a larger clause set only makes more lemmas
+unit-propagation consequences, all of them still implied by the formula).
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ from xwsat.errors import XwsatError
 from xwsat.guard import OTHER_FAILED, Finished, Tick, memory_watched, run_all
 
 MIN_PART_LINES = 100  # below this, a second part saves less than its own parse costs
-DRUP_METHODS = ("mac", "search")  # producers whose lemmas are all unit-propagation consequences
 
 
 def checker_engine(engine: str = "auto") -> str:
@@ -52,11 +55,11 @@ def read_text(path: Path) -> str:
     return path.read_text(encoding="ascii")
 
 
-def parts_for(method: str, lines: int) -> int:
-    """How many parts to check a proof of ``lines`` lines from ``method`` in: one per usable
-    core for a DRUP producer's proof long enough to gain, else one; one under a memory limit
-    (each part holds its own copy of the formula: 0.8 GB for a hard 15x15's)."""
-    if method not in DRUP_METHODS or lines < MIN_PART_LINES or memory_watched():
+def parts_for(lines: int) -> int:
+    """How many parts to check a proof of ``lines`` lines in: one per usable core (two at most)
+    when the proof is long enough to gain, else one; one under a memory limit (each part holds
+    its own copy of the formula: 0.8 GB for a hard 15x15's)."""
+    if lines < MIN_PART_LINES or memory_watched():
         return 1
     with suppress(AttributeError, OSError):
         return max(1, min(2, len(os.sched_getaffinity(0))))
@@ -66,7 +69,7 @@ def parts_for(method: str, lines: int) -> int:
 def check_files(cnf_path: str, proof_path: str, engine: str, part: int = 0,
                 parts: int = 1) -> dict:
     """Child: dratify reads the CNF and the proof from disk and checks part ``part`` of
-    ``parts`` (the whole proof when ``parts`` is 1, with RAT steps allowed)."""
+    ``parts`` (the whole proof when ``parts`` is 1), unit propagation only."""
     import dratify
 
     engine = checker_engine(engine)
@@ -80,7 +83,7 @@ def check_files(cnf_path: str, proof_path: str, engine: str, part: int = 0,
         if kind == "a":
             formula.add(lits)
     parsed = time.perf_counter()
-    result = dratify.check_proof(formula, steps[first:last], check_rat=parts == 1, engine=engine)
+    result = dratify.check_proof(formula, steps[first:last], check_rat=False, engine=engine)
     checked = time.perf_counter()
     failed = int(result.failed_step)
     verified = bool(result.ok) or (failed < 1 and int(result.steps) == last - first)

@@ -247,8 +247,6 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         proof_lines = sum(1 for line in read_text(proof_path).splitlines() if line.strip())
     except (OSError, EOFError, UnicodeDecodeError):
         return [*lines, "NOT VERIFIED: formula or proof file unreadable"], "rejected"
-    method = manifest.get("proof", {}).get("method") if isinstance(
-        manifest.get("proof"), dict) else None
     compared: dict = {}
 
     def compare() -> bool:  # here, while dratify checks the files in children
@@ -259,7 +257,7 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
                             f"the folder's files ({type(exc).__name__}: {str(exc)[:80]})")
         return compared["verdict"] == "same"  # else the check is of no use
 
-    run = check_in_parts(formula_path, proof_path, engine, parts_for(str(method), proof_lines),
+    run = check_in_parts(formula_path, proof_path, engine, parts_for(proof_lines),
                          time_limit, on_tick, meanwhile=compare)
     if compared and compared["verdict"] != "same":
         return [*lines, f"NOT VERIFIED: {compared['reason']}"], "rejected"
