@@ -157,9 +157,9 @@ def formula_body(text: str) -> str:
     return text[start:]
 
 
-def rebuild_and_compare(directory: Path, question: Question) -> dict:
+def rebuild_and_compare(question: Question, formula_path: Path, proof: str) -> dict:
     """Rebuild the formula from the question and compare it with the folder's; the formula's
-    and proof's text hashes bind the check to the files compared."""
+    and the proof's text hashes bind the check to the files compared."""
     try:
         words = build_wordlist({w: (50, None) for w in question.words}, question.alphabet,
                                source="certificate")
@@ -173,11 +173,8 @@ def rebuild_and_compare(directory: Path, question: Question) -> dict:
     from xwsat.encode.cnf import dimacs_text
 
     body = dimacs_text(certificate_cnf(problem)).decode("ascii")
-    formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
-    if formula_path is None or proof_path is None:
-        return {"verdict": "rejected", "reason": "the folder holds no formula or no proof"}
     try:
-        written, proof = read_text(formula_path), read_text(proof_path)
+        written = read_text(formula_path)
     except (OSError, EOFError, UnicodeDecodeError):
         return {"verdict": "rejected", "reason": "formula or proof file unreadable"}
     if any(mark in written for mark in OTHER_LINE_BREAKS):
@@ -244,21 +241,22 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if formula_path is None or proof_path is None:
         return [*lines, "NOT VERIFIED: the folder holds no formula or no proof"], "rejected"
     try:
-        proof_lines = sum(1 for line in read_text(proof_path).splitlines() if line.strip())
+        proof = read_text(proof_path)
     except (OSError, EOFError, UnicodeDecodeError):
         return [*lines, "NOT VERIFIED: formula or proof file unreadable"], "rejected"
     compared: dict = {}
 
     def compare() -> bool:  # here, while dratify checks the files in children
         try:
-            compared.update(rebuild_and_compare(directory, question))
+            compared.update(rebuild_and_compare(question, formula_path, proof))
         except Exception as exc:  # noqa: BLE001  (damaged files: no rebuild, no verdict)
             compared.update(verdict="rejected", reason="the question cannot be rebuilt from "
                             f"the folder's files ({type(exc).__name__}: {str(exc)[:80]})")
         return compared["verdict"] == "same"  # else the check is of no use
 
-    run = check_in_parts(formula_path, proof_path, engine, parts_for(proof_lines),
-                         time_limit, on_tick, meanwhile=compare)
+    parts = parts_for(sum(1 for line in proof.splitlines() if line.strip()))
+    run = check_in_parts(formula_path, proof_path, engine, parts, time_limit, on_tick,
+                         meanwhile=compare)
     if compared and compared["verdict"] != "same":
         return [*lines, f"NOT VERIFIED: {compared['reason']}"], "rejected"
     if run.stop in (Stop.TIME, Stop.MEMORY, Stop.INTERRUPTED) or not compared:
