@@ -138,9 +138,10 @@ class MacBackend:
 
     name: ClassVar[str] = "mac"
 
-    def __init__(self, words: bool = False) -> None:
+    def __init__(self, words: bool = False, phase: bool = False) -> None:
         self.words = words  # decide whole words (fills large grids sooner) instead of letters
-        self.label = "mac:words" if words else "mac"
+        self.phase = phase and not words  # letters, each cell trying its last letter first
+        self.label = "mac:words" if words else "mac:phase" if self.phase else "mac"
         # a certificate for either comes from the letter-deciding search's DRUP proof
         self.traits = Traits("mac", proof="mac", shares_nogoods=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
@@ -163,7 +164,7 @@ class MacBackend:
         if progress is not None and not compiled():
             progress("compiling the search (first run only, about 30 s)")
         model, start = build_model(problem)
-        state = mstate.new_state(model, start, limits.seed, words=self.words)
+        state = mstate.new_state(model, start, limits.seed, words=self.words, phase=self.phase)
         run = aot.runner()
         built = time.perf_counter()
         budget, code, last_report, rate = 16, mstate.BUDGET, built, 0.0
@@ -233,11 +234,13 @@ class MacBackend:
                 f"{int(sc[mstate.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
 
 
-LISTED: tuple[str, ...] = ("words",)
+LISTED: tuple[str, ...] = ("words", "phase")
 
 
 def from_spec(sub: str | None) -> MacBackend:
-    """``mac`` (letter decisions: the refuter) or ``mac:words`` (word decisions: the filler)."""
-    if sub not in (None, "words"):
-        raise XwsatError(f"unknown mac variant {sub!r} (use mac or mac:words)")
-    return MacBackend(words=sub == "words")
+    """``mac`` (letter decisions: the refuter), ``mac:words`` (word decisions: the filler of
+    15x15 grids) or ``mac:phase`` (letter decisions with phase saving: the second filler of
+    large grids)."""
+    if sub not in (None, *LISTED):
+        raise XwsatError(f"unknown mac variant {sub!r} (use mac, mac:words or mac:phase)")
+    return MacBackend(words=sub == "words", phase=sub == "phase")

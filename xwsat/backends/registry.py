@@ -44,6 +44,7 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "regions": (("native", 0.0), ("native:prove", 0.0)),
     "words": _WORDS_AND_LETTERS,
     "share": _WORDS_AND_LETTERS,
+    "phase": (("mac:phase|native", 0.0), ("mac|native:letters", 0.0)),
 }
 # policies whose racers trade the nogoods they learn (``xwsat.mac.share``)
 SHARING_POLICIES = frozenset({"share"})

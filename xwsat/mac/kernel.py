@@ -40,6 +40,7 @@ from xwsat.mac.state import (  # noqa: F401  (re-exported: the kernel's callers 
     NG,
     NODES,
     PATH,
+    PHASE,
     PROOF,
     PROOF_ON,
     QH,
@@ -240,6 +241,8 @@ def remove(m: Model, st: State, c: int, removed: np.uint64, skip: int) -> int:
         if not update_ct(m, st, s, m.cell_pos[c, k], old, new):
             return s
         enqueue(st, s)
+    if single(new) and st.sc[PHASE]:
+        st.phase[c] = low_bit(new)
     if single(new) and st.sc[NG] > 0:
         st.fq[st.sc[FQ]] = c
         st.sc[FQ] += 1
@@ -396,8 +399,11 @@ def select_cell(m: Model, st: State) -> int:
 
 @compiled_kernel
 def choose_letter(m: Model, st: State, c: int) -> int:
-    """The letter with the largest product of supporting rows in the cell's slots."""
+    """The letter with the largest product of supporting rows in the cell's slots (with phase
+    saving, the cell's last letter while it is still possible)."""
     d = st.dom[c]
+    if st.sc[PHASE] and st.phase[c] >= 0 and (d >> np.uint64(st.phase[c])) & U1:
+        return st.phase[c]
     best, best_score = -1, -1.0
     for a in range(m.n_letters):
         if not (d >> np.uint64(a)) & U1:

@@ -13,9 +13,9 @@ from xwsat.mac.model import Model, Start
 
 # scalar slots in State.sc
 (TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
- PROOF_ON, WORDS, SEED, WATCHED) = range(19)
+ PROOF_ON, WORDS, SEED, WATCHED, PHASE) = range(20)
 WORD_NOISE = 0.5  # word decisions: random noise added to a word's score after a restart
-SCALARS = 19
+SCALARS = 20
 K_DOM, K_CT, K_FIX, K_LIM = 0, 1, 2, 3
 SAT, UNSAT, BUDGET = 1, 0, 2
 RESTART_FIRST, RESTART_FACTOR = 10.0, 1.1
@@ -62,16 +62,20 @@ class State(NamedTuple):
     proof: np.ndarray  # DRUP lemmas over ``yvar``, 0-terminated, flushed by the caller
     yvar: np.ndarray  # int64[n_cells, n_letters]: the CNF variable of "cell holds letter"
     lcv: np.ndarray  # float64[max slot length * n_letters]: scratch for word decisions
+    phase: np.ndarray  # int64[n_cells]: the letter a cell last held (-1: never), if sc[PHASE]
 
 
 def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_000_000,
-              yvar: np.ndarray | None = None, words: bool = False) -> State:
+              yvar: np.ndarray | None = None, words: bool = False,
+              phase: bool = False) -> State:
     """A fresh state: every slot queued, weights 1 with a seeded tie-break below 1e-3.
 
     With ``yvar`` (the CNF's letter variables) every refutation is written to ``proof`` as a
     DRUP lemma; see ``xwsat.mac.proof``. With ``words`` the search decides whole words (a slot
     takes a word, or loses it) instead of single letters: the way fills are found faster on
-    large grids; never with a proof."""
+    large grids; never with a proof. With ``phase`` (letter decisions only) a cell first tries
+    again the letter it last held, as SAT solvers save phases across restarts: a letter search
+    that wanders differently, raced against the plain one on large grids."""
     n_cells, n_slots = len(start.dom), len(model.slot_table)
     levels = n_cells + 2
     trail = levels * (n_cells + len(start.ct) + n_slots) + n_slots + 16
@@ -82,6 +86,7 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
     sc[PROOF_ON] = yvar is not None
     sc[WORDS] = words and yvar is None
     sc[SEED] = seed
+    sc[PHASE] = phase and not sc[WORDS]
     max_len = int(np.max(np.diff(model.slot_start))) if n_slots else 1
     nz = np.zeros(len(start.ct), dtype=np.int64)
     limit = np.zeros(n_slots, dtype=np.int64)
@@ -132,4 +137,5 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
         proof=np.zeros(proof_size, dtype=np.int64),
         yvar=yvar.astype(np.int64) if yvar is not None else np.zeros((1, 1), dtype=np.int64),
         lcv=np.zeros(max(max_len, 1) * max(model.n_letters, 1), dtype=np.float64),
+        phase=np.full(max(n_cells, 1), -1, dtype=np.int64),
     )
