@@ -44,18 +44,31 @@ def random_problem(english, seed: int, size: int, share: float, repeats: bool) -
 CASES = [(seed, size, share) for seed in range(12) for size, share in ((4, 0.05), (5, 0.12))]
 
 
-@pytest.mark.parametrize("words", [False, True], ids=["letters", "words"])
+@pytest.mark.parametrize("variant", ["letters", "words", "phase"])
 @pytest.mark.parametrize(("seed", "size", "share"), CASES)
 def test_verdict_equals_native_search(english, seed: int, size: int, share: float,
-                                      words: bool) -> None:
+                                      variant: str) -> None:
     problem = random_problem(english, seed, size, share, repeats=seed % 4 == 1)
     limits = Limits(time_limit=60, seed=seed)
-    mine = MacBackend(words=words).solve(problem, limits)
+    mine = MacBackend(words=variant == "words", phase=variant == "phase").solve(problem, limits)
     theirs = from_spec("csp").solve(problem, limits)
     assert theirs.status.definitive and mine.status.definitive
     assert mine.status == theirs.status
     if mine.status is Status.FILLED:
         assert mine.fill is not None and valid(problem, mine.fill)
+
+
+def test_phase_saving_changes_the_letter_search(english) -> None:
+    """``mac:phase`` is a different search (its verdicts are checked above), not an alias."""
+    differ = 0
+    for seed, size, share in CASES:
+        problem = random_problem(english, seed, size, share, repeats=False)
+        limits = Limits(time_limit=60, seed=seed)
+        plain = MacBackend().solve(problem, limits)
+        saved = MacBackend(phase=True).solve(problem, limits)
+        assert saved.method == "mac:phase"
+        differ += plain.stats.nodes != saved.stats.nodes
+    assert differ >= 1
 
 
 def test_word_decisions_restart_and_learn_nogoods_over_letters(english) -> None:
