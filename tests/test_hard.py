@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from oracle import brute_fills
 
-from xwsat.backends.registry import AUTO_POLICIES, validate_spec
+from xwsat.backends.registry import AUTO_POLICIES, LARGE_SLOTS, resolve, validate_spec
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
 from xwsat.native import VARIANTS, Search
@@ -139,6 +139,14 @@ def test_auto_policies_are_valid_and_unknown_ones_refused() -> None:
     assert validate_spec("auto") == "auto"
     with pytest.raises(XwsatError, match="unknown auto policy"):
         validate_spec("auto:nonsense")
+
+
+def test_plain_auto_races_the_phase_saving_search_on_large_grids_only() -> None:
+    small, large = resolve("auto", LARGE_SLOTS - 1), resolve("auto", LARGE_SLOTS)
+    assert [s for s, _ in small] == ["mac:words", "mac"]
+    assert [s for s, _ in large] == ["mac:phase", "mac"]
+    assert resolve("auto") == small  # size unknown: the default
+    assert resolve("auto:letters", 500) == resolve("auto:letters")  # a named policy is kept
 
 
 def test_staged_auto_policy_fills_and_verifies() -> None:

@@ -81,7 +81,7 @@ def fill_grid(
         outcome = Outcome(Status.FILLED, "propagate", fill,
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
-        staged = resolve(options.backend)
+        staged = resolve(options.backend, problem.n_slots)
         for spec, _ in staged:
             most = make_backend(spec).traits.max_letters
             if most is not None and problem.alphabet_size > most:

@@ -34,6 +34,10 @@ _MODULES = {
 # name, kept for earlier result rows. ``share`` is the default race with the two searches trading
 # nogoods (``xwsat.mac.share``): 0.87x the default's worst-seed time (geometric mean) on the
 # quick subset, 1.00x on the held-out grids, the same instances decided; not the default.
+# ``phase`` races the letter search with phase saving (``mac:phase``) against ``mac``: on large
+# grids it decides the same instances as the default at the worst of 3 seeds in 0.88-0.92x the
+# time (robust21, heldout21, classic 19x19-23x23; results/hard/phase/), so plain ``auto`` runs it
+# from LARGE_SLOTS slots up.
 _WORDS_AND_LETTERS = (("mac:words|native", 0.0), ("mac|native:letters", 0.0))
 AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "default": _WORDS_AND_LETTERS,
@@ -46,6 +50,8 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "share": _WORDS_AND_LETTERS,
     "phase": (("mac:phase|native", 0.0), ("mac|native:letters", 0.0)),
 }
+# every 19x19 and larger grid of the benchmark has 118 slots or more, every 15x15 at most 88
+LARGE_SLOTS = 100
 # policies whose racers trade the nogoods they learn (``xwsat.mac.share``)
 SHARING_POLICIES = frozenset({"share"})
 
@@ -100,13 +106,16 @@ def shares_nogoods(spec: str) -> bool:
     return is_auto(spec) and (spec.partition(":")[2] or "default") in SHARING_POLICIES
 
 
-def resolve(spec: str) -> list[tuple[str, float]]:
+def resolve(spec: str, n_slots: int | None = None) -> list[tuple[str, float]]:
     """The back-ends a spec runs, with their start delays: one for a plain name, the installed
-    members of the policy for ``auto`` / ``auto:POLICY``."""
+    members of the policy for ``auto`` / ``auto:POLICY``. Plain ``auto`` on a grid of
+    ``LARGE_SLOTS`` slots or more (``n_slots``, when known) runs the ``phase`` policy."""
     if not is_auto(spec):
         make_backend(spec)
         return [(spec, 0.0)]
     policy = spec.partition(":")[2] or "default"
+    if spec == "auto" and n_slots is not None and n_slots >= LARGE_SLOTS:
+        policy = "phase"
     if policy not in AUTO_POLICIES:
         raise XwsatError(f"unknown auto policy {policy!r}; choose one of "
                          f"{', '.join(AUTO_POLICIES)}")
