@@ -142,7 +142,7 @@ class MacBackend:
         self.words = words  # decide whole words (fills large grids sooner) instead of letters
         self.phase = phase and not words  # letters, each cell trying its last letter first
         self.label = "mac:words" if words else "mac:phase" if self.phase else "mac"
-        # a certificate for either comes from the letter-deciding search's DRUP proof
+        # a certificate for any variant comes from the letter-deciding search's DRUP proof
         self.traits = Traits("mac", proof="mac", shares_nogoods=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
 
