@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 FAILED_WEIGHT = 1.5  # a slot's weight starts at 1 (plus a tie-break below 1e-3), +1 a failure
-SLICE = 2_000  # decisions between two looks at the clock (well under 0.1 s)
 SEEDS_TRIED = 3  # per set of slots: the certificate's proof uses the seed that fails least
 
 
@@ -48,18 +47,10 @@ def restricted(problem: FillProblem, slots: Sequence[int]) -> FillProblem:
 def _refuted(problem: FillProblem, deadline: float, seed: int) -> tuple[list[int], int] | None:
     """The slots where the compiled letter search failed while refuting ``problem``, and how
     many failures it took; None when it found a fill or ran out of time."""
-    from xwsat.mac import aot
+    from xwsat.mac import inprocess
     from xwsat.mac import state as mstate
-    from xwsat.mac.model import build_model
 
-    model, start = build_model(problem)
-    st = mstate.new_state(model, start, seed)
-    run = aot.runner()
-    code = mstate.BUDGET
-    while code == mstate.BUDGET:
-        if time.monotonic() >= deadline:
-            return None
-        code = run(model, st, SLICE)
+    code, st = inprocess.search(problem, deadline, seed)
     if code != mstate.UNSAT:
         return None
     return np.flatnonzero(st.weight > FAILED_WEIGHT).tolist(), int(st.sc[mstate.FAILS])
