@@ -8,6 +8,7 @@ writes the puzzle in the format of its extension (.txt .json .ipuz .puz .svg .ht
 from __future__ import annotations
 
 import json
+import shlex
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -32,6 +33,7 @@ from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.formats.html import unchecked_note
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
+from xwsat.outcome import Status
 from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
@@ -103,6 +105,22 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
         if new:
             typer.echo(f"note: --lock {slot.name}={placed[slot.name]} puts letters no dictionary "
                        f"word has ({''.join(new)}) where other entries cross it", err=True)
+
+
+def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
+    """The command that shows where an undecided grid is hard, with this run's word options."""
+    parts = ["xwsat", "plan", str(grid), "--dict", str(words.dictionary)]
+    if words.min_score:
+        parts += ["--min-score", str(words.min_score)]
+    if words.alphabet:
+        parts += ["--alphabet", words.alphabet]
+    if words.fold_yo:
+        parts.append("--fold-yo")
+    if rules.allow_repeats:
+        parts.append("--allow-repeats")
+    if rules.min_length != Rules().min_length:
+        parts += ["--min-length", str(rules.min_length)]
+    return "where it is hard: " + shlex.join([*parts, "--probe", "5"])
 
 
 def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
@@ -199,6 +217,8 @@ def fill(
         typer.echo(json.dumps(record, indent=2, ensure_ascii=False))
     else:
         typer.echo(describe(result, "fill"))
+        if result.outcome.status is Status.UNKNOWN and not region and not lock:
+            typer.echo(_probe_hint(grid, words, rules))
         if best is not None and result.outcome.fill is not None:
             typer.echo("\n".join(_optimize_lines(best, result)))
     if data is not None and out is not None:

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import check_outputs, limited, load_inputs, write_atomic
+from xwsat.commands.common import (
+    check_outputs,
+    compile_first,
+    limited,
+    load_inputs,
+    time_left,
+    write_atomic,
+)
 from xwsat.commands.options import (
     ForceOpt,
     GridArg,
@@ -52,26 +60,50 @@ def plan(
     png: Annotated[Path | None, typer.Option("--png", help="The same picture as PNG.")] = None,
     time_limit: TimeOpt = 60.0,
     force: ForceOpt = False,
+    probe_s: Annotated[float | None, typer.Option(
+        "--probe", metavar="SECONDS",
+        help="Also find where the grid is hard: the slots touching each window of the grid, "
+             "decided alone by the compiled search for SECONDS each (stops at --time-limit).",
+    )] = None,
 ) -> None:
     """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
     check_seed(seed)
     check_time_limit(time_limit)
+    if probe_s is not None and not (0 < probe_s <= time_limit):
+        raise XwsatError(f"--probe {probe_s:g}: give the seconds per window, more than 0 "
+                         f"and at most --time-limit ({time_limit:g})")
     check_outputs([svg, png], [grid, words.dictionary], force)
     for path, suffix in ((svg, ".svg"), (png, ".png")):
         if path is not None and path.suffix.lower() != suffix:
             raise XwsatError(f"{path}: --{suffix[1:]} writes a {suffix} file; name it so")
+    if probe_s is not None:
+        compile_first(["mac"])  # once, before the clock starts
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
-        report = plan_report(build_problem(grid_value, word_list, rules.min_length,
-                                           rules.allow_repeats), seed)
+        built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
+        report = plan_report(built, seed)
+        found = None
+        if probe_s is not None:
+            from xwsat.probe import probe
+
+            found = probe(built.problem, len(grid_value.rows), grid_value.width, probe_s, seed,
+                          time.monotonic() + time_left(time_limit))
         if svg is not None:
             write_atomic(svg, report.as_svg())
         if png is not None:
             write_atomic(png, report.as_png())
+    names = built.problem.slot_names
     if json_out:
-        typer.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+        shown = report.as_dict()
+        if found is not None:
+            shown["probe"] = found.as_dict(names)
+        typer.echo(json.dumps(shown, indent=2, ensure_ascii=False))
     else:
         typer.echo(report.as_text())
+        if found is not None:
+            typer.echo("\n" + found.as_text(names))
+    if found is not None and found.cut_short:
+        raise typer.Exit(3)  # the probe stopped short (time limit, Ctrl-C): as every command
 
 
 def register(app: typer.Typer) -> None:
