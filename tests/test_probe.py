@@ -77,6 +77,27 @@ def test_hard_windows_are_narrowed_to_the_smallest(monkeypatch) -> None:
     assert "Hard: rows 1-5, columns 1-5, 16 slots" in found.as_text(problem.slot_names)
 
 
+def test_the_time_left_goes_to_the_hardest_windows(monkeypatch) -> None:
+    """With a deadline the smallest hard window is probed again for longer; here it is then
+    refuted (a fake search that needs more than the scan's seconds), which proves the grid."""
+    rows = ["#" * 12 if r % 3 == 2 else "..#" * 4 for r in range(12)]
+    grid = parse_grid("\n".join(rows) + "\n", "g.txt")
+    problem = build_problem(grid, _words(["AB", "CD", "AC", "BD"])).problem
+
+    def fake(part, seconds, seed):
+        if not any(int(c) == 0 for cells in part.slot_cells for c in part.cell_ids[cells]):
+            return "filled", 0
+        return ("unfillable" if seconds > 1.0 else "undecided"), 9
+
+    monkeypatch.setattr(probe_mod, "decide", fake)
+    monkeypatch.setattr(probe_mod, "restricted", _keep)
+    found = probe(problem, 12, 12, 1.0, deadline=time.monotonic() + 30)
+    dead = found.unfillable
+    assert dead is not None and (dead.top, dead.left, dead.size) == (0, 0, 5)
+    assert found.windows[-1] is dead and found.hardest() == [dead]
+    assert "so the grid has none" in found.as_text(problem.slot_names)
+
+
 def _keep(problem, slots):
     from dataclasses import replace
 

@@ -63,7 +63,8 @@ def plan(
     probe_s: Annotated[float | None, typer.Option(
         "--probe", metavar="SECONDS",
         help="Also find where the grid is hard: the slots touching each window of the grid, "
-             "decided alone by the compiled search for SECONDS each (stops at --time-limit).",
+             "decided alone by the compiled search for SECONDS each; the time left, up to "
+             "--time-limit, goes to the hardest windows.",
     )] = None,
 ) -> None:
     """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
