@@ -179,3 +179,10 @@ def test_ctrl_c_keeps_the_windows_already_probed(monkeypatch) -> None:
     found = probe(problem, len(grid.rows), grid.width, 5.0)
     assert found.interrupted and len(found.windows) == 1
     assert "interrupted after 1 windows" in found.as_text(problem.slot_names)
+
+
+def test_a_grid_with_no_hard_window_says_so() -> None:
+    grid, problem = _problem("..\n..\n", ["DE", "FG", "DF", "EG"])
+    found = probe(problem, len(grid.rows), grid.width, 5.0)
+    assert [w.verdict for w in found.windows] == ["filled"] and found.hardest() == []
+    assert "No window is hard on its own: each filled alone" in found.as_text(problem.slot_names)

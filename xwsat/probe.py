@@ -101,8 +101,9 @@ class Probe:
                 lines.append(f"Hard: {_where(w)}, {len(w.slots)} slots not decided alone in "
                              f"{w.seconds:.1f} s: {' '.join(names[s] for s in w.slots)}")
         elif self.windows:
-            lines.append(f"No window is hard on its own: each filled within {self.per_window:g} s "
-                         f"(any difficulty spans the grid)")
+            slowest = max(w.seconds for w in self.windows if w.verdict == "filled")
+            lines.append(f"No window is hard on its own: each filled alone, the slowest in "
+                         f"{slowest:.1f} s (any difficulty spans the grid)")
         if self.interrupted:
             lines.append(f"(interrupted after {len(self.windows)} windows)")
         elif self.cut_short:
