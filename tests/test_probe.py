@@ -143,6 +143,23 @@ def test_plan_exits_3_when_the_time_limit_cuts_the_probe_short(tmp_path, monkeyp
     assert "cut short by the time limit" in result.output
 
 
+def test_plan_outlines_the_hardest_windows_in_its_pictures(tmp_path) -> None:
+    grid = tmp_path / "g.txt"
+    grid.write_text(GRID)
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(WORDS) + "\n")
+    svg, png = tmp_path / "p.svg", tmp_path / "p.png"
+    result = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--probe", "2",
+                                      "--svg", str(svg), "--png", str(png)])
+    assert result.exit_code == 0, result.output
+    # the window with no fill: rows 1-3, columns 3-5 (counted from 1), 32 pixels a cell
+    assert '<rect x="64" y="0" width="96" height="96" fill="none" stroke="#d00"' in svg.read_text()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    plain = tmp_path / "q.svg"
+    CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--svg", str(plain)])
+    assert 'stroke="#d00"' not in plain.read_text()
+
+
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan", "inf"])
 def test_plan_refuses_a_bad_probe_time(tmp_path, seconds) -> None:
     grid = tmp_path / "g.txt"

@@ -18,6 +18,7 @@ from xwsat.problem import Built
 from xwsat.propagate import propagate
 
 CELL = 32
+MARK = "#d00"  # the outline of a hard window
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class PlanReport:
     plan: Plan
     candidates: tuple[int, ...]
     wipeout: str | None = None  # why arc consistency already proves the grid unfillable
+    marked: tuple[tuple[int, int, int], ...] = ()  # windows to outline (top, left, side): the
+    # hardest windows of ``xwsat plan --probe``
 
     def rows(self) -> list[dict[str, Any]]:
         problem = self.built.problem
@@ -116,6 +119,10 @@ class PlanReport:
             parts.append(f'<text x="{x + dx:.0f}" y="{y + dy - 2:.0f}" font-size="9" '
                          f'fill="#000">{escape(label)}</text>')
             parts.append(f'<text x="{x + 2}" y="{y + 10}" font-size="9">{slot.number}</text>')
+        for top, left, side in self.marked:
+            parts.append(f'<rect x="{left * CELL}" y="{top * CELL}" width="{side * CELL}" '
+                         f'height="{side * CELL}" fill="none" stroke="{MARK}" stroke-width="4" '
+                         'stroke-dasharray="8 4"/>')
         parts.append("</svg>")
         return "\n".join(parts) + "\n"
 
@@ -165,6 +172,9 @@ class PlanReport:
             dx = 0.55 if slot.direction == "A" else 0.05
             ax.text(slot.col + dx, slot.row + 0.92, f"{rank + 1}{arrow}", fontsize=5.5)
             ax.text(slot.col + 0.06, slot.row + 0.3, str(slot.number), fontsize=5.5)
+        for top, left, side in self.marked:
+            ax.add_patch(Rectangle((left, top), side, side, fill=False, edgecolor=MARK, lw=2.5,
+                                   ls="--"))
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
         plt.close(fig)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -30,9 +31,13 @@ from xwsat.commands.options import (
     grouped,
 )
 from xwsat.errors import XwsatError
+from xwsat.guard import GRACE_S
 from xwsat.info import grid_info
 from xwsat.plan_view import plan_report
 from xwsat.problem import build_problem
+
+PNG_RESERVE_S = 5.0  # left by --probe for the PNG: matplotlib's import and drawing take ~3 s
+SVG_RESERVE_S = 1.0
 
 
 @grouped
@@ -87,8 +92,11 @@ def plan(
         if probe_s is not None:
             from xwsat.probe import probe
 
+            drawing = (PNG_RESERVE_S if png else 0.0) + (SVG_RESERVE_S if svg else 0.0)
             found = probe(built.problem, len(grid_value.rows), grid_value.width, probe_s, seed,
-                          time.monotonic() + time_left(time_limit))
+                          time.monotonic() + time_left(time_limit, margin=GRACE_S + drawing))
+            report = replace(report, marked=tuple((w.top, w.left, w.size)
+                                                  for w in found.hardest()))
         if svg is not None:
             write_atomic(svg, report.as_svg())
         if png is not None:
