@@ -195,20 +195,27 @@ def _scan(problem: FillProblem, height: int, width: int, per_window: float, seed
             break
         if window.hard and n - 2 >= SMALLEST:
             queue += [(top + dt, left + dl, n - 2) for dt in (0, 2) for dl in (0, 2)]
-    scanned = Probe(tuple(done), per_window, seed)
-    if deadline is not None and scanned.unfillable is None:
-        _deepen(problem, scanned.hardest(), seed, per_window, deadline, done)
+    if deadline is not None and not any(w.verdict == "unfillable" for w in done):
+        _deepen(problem, seed, per_window, deadline, done)
     return Probe(tuple(done), per_window, seed)
 
 
-def _deepen(problem: FillProblem, targets: list[Window], seed: int, per_window: float,
-            deadline: float, done: list[Window]) -> None:
-    """Probe the smallest hard windows again, sharing the time left equally: a refuted one
-    proves the grid unfillable, one left undecided is hard at that budget too."""
-    for i, window in enumerate(targets):
-        share = (deadline - time.monotonic()) / (len(targets) - i)
+def _deepen(problem: FillProblem, seed: int, per_window: float, deadline: float,
+            done: list[Window]) -> None:
+    """Probe the smallest hard windows again, one after another, each with an equal share of
+    the time left: a refuted one proves the grid unfillable; when one fills, the window around
+    it may become one of the smallest hard ones, and gets its turn."""
+    deepened: set[tuple[int, int, int]] = set()
+    while True:
+        targets = [w for w in Probe(tuple(done), per_window, seed).hardest()
+                   if (w.top, w.left, w.size) not in deepened]
+        if not targets:
+            return
+        share = (deadline - time.monotonic()) / len(targets)
         if share <= per_window:  # no more than the scan gave it: nothing new to learn
             return
+        window = targets[0]
+        deepened.add((window.top, window.left, window.size))
         began = time.monotonic()
         verdict, fails = decide(restricted(problem, window.slots), share, seed)
         done.append(replace(window, verdict=verdict, failures=fails,
