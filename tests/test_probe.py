@@ -98,6 +98,26 @@ def test_the_time_left_goes_to_the_hardest_windows(monkeypatch) -> None:
     assert "so the grid has none" in found.as_text(problem.slot_names)
 
 
+def test_when_a_deepened_window_fills_the_one_around_it_gets_its_turn(monkeypatch) -> None:
+    rows = ["#" * 12 if r % 3 == 2 else "..#" * 4 for r in range(12)]
+    grid = parse_grid("\n".join(rows) + "\n", "g.txt")
+    problem = build_problem(grid, _words(["AB", "CD", "AC", "BD"])).problem
+    asked: list[tuple[int, float]] = []
+
+    def fake(part, seconds, seed):
+        asked.append((part.n_slots, seconds))
+        if not any(int(c) == 0 for cells in part.slot_cells for c in part.cell_ids[cells]):
+            return "filled", 0
+        small = part.n_slots <= 16  # the 5x5 window: fills given more time; the 7x7 never does
+        return ("filled" if small and seconds > 1.0 else "undecided"), 3
+
+    monkeypatch.setattr(probe_mod, "decide", fake)
+    monkeypatch.setattr(probe_mod, "restricted", _keep)
+    found = probe(problem, 12, 12, 1.0, deadline=time.monotonic() + 4)
+    assert [(w.top, w.left, w.size) for w in found.hardest()] == [(0, 0, 7)]
+    assert asked[-1][0] == 36 and asked[-1][1] > 1.0  # the last search: the 7x7, given longer
+
+
 def _keep(problem, slots):
     from dataclasses import replace
 
