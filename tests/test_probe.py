@@ -115,7 +115,7 @@ def test_when_a_deepened_window_fills_the_one_around_it_gets_its_turn(monkeypatc
     monkeypatch.setattr(probe_mod, "restricted", _keep)
     found = probe(problem, 12, 12, 1.0, deadline=time.monotonic() + 4)
     assert [(w.top, w.left, w.size) for w in found.hardest()] == [(0, 0, 7)]
-    assert asked[-1][0] == 36 and asked[-1][1] > 1.0  # the last search: the 7x7, given longer
+    assert asked[-1][0] > 16 and asked[-1][1] > 1.0  # the last search: the 7x7, given longer
 
 
 def _keep(problem, slots):
