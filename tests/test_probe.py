@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from xwsat import probe as probe_mod
 from xwsat.cli import app
 from xwsat.grid import parse_grid
-from xwsat.probe import probe, starts, window_slots
+from xwsat.probe import Attempt, probe, starts, window_slots
 from xwsat.problem import build_problem
 from xwsat.words import build_wordlist
 
@@ -66,7 +66,7 @@ def test_hard_windows_are_narrowed_to_the_smallest(monkeypatch) -> None:
 
     def fake(part, seconds, seed):
         hard = any(int(c) == 0 for cells in part.slot_cells for c in part.cell_ids[cells])
-        return ("undecided" if hard else "filled"), 7
+        return Attempt("undecided" if hard else "filled", 7)
 
     monkeypatch.setattr(probe_mod, "decide", fake)
     monkeypatch.setattr(probe_mod, "restricted", _keep)
@@ -86,8 +86,8 @@ def test_the_time_left_goes_to_the_hardest_windows(monkeypatch) -> None:
 
     def fake(part, seconds, seed):
         if not any(int(c) == 0 for cells in part.slot_cells for c in part.cell_ids[cells]):
-            return "filled", 0
-        return ("unfillable" if seconds > 1.0 else "undecided"), 9
+            return Attempt("filled", 0)
+        return Attempt("unfillable" if seconds > 1.0 else "undecided", 9)
 
     monkeypatch.setattr(probe_mod, "decide", fake)
     monkeypatch.setattr(probe_mod, "restricted", _keep)
@@ -107,15 +107,32 @@ def test_when_a_deepened_window_fills_the_one_around_it_gets_its_turn(monkeypatc
     def fake(part, seconds, seed):
         asked.append((part.n_slots, seconds))
         if not any(int(c) == 0 for cells in part.slot_cells for c in part.cell_ids[cells]):
-            return "filled", 0
+            return Attempt("filled", 0)
         small = part.n_slots <= 16  # the 5x5 window: fills given more time; the 7x7 never does
-        return ("filled" if small and seconds > 1.0 else "undecided"), 3
+        return Attempt("filled" if small and seconds > 1.0 else "undecided", 3)
 
     monkeypatch.setattr(probe_mod, "decide", fake)
     monkeypatch.setattr(probe_mod, "restricted", _keep)
     found = probe(problem, 12, 12, 1.0, deadline=time.monotonic() + 4)
     assert [(w.top, w.left, w.size) for w in found.hardest()] == [(0, 0, 7)]
     assert asked[-1][0] > 16 and asked[-1][1] > 1.0  # the last search: the 7x7, given longer
+
+
+def test_the_time_left_resumes_the_scan_s_search_of_a_window() -> None:
+    """Going on with an undecided window keeps its search: after a further hundredth of a
+    second it has at least the failures of its first tenth (a search started over would not)."""
+    from pathlib import Path
+
+    from xwsat.words import load_words
+
+    small = Path(__file__).resolve().parents[1] / "grids" / "small"
+    grid = parse_grid((small / "open5.txt").read_text(), "open5.txt")
+    problem = build_problem(grid, load_words(str(small / "words5_sub3.txt"))).problem
+    first = probe_mod.decide(problem, 0.1, 0)  # the refutation takes some 9,000 failures
+    if first.more is None:
+        pytest.skip("refuted within 0.1 s on this machine")
+    again = first.more(0.01)
+    assert first.failures > 0 and again.failures >= first.failures
 
 
 def _keep(problem, slots):
@@ -154,7 +171,7 @@ def test_plan_exits_3_when_the_time_limit_cuts_the_probe_short(tmp_path, monkeyp
 
     def slow(part, seconds, seed):
         time.sleep(seconds)
-        return "undecided", 0
+        return Attempt("undecided", 0)
 
     monkeypatch.setattr(probe_mod, "decide", slow)
     result = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--probe", "0.5",
@@ -210,7 +227,7 @@ def test_ctrl_c_keeps_the_windows_already_probed(monkeypatch) -> None:
         calls.append(1)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return "filled", 0
+        return Attempt("filled", 0)
 
     monkeypatch.setattr(probe_mod, "decide", stop_second)
     found = probe(problem, len(grid.rows), grid.width, 5.0)

@@ -18,11 +18,16 @@ same search 17 s, 43 s or more than 120 s depending on the seed.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xwsat.evidence.slot_core import restricted
 from xwsat.problem import FillProblem
+
+if TYPE_CHECKING:
+    from xwsat.mac.model import Model
+    from xwsat.mac.state import State
 
 FIRST_SHARE = 0.6  # the first windows' side, as a share of the grid's shorter side
 SMALLEST = 4  # windows are not narrowed below this side
@@ -91,13 +96,13 @@ class Probe:
                  f"  {'window':<26} {'slots':>5}  {'verdict':<10} {'failures':>10} {'seconds':>8}"]
         lines += [f"  {_where(w):<26} {len(w.slots):>5}  {w.verdict:<10} {w.failures:>10,} "
                   f"{w.seconds:>8.2f}" for w in self.windows]
-        dead = self.unfillable
+        dead, hardest = self.unfillable, self.hardest()
         if dead is not None:
             lines.append(f"No fill: the {len(dead.slots)} slots touching {_where(dead)} have none "
                          f"on their own (the search was exhaustive), so the grid has none: "
                          f"{' '.join(names[s] for s in dead.slots)}")
-        elif self.hardest():
-            for w in self.hardest():
+        elif hardest:
+            for w in hardest:
                 lines.append(f"Hard: {_where(w)}, {len(w.slots)} slots not decided alone in "
                              f"{w.seconds:.1f} s: {' '.join(names[s] for s in w.slots)}")
         elif self.windows:
@@ -142,14 +147,32 @@ def window_slots(problem: FillProblem, width: int, top: int, left: int, size: in
     return tuple(found)
 
 
-def decide(problem: FillProblem, seconds: float, seed: int) -> tuple[str, int]:
-    """The compiled letter search on ``problem`` for at most ``seconds``: (verdict, failures)."""
+@dataclass(frozen=True)
+class Attempt:
+    """What a search of one window's slots came to; ``more(seconds)`` goes on with the same
+    search (its learned weights and nogoods kept), or is None when there is nothing to go on."""
+
+    verdict: str
+    failures: int
+    more: Callable[[float], Attempt] | None = None
+
+
+def decide(problem: FillProblem, seconds: float, seed: int) -> Attempt:
+    """The compiled letter search on ``problem`` for at most ``seconds``."""
+    from xwsat.mac import inprocess
+
+    model, st = inprocess.start(problem, seed)
+    return _go_on(model, st, seconds)
+
+
+def _go_on(model: Model, st: State, seconds: float) -> Attempt:
     from xwsat.mac import inprocess
     from xwsat.mac import state as mstate
 
-    code, st = inprocess.search(problem, time.monotonic() + seconds, seed)
+    code = inprocess.advance(model, st, time.monotonic() + seconds)
     verdict = {mstate.SAT: "filled", mstate.UNSAT: "unfillable"}.get(code, "undecided")
-    return verdict, int(st.sc[mstate.FAILS])
+    more = (lambda extra: _go_on(model, st, extra)) if verdict == "undecided" else None
+    return Attempt(verdict, int(st.sc[mstate.FAILS]), more)
 
 
 def probe(problem: FillProblem, height: int, width: int, per_window: float, seed: int = 0,
@@ -173,6 +196,7 @@ def _scan(problem: FillProblem, height: int, width: int, per_window: float, seed
     queue = [(t, c, size) for t in starts(height, size, stride)
              for c in starts(width, size, stride)]
     seen: set[tuple[int, int, int]] = set()
+    pending: dict[tuple[int, int, int], Attempt] = {}  # undecided windows' searches, to resume
     while queue:
         top, left, n = queue.pop(0)
         if (top, left, n) in seen:
@@ -186,25 +210,29 @@ def _scan(problem: FillProblem, height: int, width: int, per_window: float, seed
             continue
         began = time.monotonic()
         budget = per_window if left_s is None else min(per_window, left_s)
-        verdict, fails = decide(restricted(problem, slots), budget, seed)
-        if verdict == "undecided" and budget < per_window:  # the deadline's doing, not the window's
+        attempt = decide(restricted(problem, slots), budget, seed)
+        if attempt.verdict == "undecided" and budget < per_window:  # the deadline's doing
             return Probe(tuple(done), per_window, seed, cut_short=True)
-        window = Window(top, left, n, slots, verdict, fails, time.monotonic() - began)
+        window = Window(top, left, n, slots, attempt.verdict, attempt.failures,
+                        time.monotonic() - began)
         done.append(window)
-        if verdict == "unfillable":
+        if attempt.more is not None:
+            pending[(top, left, n)] = attempt
+        if attempt.verdict == "unfillable":
             break
         if window.hard and n - 2 >= SMALLEST:
             queue += [(top + dt, left + dl, n - 2) for dt in (0, 2) for dl in (0, 2)]
     if deadline is not None and not any(w.verdict == "unfillable" for w in done):
-        _deepen(problem, seed, per_window, deadline, done)
+        _deepen(problem, seed, per_window, deadline, done, pending)
     return Probe(tuple(done), per_window, seed)
 
 
 def _deepen(problem: FillProblem, seed: int, per_window: float, deadline: float,
-            done: list[Window]) -> None:
-    """Probe the smallest hard windows again, one after another, each with an equal share of
-    the time left: a refuted one proves the grid unfillable; when one fills, the window around
-    it may become one of the smallest hard ones, and gets its turn."""
+            done: list[Window], pending: dict[tuple[int, int, int], Attempt]) -> None:
+    """Go on with the smallest hard windows' searches, one after another, each for an equal
+    share of the time left: a refuted one proves the grid unfillable; when one fills, the
+    window around it may become one of the smallest hard ones, and gets its turn. A window's
+    time and failures are counted from its first search."""
     deepened: set[tuple[int, int, int]] = set()
     while True:
         targets = [w for w in Probe(tuple(done), per_window, seed).hardest()
@@ -215,10 +243,15 @@ def _deepen(problem: FillProblem, seed: int, per_window: float, deadline: float,
         if share <= per_window:  # no more than the scan gave it: nothing new to learn
             return
         window = targets[0]
-        deepened.add((window.top, window.left, window.size))
+        key = (window.top, window.left, window.size)
+        deepened.add(key)
         began = time.monotonic()
-        verdict, fails = decide(restricted(problem, window.slots), share, seed)
-        done.append(replace(window, verdict=verdict, failures=fails,
-                            seconds=time.monotonic() - began))
-        if verdict == "unfillable":
+        earlier = pending.pop(key, None)
+        if earlier is not None and earlier.more is not None:
+            attempt, spent = earlier.more(share), window.seconds
+        else:
+            attempt, spent = decide(restricted(problem, window.slots), share, seed), 0.0
+        done.append(replace(window, verdict=attempt.verdict, failures=attempt.failures,
+                            seconds=spent + time.monotonic() - began))
+        if attempt.verdict == "unfillable":
             return

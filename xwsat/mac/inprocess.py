@@ -8,20 +8,30 @@ import time
 
 from xwsat.mac import aot
 from xwsat.mac import state as mstate
-from xwsat.mac.model import build_model
+from xwsat.mac.model import Model, build_model
 from xwsat.mac.state import State
 from xwsat.problem import FillProblem
 
 SLICE = 2_000  # decisions between two looks at the clock (well under 0.1 s)
 
 
-def search(problem: FillProblem, deadline: float, seed: int) -> tuple[int, State]:
-    """Search until a verdict or until ``deadline`` (``time.monotonic``) passes: the code
-    (``state.SAT``, ``state.UNSAT`` or ``state.BUDGET`` when time ran out) and the final state,
-    whose counters and weights say where the search failed."""
-    model, start = build_model(problem)
-    st = mstate.new_state(model, start, seed)
+def start(problem: FillProblem, seed: int) -> tuple[Model, State]:
+    """A search of ``problem`` not yet run: its model and fresh state."""
+    model, first = build_model(problem)
+    return model, mstate.new_state(model, first, seed)
+
+
+def advance(model: Model, st: State, deadline: float) -> int:
+    """Go on with a search until a verdict or until ``deadline`` (``time.monotonic``) passes:
+    ``state.SAT``, ``state.UNSAT`` or ``state.BUDGET`` (time ran out; call again to resume)."""
     run, code = aot.runner(), mstate.BUDGET
     while code == mstate.BUDGET and time.monotonic() < deadline:
         code = run(model, st, SLICE)
-    return code, st
+    return code
+
+
+def search(problem: FillProblem, deadline: float, seed: int) -> tuple[int, State]:
+    """A whole search until ``deadline``: the code (as ``advance``) and the final state, whose
+    counters and weights say where the search failed."""
+    model, st = start(problem, seed)
+    return advance(model, st, deadline), st
