@@ -10,9 +10,10 @@ region is one corner of stacked long entries; on 15x15 grids it is usually the w
 The scan: windows of about 60 % of the grid's shorter side, a third of a window apart. Each hard
 window is then narrowed: the four windows two cells smaller in its corners are probed, and the
 hard ones narrowed again. The smallest hard windows found are the answer. With a deadline, the
-time left after the scan goes to those windows, shared equally: on classic 21-10 (unfillable)
-one 11x11 corner is refuted alone in 20-23 s at every seed tried, where the whole grid takes the
-same search 17 s, 43 s or more than 120 s depending on the seed.
+time left after the scan goes to those windows, shared equally, each going on with the search
+the scan began: on classic 21-10 (unfillable) one 11x11 corner is refuted alone in 20-23 s at
+every seed tried, where the whole grid takes the same search 17 s, 43 s or more than 120 s
+depending on the seed.
 """
 
 from __future__ import annotations
