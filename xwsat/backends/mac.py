@@ -163,7 +163,7 @@ class MacBackend:
         deadline = started + limits.time_limit if limits.time_limit else None
         if progress is not None and not compiled():
             progress("compiling the search (first run only, about 30 s)")
-        model, start = build_model(problem)
+        model, start = build_model(problem, mirror=os.environ.get("XWSAT_SYMMETRY", "1") != "0")
         state = mstate.new_state(model, start, limits.seed, words=self.words, phase=self.phase)
         run = aot.runner()
         built = time.perf_counter()
@@ -202,6 +202,7 @@ class MacBackend:
             conflicts=int(sc[mstate.FAILS]),
             nodes=int(sc[mstate.NODES]),
             extra={"restarts": int(sc[mstate.RESTARTS]), "nogoods": int(sc[mstate.NG]),
+                   "mirrored": bool(len(model.mirror_cell)),
                    **({"nogoods_sent": sent, "nogoods_taken": taken}
                       if self.exchange is not None else {})},
         )
@@ -215,12 +216,14 @@ class MacBackend:
                 fill.append(word_of_row(model, s, int(rows[0])))
             return Outcome(Status.FILLED, self.label, tuple(fill), stats)
         if code == mstate.UNSAT:
+            mirrored = ("; what it learned was also applied to the mirror image through "
+                        "the grid's symmetry") if len(model.mirror_cell) else ""
             return Outcome(Status.UNFILLABLE, self.label, stats=stats, evidence=Evidence(
                 "compiled MAC exhaustive search",
                 f"maintained arc consistency on the letters model (compact tables, "
                 f"{'whole-word' if self.words else 'letter'} decisions, restarts with nogoods) "
                 f"exhausted the space after {stats.nodes} decisions and "
-                f"{stats.conflicts} failures"))
+                f"{stats.conflicts} failures{mirrored}"))
         return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)
 

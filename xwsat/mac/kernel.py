@@ -11,7 +11,10 @@ hard 15x15 grids); this is the same kind of search compiled with numba, in the s
 - binary branching (cell = letter, then cell != letter), dom/wdeg cell choice, the letter with
   most support in both crossing slots first;
 - geometric restarts, recording at each restart the reduced nld-nogoods of the abandoned branch
-  (Lecoutre et al. 2007), propagated with two watched literals.
+  (Lecoutre et al. 2007), propagated with two watched literals;
+- on a problem with a symmetry (``xwsat.symmetry``: a grid symmetric about its diagonal), each
+  such nogood and each letter refuted at the root is also added for the mirror cells, unless a
+  proof is being logged.
 
 Every change below the root goes on one trail (kind, index, old value), saved at most once per
 level thanks to a stamp per entry; the root's changes are never undone, so never saved. A table's
@@ -466,6 +469,19 @@ def restart(m: Model, st: State) -> bool:
         st.ng_start[g + 1] = k
         st.sc[NG] = g + 1
         st.sc[LITS] = k
+        if mirrored(m, st) and g + 2 < len(st.ng_start) and 2 * k - lits <= len(st.ng_var):
+            # the nogood's mirror image holds too: the symmetry maps fills to fills
+            k2, moved = k, False
+            for j in range(lits, k):
+                x = m.mirror_cell[st.ng_var[j]]
+                moved = moved or x != st.ng_var[j]
+                st.ng_var[k2] = x
+                st.ng_val[k2] = st.ng_val[j]
+                k2 += 1
+            if moved:
+                st.ng_start[g + 2] = k2
+                st.sc[NG] = g + 2
+                st.sc[LITS] = k2
         i = end
     if st.sc[LEVEL] > 0:
         undo(st, st.lv_trail[1])
@@ -645,6 +661,28 @@ def drop_row(m: Model, st: State, s: int, row: int) -> int:
 
 
 @compiled_kernel
+def mirrored(m: Model, st: State) -> bool:
+    """Whether learned facts are copied through a symmetry (never in a logged proof: a mirror
+    image is implied by the problem, not by unit propagation)."""
+    return len(m.mirror_cell) > 0 and not st.sc[PROOF_ON]
+
+
+@compiled_kernel
+def mirror_root(m: Model, st: State, c: int, a: int) -> int:
+    """At the root, after "cell c is not a" was proven: the mirror cell is not a either (the
+    symmetry maps fills to fills); the slot that failed, or -1."""
+    y = m.mirror_cell[c]
+    bit = U1 << np.uint64(a)
+    if y == c or not st.dom[y] & bit:
+        return -1
+    conflict = remove(m, st, y, bit, -1)
+    if conflict >= 0:
+        clear_queues(st)
+        return conflict
+    return propagate(m, st)
+
+
+@compiled_kernel
 def _lemma(st: State, level: int) -> None:
     """Write "not all of the positive decisions of levels 1..level" (empty at the root)."""
     n = st.sc[PROOF]
@@ -711,3 +749,5 @@ def run(m: Model, st: State, budget: int) -> int:
             st.sc[PATH] = st.lv_path[level]
             st.sc[LEVEL] = level - 1
             conflict = drop_row(m, st, -1 - c, a) if c < 0 else _decide(m, st, c, a, False)
+            if conflict < 0 and level == 1 and c >= 0 and mirrored(m, st):
+                conflict = mirror_root(m, st, c, a)

@@ -42,6 +42,7 @@ class Model(NamedTuple):
     let_off: np.ndarray  # int64[n_tables]: row r's letter at p is row_letters[let_off + r*L + p]
     row_letters: np.ndarray  # int64: the letters of each table's rows (word decisions)
     row_score: np.ndarray  # float64, aligned with row_word: the word's score / 100
+    mirror_cell: np.ndarray  # int64[n_cells]: a symmetry's image of each cell, or empty
 
 
 class Start(NamedTuple):
@@ -59,8 +60,13 @@ def _bitsets(rows: np.ndarray, n_letters: int, words: int) -> np.ndarray:
     return packed.view("<u8").astype(np.uint64)
 
 
-def build_model(problem: FillProblem) -> tuple[Model, Start]:
-    """Flatten a FillProblem into the kernel's arrays (tables shared between equal slots)."""
+def build_model(problem: FillProblem, mirror: bool = False) -> tuple[Model, Start]:
+    """Flatten a FillProblem into the kernel's arrays (tables shared between equal slots).
+
+    With ``mirror``, a symmetry of the problem (``xwsat.symmetry``), when it has one, lets the
+    search copy what it learns through it: every verdict stands and a refutation fails less
+    often, but the copies are not steps a proof checker can replay, so a search logging a proof
+    never makes them."""
     n_letters = problem.alphabet_size
     if n_letters > MAX_LETTERS:
         raise XwsatError(f"the compiled search handles at most {MAX_LETTERS} letters")
@@ -146,6 +152,7 @@ def build_model(problem: FillProblem) -> tuple[Model, Start]:
         row_letters=(np.concatenate([o.ravel() for o in orders]).astype(np.int64)
                      if orders else np.zeros(0, np.int64)),
         row_score=np.concatenate(scores) if scores else np.zeros(0, np.float64),
+        mirror_cell=_mirror_cells(problem) if mirror else np.zeros(0, np.int64),
     )
     dom = problem.cell_masks.astype(np.uint64).copy()
     ct = np.zeros(ct_off[-1], dtype=np.uint64)
@@ -160,6 +167,13 @@ def build_model(problem: FillProblem) -> tuple[Model, Start]:
                            bitorder="little").view("<u8").astype(np.uint64)
         ct[ct_off[s]:ct_off[s + 1]] = bits
     return model, Start(dom, ct)
+
+
+def _mirror_cells(problem: FillProblem) -> np.ndarray:
+    from xwsat.symmetry import find_symmetry
+
+    found = find_symmetry(problem)
+    return found.cells.astype(np.int64) if found is not None else np.zeros(0, np.int64)
 
 
 def slot_rows(model: Model, ct: np.ndarray, slot: int) -> np.ndarray:
