@@ -30,14 +30,18 @@ from xwsat.words import load_words
 
 ROOT = Path(__file__).resolve().parents[2]
 XWSAT_METHODS = {"xwsat auto": [], "xwsat mac": ["-b", "mac"], "xwsat native": ["-b", "native"]}
+# the same back-ends with the grid's symmetry not used (XWSAT_SYMMETRY=0), for the ablation
+NO_SYMMETRY = {"xwsat auto, no symmetry": [], "xwsat mac, no symmetry": ["-b", "mac"]}
 
 
-def timed(command: list[str], limit: float) -> tuple[float, float, int]:
+def timed(command: list[str], limit: float,
+          env: dict[str, str] | None = None) -> tuple[float, float, int]:
     """Wall and CPU seconds (user + sys of the process and its children) and the exit code."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
-        code = subprocess.run(command, capture_output=True, timeout=limit).returncode
+        code = subprocess.run(command, capture_output=True, timeout=limit,
+                              env=env).returncode
     except subprocess.TimeoutExpired:
         code = -1
     wall = time.perf_counter() - start
@@ -80,17 +84,19 @@ def main() -> None:
         folder = work / str(n)
         folder.mkdir()
         qxw = qxw_deck(inst.grid_path, inst.dictionary_path, folder)
-        jobs.append((inst, "qxw", qxw))
-        for method, extra in XWSAT_METHODS.items():
-            jobs.append((inst, method, [xwsat, "fill", str(inst.grid_path), "--dict",
-                                        inst.dictionary_path, "-t", str(args.time_limit),
-                                        *extra]))
+        jobs.append((inst, "qxw", qxw, None))
+        for methods, env in ((XWSAT_METHODS, None),
+                             (NO_SYMMETRY, {**os.environ, "XWSAT_SYMMETRY": "0"})):
+            for method, extra in methods.items():
+                jobs.append((inst, method, [xwsat, "fill", str(inst.grid_path), "--dict",
+                                            inst.dictionary_path, "-t", str(args.time_limit),
+                                            *extra], env))
     timed([xwsat, "fill", str(ROOT / "grids/small/amer15.txt"), "-t", "60"], 120)  # warm
     rows = []
     with open(args.out / "rows.jsonl", "w", encoding="utf-8") as out:
         for rep in range(args.reps):
-            for inst, method, command in jobs:
-                wall, cpu, code = timed(command, args.time_limit + 5)
+            for inst, method, command, env in jobs:
+                wall, cpu, code = timed(command, args.time_limit + 5, env)
                 row = {"instance": f"{inst.grid}@{inst.dictionary}", "method": method,
                        "rep": rep, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
                        "status": verdict(method, code), "known": inst.known,
