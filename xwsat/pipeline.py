@@ -13,7 +13,7 @@ from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.guard import Tick
 from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
-from xwsat.portfolio import run_portfolio
+from xwsat.portfolio import first_look, run_portfolio
 from xwsat.problem import Built, build_problem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill
@@ -92,7 +92,11 @@ def fill_grid(
             left = max(0.1, left - (time.perf_counter() - t0))
         limits = Limits(left, options.memory_mb, options.seed,
                         threads=1 if len(staged) > 1 else 2)
-        outcome = run_portfolio(staged, problem, limits, on_tick,
+        outcome = first_look(staged, problem, limits, options.backend)
+        if outcome is None:
+            if left:
+                left = max(0.1, options.time_limit - (time.perf_counter() - t0))
+            outcome = run_portfolio(staged, problem, replace(limits, time_limit=left), on_tick,
                                     share=shares_nogoods(options.backend), label=options.backend)
     times["solve_s"] = time.perf_counter() - t2
     if outcome.status is not Status.FILLED:

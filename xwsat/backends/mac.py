@@ -145,6 +145,7 @@ class MacBackend:
         # a certificate for any variant comes from the letter-deciding search's DRUP proof
         self.traits = Traits("mac", proof="mac", shares_nogoods=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
+        self.kept: tuple | None = None  # the last search's (model, state), to hand over
 
     @staticmethod
     def available() -> bool:
@@ -163,8 +164,15 @@ class MacBackend:
         deadline = started + limits.time_limit if limits.time_limit else None
         if progress is not None and not compiled():
             progress("compiling the search (first run only, about 30 s)")
-        model, start = build_model(problem, mirror=os.environ.get("XWSAT_SYMMETRY", "1") != "0")
-        state = mstate.new_state(model, start, limits.seed, words=self.words, phase=self.phase)
+        handed = _handed_over(problem, limits.seed, self.label)
+        if handed is not None:
+            model, state = handed
+        else:
+            model, start = build_model(problem,
+                                       mirror=os.environ.get("XWSAT_SYMMETRY", "1") != "0")
+            state = mstate.new_state(model, start, limits.seed, words=self.words,
+                                     phase=self.phase)
+        self.kept = (model, state)
         run = aot.runner()
         built = time.perf_counter()
         budget, code, last_report, rate = 16, mstate.BUDGET, built, 0.0
@@ -235,6 +243,27 @@ class MacBackend:
         nodes = int(sc[mstate.NODES])
         return (f"{nodes:,} decisions, {int(sc[mstate.FAILS]):,} failures, "
                 f"{int(sc[mstate.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
+
+
+_HANDOVER: dict[str, tuple] = {}  # a search begun in this process, for a forked racer to go on
+
+
+def hand_over(problem: FillProblem, seed: int, label: str, kept: tuple | None) -> None:
+    """Leave a search begun here (``MacBackend.kept``) to the racer of the same kind, problem
+    and seed that a fork of this process starts next; ``None`` clears it."""
+    _HANDOVER.clear()
+    if kept is not None:
+        _HANDOVER["search"] = (problem, seed, label, *kept)
+
+
+def _handed_over(problem: FillProblem, seed: int, label: str) -> tuple | None:
+    """The (model, state) handed over for exactly this problem object, seed and kind, taken once:
+    the search then goes on where it stopped (the kernel's decisions do not depend on where its
+    runs are cut), instead of starting again."""
+    entry = _HANDOVER.pop("search", None)
+    if entry is None or entry[0] is not problem or entry[1] != seed or entry[2] != label:
+        return None
+    return entry[3], entry[4]
 
 
 LISTED: tuple[str, ...] = ("words", "phase")
