@@ -2,6 +2,7 @@
 run at a time, round robin over instances and methods (so load hits all of them alike).
 
     python results/latency/measure.py [--reps 5] [--time-limit 30] [--out results/latency]
+                                  [--ablate-symmetry] [--baseline OTHER/.venv/bin/xwsat]
 
 Qxw runs on a deck and word list prepared beforehand (not timed) from the problem xwsat builds,
 so it reads exactly xwsat's words; it is timed as the bare ``qxw -b`` process, at its best value
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 XWSAT_METHODS = {"xwsat auto": [], "xwsat mac": ["-b", "mac"], "xwsat native": ["-b", "native"]}
 # the same back-ends with the grid's symmetry not used (XWSAT_SYMMETRY=0), for the ablation
 NO_SYMMETRY = {"xwsat auto, no symmetry": [], "xwsat mac, no symmetry": ["-b", "mac"]}
+BASELINE = {"baseline auto": [], "baseline mac": ["-b", "mac"]}  # --baseline's install
 
 
 def timed(command: list[str], limit: float,
@@ -75,6 +77,9 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "latency")
+    parser.add_argument("--ablate-symmetry", action="store_true",
+                        help="also run auto and mac with XWSAT_SYMMETRY=0")
+    parser.add_argument("--baseline", help="another install's xwsat, run alike in the same rounds")
     args = parser.parse_args()
     xwsat = str(Path(sys.executable).with_name("xwsat"))
     suite = load_suite(str(ROOT / "grids" / "latency"))
@@ -85,13 +90,18 @@ def main() -> None:
         folder.mkdir()
         qxw = qxw_deck(inst.grid_path, inst.dictionary_path, folder)
         jobs.append((inst, "qxw", qxw, None))
-        for methods, env in ((XWSAT_METHODS, None),
-                             (NO_SYMMETRY, {**os.environ, "XWSAT_SYMMETRY": "0"})):
+        variants = [(xwsat, XWSAT_METHODS, None)]
+        if args.ablate_symmetry:
+            variants.append((xwsat, NO_SYMMETRY, {**os.environ, "XWSAT_SYMMETRY": "0"}))
+        if args.baseline:
+            variants.append((args.baseline, BASELINE, None))
+        for program, methods, env in variants:
             for method, extra in methods.items():
-                jobs.append((inst, method, [xwsat, "fill", str(inst.grid_path), "--dict",
+                jobs.append((inst, method, [program, "fill", str(inst.grid_path), "--dict",
                                             inst.dictionary_path, "-t", str(args.time_limit),
                                             *extra], env))
-    timed([xwsat, "fill", str(ROOT / "grids/small/amer15.txt"), "-t", "60"], 120)  # warm
+    for program in [xwsat] + ([args.baseline] if args.baseline else []):  # warm, compile
+        timed([program, "fill", str(ROOT / "grids/small/amer15.txt"), "-t", "60"], 120)
     rows = []
     with open(args.out / "rows.jsonl", "w", encoding="utf-8") as out:
         for rep in range(args.reps):
