@@ -141,11 +141,15 @@ def build_problem(
     for slot in slots:
         ids = words.ids_of_length(slot.length)
         codes = words.codes_of_length(slot.length)
-        keep = np.ones(len(ids), dtype=bool)
-        for pos, cell in enumerate(slot.cells):
-            if cell in given:
-                keep &= codes[:, pos] == alphabet.code(given[cell])
         slot_cells.append(np.array([dense[c] for c in slot.cells], dtype=np.int32))
+        placed = [(pos, cell) for pos, cell in enumerate(slot.cells) if cell in given]
+        if not placed:  # the word list's own arrays, shared by every open slot of this length
+            candidates.append(ids)
+            letters.append(codes)
+            continue
+        keep = np.ones(len(ids), dtype=bool)
+        for pos, cell in placed:
+            keep &= codes[:, pos] == alphabet.code(given[cell])
         candidates.append(ids[keep])
         letters.append(codes[keep])
     problem = FillProblem(

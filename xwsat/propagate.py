@@ -25,19 +25,24 @@ class Propagated:
     revisions: int = 0
 
 
-def _allowed_table(masks: np.ndarray, alphabet_size: int) -> np.ndarray:
-    """(len(masks), alphabet_size) bool: letter a allowed in cell i."""
-    bits = np.uint64(1) << np.arange(alphabet_size, dtype=np.uint64)
-    return (masks[:, None] & bits[None, :]) != 0
-
-
 def _position_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
     """For each position of a slot, the bitmask of letters its candidates use there."""
-    length = letters.shape[1]
-    seen = np.zeros((length, alphabet_size), dtype=bool)
-    seen[np.repeat(np.arange(length), len(letters)), letters.T.ravel()] = True
     weights = np.uint64(1) << np.arange(alphabet_size, dtype=np.uint64)
-    return (seen * weights[None, :]).sum(axis=1, dtype=np.uint64)
+    masks = np.zeros(letters.shape[1], dtype=np.uint64)
+    for pos in range(letters.shape[1]):
+        used = np.bincount(letters[:, pos], minlength=alphabet_size) > 0
+        masks[pos] = weights[used].sum(dtype=np.uint64)
+    return masks
+
+
+def _fitting(letters: np.ndarray, masks: np.ndarray, blocked: np.ndarray) -> np.ndarray:
+    """Which rows of ``letters`` have an allowed letter at every position; only the positions
+    where ``blocked`` (letters used there but no longer allowed) is nonzero can fail."""
+    fits = np.ones(len(letters), dtype=bool)
+    for pos in np.flatnonzero(blocked).tolist():
+        allowed = (int(masks[pos]) >> np.arange(64, dtype=np.uint64)) & np.uint64(1) != 0
+        fits &= allowed[letters[:, pos]]
+    return fits
 
 
 def propagate(problem: FillProblem) -> Propagated:
@@ -57,25 +62,35 @@ def propagate(problem: FillProblem) -> Propagated:
     for s in range(n):
         if len(problem.candidates[s]) == 0:
             return Propagated(problem, s, "no candidate word", 0)
+    used: list[np.ndarray | None] = [None] * n  # letters each slot's rows use, per position
+    whole: dict[int, np.ndarray] = {}  # the same for a slot's whole letters array, by identity
     while queue:
         s = queue.popleft()
         queued[s] = False
         revisions += 1
         cells = problem.slot_cells[s]
-        letters = problem.letters[s][keep[s]]
-        allowed = _allowed_table(masks[cells], alphabet)
-        fits = allowed[np.arange(len(cells))[None, :], letters].all(axis=1)
-        ok = fits
-        if removed_words[s]:
-            ok = fits & ~np.isin(problem.candidates[s][keep[s]], list(removed_words[s]))
-        if not ok.all():
-            keep[s] = keep[s][ok]
-            letters = letters[ok]
-        if len(keep[s]) == 0:
-            reason = ("every word that fits is already another slot's (no repeats)"
-                      if fits.any() else "no word fits the crossing letters")
-            return Propagated(problem.with_candidates(keep, masks), s, reason, revisions)
-        new = _position_masks(letters, alphabet) & masks[cells]
+        if used[s] is None:
+            key = id(problem.letters[s])
+            if key not in whole:
+                whole[key] = _position_masks(problem.letters[s], alphabet)
+            used[s] = whole[key]
+        blocked = used[s] & ~masks[cells]
+        if blocked.any() or removed_words[s]:  # some row may no longer fit
+            whole_slot = len(keep[s]) == len(problem.candidates[s])
+            letters = problem.letters[s] if whole_slot else problem.letters[s][keep[s]]
+            fits = _fitting(letters, masks[cells], blocked)
+            ok = fits
+            if removed_words[s]:
+                ids = problem.candidates[s] if whole_slot else problem.candidates[s][keep[s]]
+                ok = fits & ~np.isin(ids, list(removed_words[s]))
+            if not ok.all():
+                keep[s] = keep[s][ok]
+                used[s] = _position_masks(letters[ok], alphabet)
+            if len(keep[s]) == 0:
+                reason = ("every word that fits is already another slot's (no repeats)"
+                          if fits.any() else "no word fits the crossing letters")
+                return Propagated(problem.with_candidates(keep, masks), s, reason, revisions)
+        new = used[s] & masks[cells]
         for pos, cell in enumerate(cells):
             if new[pos] != masks[cell]:
                 masks[cell] = new[pos]
