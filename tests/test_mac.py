@@ -14,13 +14,15 @@ from xwsat.evidence.recheck import recheck
 from xwsat.grid import parse_grid
 from xwsat.outcome import Limits, Status
 from xwsat.problem import FillProblem, build_problem
+from xwsat.propagate import propagate
 from xwsat.words import build_wordlist, load_words
 
 pytest.importorskip("numba")
 
 from xwsat.backends.mac import MacBackend  # noqa: E402
 from xwsat.mac import kernel  # noqa: E402
-from xwsat.mac.model import build_model  # noqa: E402
+from xwsat.mac import model as model_module  # noqa: E402
+from xwsat.mac.model import build_model, slot_rows, word_of_row  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +109,42 @@ def test_tiny_budgets_give_the_same_verdict(english) -> None:
         code = kernel.run(model, sliced, 1)
     assert code == expected
     assert sliced.sc[kernel.NODES] == whole.sc[kernel.NODES]
+
+
+def given_letters_problem(english) -> FillProblem:
+    """A 5x5 with two given letters, propagated: slots of one length keep different rows."""
+    words = [w for w in english.words if len(w) == 5][::3]
+    wordlist = build_wordlist({w: (50, None) for w in words}, source="sample")
+    grid = parse_grid("S....\n.....\n..A..\n.....\n.....")
+    return propagate(build_problem(grid, wordlist).problem).problem
+
+
+def test_shared_tables_start_each_slot_with_its_own_rows(english) -> None:
+    problem = given_letters_problem(english)
+    model, start = build_model(problem)
+    for slot in range(problem.n_slots):
+        rows = slot_rows(model, start.ct, slot)
+        words = {word_of_row(model, slot, int(r)) for r in rows}
+        assert words == {int(w) for w in problem.candidates[slot]}
+    sizes = sorted(len(c) for c in problem.candidates)
+    assert sizes[0] < sizes[-1]  # the slots' rows differ, yet the open ones share a table
+    assert len(set(model.slot_table.tolist())) < problem.n_slots
+
+
+def test_shared_tables_keep_the_search(english, monkeypatch) -> None:
+    """A table per slot (each slot's rows only) and the shared tables: the same decisions."""
+    problem = given_letters_problem(english)
+    runs = []
+    for share_below in (model_module.SHARE_BELOW, 0):  # 0: no slot shares
+        monkeypatch.setattr(model_module, "SHARE_BELOW", share_below)
+        model, start = build_model(problem)
+        state = kernel.new_state(model, start, 1)
+        runs.append((kernel.run(model, state, 1 << 30), int(state.sc[kernel.NODES]),
+                     len(set(model.slot_table.tolist()))))
+    assert runs[0][:2] == runs[1][:2] and runs[0][1] > 1
+    assert runs[0][2] < runs[1][2] == problem.n_slots
+    outcome = MacBackend().solve(problem, Limits(time_limit=60, seed=1))
+    assert outcome.status == from_spec("csp").solve(problem, Limits(time_limit=60)).status
 
 
 def test_same_seed_same_search(english) -> None:
