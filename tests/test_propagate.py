@@ -104,3 +104,84 @@ def test_singleton_removal_only_touches_same_length_slots(make_grid, make_words)
     built = build_problem(make_grid("AB.\n###\n..#"), make_words(["ABC", "AB", "XY"]))
     result = propagate(built.problem)
     assert domains(built, result.problem) == {"1A": {"ABC"}, "2A": {"AB", "XY"}}
+
+
+def reference_fixed_point(problem) -> tuple[list[set[int]], list[int]] | None:
+    """Arc consistency by plain sets, revising every slot until nothing changes; None when a
+    slot empties. Slow and obviously right: the yardstick for ``propagate``."""
+    cands = [set(c.tolist()) for c in problem.candidates]
+    word_letters = [{int(w): row.tolist() for w, row in zip(c, m)}
+                    for c, m in zip(problem.candidates, problem.letters)]
+    masks = [int(m) for m in problem.cell_masks]
+    changed = True
+    while changed:
+        changed = False
+        for s, cells in enumerate(problem.slot_cells):
+            cells = cells.tolist()
+            taken = set() if problem.allow_repeats else {
+                next(iter(cands[t])) for t in range(problem.n_slots)
+                if t != s and len(cands[t]) == 1 and len(problem.slot_cells[t]) == len(cells)}
+            keep = {w for w in cands[s] if w not in taken
+                    and all(masks[c] >> word_letters[s][w][p] & 1 for p, c in enumerate(cells))}
+            if not keep:
+                return None
+            if keep != cands[s]:
+                cands[s], changed = keep, True
+            for p, c in enumerate(cells):
+                used = 0
+                for w in keep:
+                    used |= 1 << word_letters[s][w][p]
+                if masks[c] & used != masks[c]:
+                    masks[c] &= used
+                    changed = True
+    return cands, masks
+
+
+def random_problem(seed: int, english: list[str]):
+    """A 4x4 or 5x5 with a block or two, a few given letters and often a whole word given in its
+    top row (a slot with one candidate: the no-repeat rule's case), from a thinned word list."""
+    import random
+
+    from xwsat.grid import parse_grid
+    from xwsat.words import build_wordlist
+
+    rng = random.Random(seed)
+    size = rng.choice((4, 5))
+    share = rng.choice((0.02, 0.1, 0.3))
+    words = [w for w in english if 2 <= len(w) <= size and rng.random() < share]
+    rows = [["." for _ in range(size)] for _ in range(size)]
+    for _ in range(rng.randint(0, 2)):
+        rows[rng.randrange(1, size)][rng.randrange(size)] = "#"
+    full = [w for w in words if len(w) == size]
+    if full and rng.random() < 0.6:
+        rows[0] = list(rng.choice(full))
+    for _ in range(rng.randint(0, 2)):
+        r, c = rng.randrange(1, size), rng.randrange(size)
+        if rows[r][c] == ".":
+            rows[r][c] = rng.choice("AEST")
+    wordlist = build_wordlist({w: (50, None) for w in words}, source="sample")
+    grid = parse_grid("\n".join("".join(r) for r in rows))
+    return build_problem(grid, wordlist, min_length=2, allow_repeats=seed % 3 == 0).problem
+
+
+def test_fixed_point_equals_the_plain_sets_reference() -> None:
+    from xwsat.words import load_words
+
+    english = [w for w in load_words("en").words if len(w) <= 5]
+    wiped = kept = 0
+    for seed in range(120):
+        problem = random_problem(seed, english)
+        if any(len(c) == 0 for c in problem.candidates):
+            continue
+        result = propagate(problem)
+        expected = reference_fixed_point(problem)
+        if expected is None:
+            assert result.wiped is not None, seed
+            wiped += 1
+            continue
+        assert result.wiped is None, seed
+        cands, masks = expected
+        assert [set(c.tolist()) for c in result.problem.candidates] == cands, seed
+        assert [int(m) for m in result.problem.cell_masks] == masks, seed
+        kept += 1
+    assert wiped >= 5 and kept >= 5  # both outcomes were checked
