@@ -177,9 +177,9 @@ def _table_sources(problem: FillProblem) -> list[tuple[np.ndarray, np.ndarray, n
     """Each slot's table rows: (word ids, their letters, their scores or None).
 
     The slots of one length share a table, the union of their candidates, and each starts with
-    only its own rows set. One table per length instead of one per slot makes the search
-    itself 1.2-1.9x faster on propagated problems (the same decisions, fewer cache misses:
-    results/latency/README.md). A slot with less than ``1 / SHARE_BELOW`` of its length's
+    only its own rows set. One table per length instead of one per slot makes the same search
+    1.1-2.2x faster on propagated problems (median 1.34x; less memory to walk:
+    results/hard/shared_tables/). A slot with less than ``1 / SHARE_BELOW`` of its length's
     rows (given letters, a lock) keeps a table of its own, so it scans no empty rows."""
     cands = problem.candidates
     sources = [(cands[s], problem.letters[s], problem.scores[s] if problem.scores else None)
@@ -201,7 +201,7 @@ def _table_sources(problem: FillProblem) -> list[tuple[np.ndarray, np.ndarray, n
         if len(members) < 2:
             continue
         letters = np.zeros((top, length), dtype=problem.letters[members[0]].dtype)
-        scores = np.zeros(top, dtype=np.int16)
+        scores = np.zeros(top, dtype=problem.scores[0].dtype if problem.scores else np.int16)
         for s in members:
             letters[cands[s]] = problem.letters[s]
             if problem.scores:
@@ -211,6 +211,7 @@ def _table_sources(problem: FillProblem) -> list[tuple[np.ndarray, np.ndarray, n
         for s in members:
             sources[s] = (union, letters[union], shared_scores)
     return sources
+
 
 def _mirror_cells(problem: FillProblem) -> np.ndarray:
     from xwsat.symmetry import find_symmetry
