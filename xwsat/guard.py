@@ -18,9 +18,6 @@ limit, by raising ``LimitReached`` where the main thread is.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import multiprocessing as mp
-import multiprocessing.connection
 import os
 import signal
 import subprocess
@@ -84,6 +81,8 @@ def one_command() -> Iterator[None]:
 def die_with_parent() -> None:
     """In a child: ask Linux to SIGKILL it when its parent dies (no-op elsewhere)."""
     with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -199,7 +198,9 @@ class Child:
     def __init__(self, fn: Callable[..., Any], args: tuple, label: str = "") -> None:
         if _interrupted["yes"]:  # the user stopped the command: no new stage starts
             raise KeyboardInterrupt
-        ctx = mp.get_context("fork")
+        import multiprocessing  # here, not at the top: a run decided in-process never forks
+
+        ctx = multiprocessing.get_context("fork")
         self.label = label
         self.receiver, sender = ctx.Pipe(duplex=False)
         self.process = ctx.Process(target=_child_main, args=(fn, args, sender), daemon=True)
@@ -264,7 +265,9 @@ def wait_any(children: list[Child], timeout: float) -> None:
     death), at most ``timeout``: a result is seen when it comes, not at the next poll."""
     live = [c.receiver for c in children if c.finished is None]
     if live:
-        mp.connection.wait(live, timeout)
+        import multiprocessing.connection
+
+        multiprocessing.connection.wait(live, timeout)
     else:
         time.sleep(timeout)
 
