@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from xwsat.bench.suites import load_suite
+from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
 from xwsat.mac import aot
 from xwsat.mac import model as model_module
@@ -84,4 +85,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except XwsatError as exc:  # a bad suite or word list: one line, not a traceback
+        sys.exit(f"measure.py: error: {exc}")
