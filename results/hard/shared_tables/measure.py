@@ -56,11 +56,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    instances = load_suite(args.suite).instances
     ratios = []
     print("| instance | kind | tables per slot / per length | failures | s per slot | s shared "
           "| speed ratio |", file=sys.stderr)
     print("|---|---|---|---|---|---|---|", file=sys.stderr)
-    for inst in load_suite(args.suite).instances:
+    for inst in instances:
         built = build_problem(parse_grid(Path(inst.grid_path).read_text(encoding="utf-8")),
                               load_words(inst.dictionary_path))
         propagated = propagate(built.problem)
@@ -88,4 +89,5 @@ if __name__ == "__main__":
     try:
         main()
     except XwsatError as exc:  # a bad suite or word list: one line, not a traceback
-        sys.exit(f"measure.py: error: {exc}")
+        print(f"measure.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)
