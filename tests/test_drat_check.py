@@ -1,4 +1,5 @@
-"""A proof checked in parts at once is accepted exactly when the whole proof holds."""
+"""A proof checked in parts at once is accepted exactly when the whole proof holds; the trail
+checker (one part) gives the same verdicts."""
 
 from __future__ import annotations
 
@@ -27,28 +28,32 @@ def _write(tmp_path, formula: str, proof: str):
     return cnf, drat
 
 
-@pytest.mark.parametrize("parts", [1, 2, 3, 4])
-def test_a_sound_proof_is_verified_in_any_number_of_parts(tmp_path, parts) -> None:
+@pytest.mark.parametrize(("engine", "parts"), [("dratify", 1), ("dratify", 2), ("dratify", 3),
+                                               ("dratify", 4), ("trail", 1)])
+def test_a_sound_proof_is_verified_in_any_number_of_parts(tmp_path, engine, parts) -> None:
     cnf, drat = _write(tmp_path, FORMULA, PROOF)
-    run = check_in_parts(cnf, drat, "auto", parts, 30)
+    run = check_in_parts(cnf, drat, engine, parts, 30)
     assert run.ok and run.value["ok"] and run.value["reached_empty"], run.value
     assert run.value["parts"] == parts and run.value["steps"] >= 3
 
 
-@pytest.mark.parametrize("parts", [1, 2, 4])
-def test_a_wrong_lemma_in_any_part_rejects_the_proof_with_its_step(tmp_path, parts) -> None:
+@pytest.mark.parametrize(("engine", "parts"), [("dratify", 1), ("dratify", 2), ("dratify", 4),
+                                               ("trail", 1)])
+def test_a_wrong_lemma_in_any_part_rejects_the_proof_with_its_step(tmp_path, engine,
+                                                                   parts) -> None:
     # 4 and 5 must both be true (three of their four clauses): -5 is neither a unit
     # consequence nor RAT (resolved with -4 5, the clause -5 -4 propagates nothing).
     formula = FORMULA.replace("p cnf 3 8", "p cnf 5 11") + "4 5 0\n-4 5 0\n4 -5 0\n"
     cnf, drat = _write(tmp_path, formula, "1 2 0\n1 0\n-5 0\n0\n")
-    run = check_in_parts(cnf, drat, "auto", parts, 30)
+    run = check_in_parts(cnf, drat, engine, parts, 30)
     assert run.ok and not run.value["ok"], run.value
     assert run.value["reason"].startswith("step 3"), run.value
 
 
-def test_a_proof_that_never_derives_the_empty_clause_is_not_accepted(tmp_path) -> None:
+@pytest.mark.parametrize("engine", ["dratify", "trail"])
+def test_a_proof_that_never_derives_the_empty_clause_is_not_accepted(tmp_path, engine) -> None:
     cnf, drat = _write(tmp_path, FORMULA, "1 2 0\n1 0\n2 0\n")
-    run = check_in_parts(cnf, drat, "auto", 2, 30)
+    run = check_in_parts(cnf, drat, engine, 2, 30)
     assert run.ok and not run.value["ok"] and "never derives" in run.value["reason"]
 
 
@@ -63,14 +68,14 @@ def test_each_part_checks_only_its_own_lemmas(tmp_path) -> None:
     assert not combined([{**first, "verified": False, "failed_step": 2}, second])["ok"]
 
 
-@pytest.mark.parametrize("parts", [1, 2])
-def test_a_rat_step_is_refused(tmp_path, parts) -> None:
+@pytest.mark.parametrize(("engine", "parts"), [("dratify", 1), ("dratify", 2), ("trail", 1)])
+def test_a_rat_step_is_refused(tmp_path, engine, parts) -> None:
     # 4 is a fresh variable: "4" is RAT (no clause has -4), not a unit consequence.
     cnf, drat = _write(tmp_path, FORMULA.replace("p cnf 3 8", "p cnf 4 8"), "4 0\n" + PROOF)
-    assert not check_in_parts(cnf, drat, "auto", parts, 30).value["ok"]
+    assert not check_in_parts(cnf, drat, engine, parts, 30).value["ok"]
 
 
-@pytest.mark.parametrize("engine", ["auto", "python"])
+@pytest.mark.parametrize("engine", ["auto", "dratify", "python"])
 def test_rat_steps_and_a_deletion_do_not_refute_a_satisfiable_formula(tmp_path, engine) -> None:
     # dratify's RAT check keeps the root literal of a deleted clause: with RAT allowed, this
     # proof "refutes" any formula (found in review). Unit propagation only rejects it.
@@ -79,9 +84,10 @@ def test_rat_steps_and_a_deletion_do_not_refute_a_satisfiable_formula(tmp_path, 
     assert run.ok and not run.value["ok"], run.value
 
 
-def test_the_parts_report_the_texts_they_read(tmp_path) -> None:
+@pytest.mark.parametrize("engine", ["dratify", "trail"])
+def test_the_parts_report_the_texts_they_read(tmp_path, engine) -> None:
     cnf, drat = _write(tmp_path, FORMULA, PROOF)
-    run = check_in_parts(cnf, drat, "auto", 2, 30)
+    run = check_in_parts(cnf, drat, engine, 2, 30)
     assert run.value["read"] == (hashlib.sha256(FORMULA.encode()).hexdigest(),
                                  hashlib.sha256(PROOF.encode()).hexdigest())
 
@@ -105,11 +111,11 @@ def test_a_certificate_checked_in_parts_verifies_and_rechecks(tmp_path, make_wor
     monkeypatch.setattr(certificate, "parts_for", lambda lines: 2)
     monkeypatch.setattr(recheck_module, "parts_for", lambda lines: 2)
     built = build_problem(parse_grid("...\n...\n"), make_words(["AAB", "ABA", "BAA", "AB", "BA"]))
-    run = certify(built, tmp_path / "cert", "grid.txt", 30, proof="mac")
+    run = certify(built, tmp_path / "cert", "grid.txt", 30, proof="mac", engine="dratify")
     assert run.checked is True, run.outcome.message
     manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
     assert manifest["check"]["parts"] == 2 and manifest["check"]["ok"]
-    lines, verdict = recheck(tmp_path / "cert", "auto", 30)
+    lines, verdict = recheck(tmp_path / "cert", "dratify", 30)
     assert verdict == "verified" and any("(2 parts at once)" in line for line in lines), lines
 
 
@@ -121,7 +127,7 @@ def test_a_certificate_under_a_memory_limit_runs_one_search_and_one_check(
     monkeypatch.setattr(drat_check, "MIN_PART_LINES", 1)  # would be cut in two without a limit
     built = build_problem(parse_grid("...\n...\n"), make_words(["AAB", "ABA", "BAA", "AB", "BA"]))
     with watch(None, memory_mb=1 << 20):
-        run = certify(built, tmp_path / "cert", "grid.txt", 30, proof="mac")
+        run = certify(built, tmp_path / "cert", "grid.txt", 30, proof="mac", engine="dratify")
     assert run.checked is True, run.outcome.message
     manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
     assert manifest["check"]["parts"] == 1 and manifest["proof"]["seed"] in (0, 1, 2)

@@ -146,7 +146,7 @@ def test_cli_prove_with_every_kind_of_evidence(tmp_path) -> None:
                     "--explain", "--explain-svg", tmp_path / "core.svg", "--cross-check")
     assert result.exit_code == 1, result.output
     out = result.stdout
-    assert "UNFILLABLE: certificate checked by dratify" in out
+    assert "UNFILLABLE: certificate checked by xwsat's trail checker (RUP)" in out
     assert "EXPLANATION (minimal)" in out and "given  C at row 2, column 2" in out
     assert "CROSS-CHECK agrees" in out
     for name in ("formula.cnf", "proof.drat", "manifest.json", "explanation.svg"):

@@ -161,8 +161,9 @@ def test_time_limit_returns_unknown(english) -> None:
 
 
 def test_proof_with_restarts_and_nogoods_is_checked(english, tmp_path) -> None:
-    """A blank 5x5 refuted after dozens of restarts: dratify accepts the compiled search's proof,
-    so every lemma, the restart nogoods included, is RUP on the certificate CNF."""
+    """A blank 5x5 refuted after dozens of restarts: the trail checker and dratify both accept
+    the compiled search's proof, so every lemma, the restart nogoods included, is RUP on the
+    certificate CNF."""
 
     rng = random.Random(3)
     words = [w for w in english.words if len(w) == 5 and rng.random() < 0.12]
@@ -172,6 +173,8 @@ def test_proof_with_restarts_and_nogoods_is_checked(english, tmp_path) -> None:
     assert run.outcome.status is Status.UNFILLABLE and run.checked is True, run.outcome.message
     stats = run.manifest["proof"]["solver_stats"]
     assert stats["restarts"] >= 10 and run.manifest["proof"]["lines"] == stats["failures"]
+    assert run.manifest["check"]["engine"] == "trail"
+    assert recheck(tmp_path / "cert", "dratify", 120)[1] == "verified"
 
 
 def test_forged_lemma_is_rejected(english, tmp_path) -> None:
@@ -188,5 +191,6 @@ def test_forged_lemma_is_rejected(english, tmp_path) -> None:
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["files"]["proof.drat"]["sha256"] = sha256_file(folder / "proof.drat")
     (folder / "manifest.json").write_text(json.dumps(manifest))
-    lines, verdict = recheck(folder, "auto", 60)
-    assert verdict == "rejected" and lines[-1].startswith("NOT VERIFIED")
+    for engine in ("trail", "dratify"):
+        lines, verdict = recheck(folder, engine, 60)
+        assert verdict == "rejected" and lines[-1].startswith("NOT VERIFIED"), (engine, lines)

@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from xwsat import guard
@@ -77,24 +77,45 @@ def fill_options(search: Search, rules: Rules, started: float | None = None) -> 
 
 # --- limits -----------------------------------------------------------------------------------
 
-def compile_first(specs: list[str]) -> None:
+def compile_first(specs: list[str], checker: str | None = None) -> None:
     """Compile the numba search before the command's clock starts, when one of ``specs`` (or
-    an ``auto`` policy among them) may run it and no earlier run has compiled it."""
+    an ``auto`` policy among them) may run it and no earlier run has compiled it; likewise the
+    trail proof checker when ``checker`` (a --proof-checker value) will use it."""
     global STARTED
     from xwsat.backends.registry import resolve
 
-    if not any(s.startswith("mac") for spec in specs for s, _ in resolve(spec)):
-        return
-    from xwsat.backends.mac import ensure_compiled
-
     say = lambda text: print(f"xwsat: {text}", file=sys.stderr, flush=True)  # noqa: E731
-    try:
-        compiled_now = ensure_compiled(say)
-    except Exception as exc:  # noqa: BLE001 - the search then compiles on first use instead
-        say(f"  could not compile ahead ({type(exc).__name__}); the first run will")
-        return
+    compiled_now = False
+    if any(s.startswith("mac") for spec in specs for s, _ in resolve(spec)):
+        from xwsat.backends.mac import ensure_compiled
+
+        try:
+            compiled_now = ensure_compiled(say)
+        except Exception as exc:  # noqa: BLE001 - the search then compiles on first use instead
+            say(f"  could not compile ahead ({type(exc).__name__}); the first run will")
+    if checker is not None:
+        compiled_now = compile_checker_first(checker, say) or compiled_now
     if compiled_now:
         STARTED = time.monotonic()  # the time limit counts from here
+
+
+def compile_checker_first(checker: str, say: Callable[[str], None]) -> bool:
+    """Compile the trail checker now if ``checker`` resolves to it and no run has compiled it
+    (about 10 s, once). True when it compiled."""
+    from xwsat.evidence import rup_check
+    from xwsat.evidence.drat_check import checker_engine
+
+    if checker_engine(checker) != rup_check.NAME or rup_check.compiled():
+        return False
+    started = time.monotonic()
+    say("compiling the proof checker once (about 10 s; later runs load it at once)")
+    try:
+        rup_check.warm_up()
+    except Exception as exc:  # noqa: BLE001 - the check then compiles on first use instead
+        say(f"  could not compile ahead ({type(exc).__name__}); the first check will")
+        return False
+    say(f"  compiled in {time.monotonic() - started:.1f} s")
+    return True
 
 
 def command_started() -> float:

@@ -13,6 +13,7 @@ import typer
 from xwsat.commands.common import (
     check_outputs,
     clear_status_line,
+    compile_first,
     limited,
     load_grid,
     load_inputs,
@@ -124,7 +125,8 @@ def count(
 
 DirArg = Annotated[Path, typer.Argument(help="A certificate folder (prove --certificate).")]
 EngineOpt = Annotated[str, typer.Option(
-    "--engine", help="dratify engine: auto (native when installed), native or python.")]
+    "--engine", help="Who checks the proof: auto (xwsat's trail checker), trail, dratify (its "
+    "native engine when installed), native or python (dratify's engines).")]
 CheckGridOpt = Annotated[Path | None, typer.Option(
     "--grid", help="Your grid: the certificate must be about it (default: the folder's copy).")]
 CheckDictOpt = Annotated[str | None, typer.Option(
@@ -136,13 +138,16 @@ CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
                 engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0) -> None:
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
-    the folder's, and check the proof against it with dratify. Exit 1 when the certificate
+    the folder's, and check the proof against it (--engine). Exit 1 when the certificate
     holds (the grid is unfillable), 4 when it does not, 3 when the time ran out."""
+    from xwsat.evidence.drat_check import ENGINES, checker_engine
     from xwsat.evidence.recheck import Rejected, read_manifest, recheck
 
-    if engine not in ("auto", "native", "python"):
-        raise XwsatError("--engine must be auto, native or python")
+    if engine not in ENGINES:
+        raise XwsatError(f"--engine must be one of {', '.join(ENGINES)}")
+    checker_engine(engine)  # a checker that is not installed is refused before any work
     check_time_limit(time_limit)
+    compile_first([], checker=engine)
     with limited(time_limit):
         try:
             rules = read_manifest(directory).get("rules") or {}

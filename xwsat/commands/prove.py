@@ -42,6 +42,9 @@ MethodOpt = Annotated[str, typer.Option(
     help="auto, mac (compiled MAC search), search (Python MAC search) or cdcl (SAT solver).")]
 ProofSolverOpt = Annotated[str, typer.Option(
     "--proof-solver", help="CDCL solver for --proof-method cdcl (cadical195, glucose4, ...).")]
+CheckerOpt = Annotated[str, typer.Option(
+    "--proof-checker", help="Who checks the certificate's proof: auto (xwsat's trail checker), "
+    "trail, dratify (its native engine when installed), native or python (dratify's engines).")]
 ExplainOpt = Annotated[bool, typer.Option(
     "--explain", help="Show a minimal set of slots (and given letters) that cannot be filled.")]
 ExplainSvgOpt = Annotated[Path | None, typer.Option(
@@ -64,6 +67,7 @@ def prove(
     certificate: CertOpt = None,
     proof_method: MethodOpt = "auto",
     proof_solver: ProofSolverOpt = "cadical195",
+    proof_checker: CheckerOpt = "auto",
     explain: ExplainOpt = False,
     explain_svg: ExplainSvgOpt = None,
     cross_check: CrossOpt = False,
@@ -77,9 +81,12 @@ def prove(
     check_outputs([out, explain_svg], [grid, words.dictionary], force)
     if certificate is not None:
         from xwsat.evidence.certificate import prepare_folder
+        from xwsat.evidence.drat_check import checker_engine
 
         prepare_folder(certificate)
-    compile_first([search.backend] + (["mac"] if certificate or cross_check else []))
+        checker_engine(proof_checker)  # an unknown checker is refused before any work
+    compile_first([search.backend] + (["mac"] if certificate or cross_check else []),
+                  checker=proof_checker if certificate is not None else None)
     data: dict | None = None
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
@@ -96,7 +103,8 @@ def prove(
         else:
             built, outcome, code, data = _certificate(grid, words, rules, search, certificate,
                                                       out, proof_method, proof_solver,
-                                                      json_out, not whole_formula)
+                                                      proof_checker, json_out,
+                                                      not whole_formula)
         status = outcome.status
         if (explain or explain_svg) and status is Status.UNFILLABLE:
             _explain(built, grid, certificate, explain_svg, rules, search, data)
@@ -151,7 +159,8 @@ def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
 
 
 def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directory: Path,
-                 out: Path | None, method: str, solver: str, json_out: bool, core: bool):
+                 out: Path | None, method: str, solver: str, checker: str, json_out: bool,
+                 core: bool):
     """The certificate run decides the grid, with --backend's kind of proof: returns the
     problem, the outcome, the exit code and the JSON record (when asked for)."""
     from xwsat.evidence.certificate import certify, prepare_folder
@@ -165,7 +174,7 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
              "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
              "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
     run = certify(built, directory, str(grid), time_left(search.time_limit), proof,
-                  rules=facts, on_tick=status_line, seed=search.seed, core=core)
+                  engine=checker, rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()
     filled = run.outcome.status is Status.FILLED
     if filled and out is not None:

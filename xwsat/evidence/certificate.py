@@ -1,12 +1,13 @@
-"""Checked certificates of unfillability: DIMACS + DRAT proof + manifest, verified by dratify.
+"""Checked certificates of unfillability: DIMACS + DRAT proof + manifest, verified by a checker.
 
 The CNF is the complete `sat` encoding (encodings/cnf.md) of the *unpruned* problem with the
 no-repeat clauses added eagerly: arc consistency is not trusted, the proof covers it. A proof
 producer (``xwsat.evidence.producers``: the compiled MAC search, the Python MAC search or a
-proof-logging CDCL solver) refutes it in a child process under the time limit; dratify (a checker
-that shares no code with any producer) replays the proof from the files as written, in another
-child. The folder also keeps the grid and the normalised word list, so ``check-proof`` can
-rebuild the formula and bind the proof to its question (``xwsat.evidence.recheck``).
+proof-logging CDCL solver) refutes it in a child process under the time limit; a DRUP checker
+that shares no code with any producer (xwsat's trail checker, ``rup_check``, or dratify) replays
+the proof from the files as written, in another child. The folder also keeps the grid and the
+normalised word list, so ``check-proof`` can rebuild the formula and bind the proof to its
+question (``xwsat.evidence.recheck``).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from xwsat import __version__ as xwsat_version
 from xwsat.backends.base import fill_from_choice
 from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.encode.legend import variable_map
 from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
-from xwsat.evidence.drat_check import check_in_parts, parts_for
+from xwsat.evidence.drat_check import check_in_parts, checker_engine, checker_label, parts_for
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
 from xwsat.guard import Finished, Tick, memory_watched, run_all, run_function
@@ -266,11 +268,14 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
                          "seed": proof_seed,
                          "solver_stats": run.stats}
     if checked.ok:
-        manifest["check"] = {"checker": "dratify", "version": metadata.version("dratify"),
-                             **checked.value}
+        trail = checked.value.get("engine") == "trail"
+        manifest["check"] = {"checker": "dratify", "version": xwsat_version if trail else
+                             metadata.version("dratify"), **checked.value}
         ok: bool | None = checked.value["ok"] and checked.value["reached_empty"]
     else:
-        manifest["check"] = {"checker": "dratify", "status": checked.stop.value
+        used = checker_engine(engine)
+        manifest["check"] = {"checker": "xwsat trail checker" if used == "trail" else
+                             "dratify", "engine": used, "status": checked.stop.value
                              if checked.stop else "error", "message": checked.message}
         ok = None
     manifest["verified"] = ok is True
@@ -279,10 +284,11 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     manifest["recheck"] = _recheck_text(files[0].name, files[1].name)
     _publish(directory, stage, files, manifest)
     check = manifest["check"]
-    detail = ("certificate checked by dratify" if ok else
-              check.get("reason") or check.get("message") or "dratify rejected the proof")
+    who = checker_label(check)
+    detail = (f"certificate checked by {who}" if ok else
+              check.get("reason") or check.get("message") or f"{who} rejected the proof")
     outcome = Outcome(Status.UNFILLABLE, method, evidence=Evidence(
-        f"{proof.name} proof, checked by dratify" if ok else f"{proof.name} proof", detail,
+        f"{proof.name} proof, checked by {who}" if ok else f"{proof.name} proof", detail,
         files=tuple(str(directory / p.name) for p in files)),
         message="" if ok else detail)
     return CertificateRun(outcome, directory, manifest, checked=ok)
@@ -376,7 +382,8 @@ def _recheck_text(cnf_name: str, proof_name: str) -> list[str]:
     steps.append(f"drat-trim {plain[0]} {plain[1]}   # any DRAT checker: drat-trim, dpr-trim, "
                  "or python -c 'import dratify' (check_proof)")
     steps.append("xwsat check-proof DIR --grid GRID --dict DICTIONARY   # rebuilds the formula "
-                 "from your grid and dictionary, then dratify")
+                 "from your grid and dictionary, then checks the proof (--engine dratify: "
+                 "another checker)")
     return steps
 
 

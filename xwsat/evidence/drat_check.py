@@ -32,8 +32,21 @@ from xwsat.guard import OTHER_FAILED, Finished, Tick, memory_watched, run_all
 MIN_PART_LINES = 100  # below this, a second part saves less than its own parse costs
 
 
+ENGINES = ("auto", "trail", "dratify", "native", "python")
+
+
 def checker_engine(engine: str = "auto") -> str:
-    """'native' when dratify's compiled accelerator is present (cdclkit-native), else 'python'."""
+    """Which checker runs: 'trail' (xwsat's own, ``rup_check``) for 'auto' when numba is
+    installed; else dratify's 'native' engine when its compiled accelerator is present
+    (cdclkit-native), else 'python'. 'dratify' is dratify's best engine."""
+    if engine not in ENGINES:
+        raise XwsatError(f"unknown proof checker {engine!r}: {', '.join(ENGINES)}")
+    from xwsat.evidence import rup_check
+
+    if engine == "trail" or (engine == "auto" and rup_check.available()):
+        if not rup_check.available():
+            raise XwsatError("the trail checker needs numba (pip install numba)")
+        return rup_check.NAME
     if engine == "python":
         return "python"
     with suppress(ImportError):
@@ -45,6 +58,14 @@ def checker_engine(engine: str = "auto") -> str:
     if engine == "native":
         raise XwsatError("dratify's native checker is missing (pip install 'cdclkit[native]')")
     return "python"
+
+
+def checker_label(check: dict) -> str:
+    """Who checked, for a verdict line: the trail checker, or dratify and its engine."""
+    engine = check.get("engine")
+    if engine == "trail":
+        return "xwsat's trail checker (RUP)"
+    return f"dratify ({engine} engine)" if engine else "dratify"
 
 
 def read_text(path: Path) -> str:
@@ -72,7 +93,7 @@ def check_files(cnf_path: str, proof_path: str, engine: str, part: int = 0,
     ``parts`` (the whole proof when ``parts`` is 1), unit propagation only."""
     import dratify
 
-    engine = checker_engine(engine)
+    engine = checker_engine("dratify" if engine in ("auto", "trail") else engine)
     start = time.perf_counter()
     formula_text = read_text(Path(cnf_path))
     proof_text = read_text(Path(proof_path))
@@ -100,6 +121,7 @@ def combined(values: list[dict]) -> dict:
     """One verdict from the parts, in proof order: the first part that fails rejects the proof;
     a part that derives the empty clause, all before it verified, accepts it."""
     head = {"engine": values[0]["engine"], "parts": len(values),
+            "checker": values[0].get("checker", "dratify"),
             "parse_s": max(v["parse_s"] for v in values),
             "check_s": max(v["check_s"] for v in values)}
     steps = 0
@@ -124,9 +146,18 @@ def check_in_parts(cnf_path: Path, proof_path: Path, engine: str, parts: int,
     ``read``, the formula's and proof's text hashes as the parts read them (so a caller that
     compared the files can tell that they are what got checked). ``meanwhile``: the caller's
     own work, done while the children check (False: stop them)."""
-    label = "dratify checking the proof" + (f" ({parts} parts at once)" if parts > 1 else "")
-    runs = run_all([(check_files, (str(cnf_path), str(proof_path), engine, part, parts))
-                    for part in range(parts)], time_limit, label, on_tick, meanwhile)
+    engine = checker_engine(engine)
+    if engine == "trail":
+        from xwsat.evidence.rup_check import check_files as trail_check
+
+        jobs = [(trail_check, (str(cnf_path), str(proof_path)))]
+        label = "checking the proof"
+    else:
+        jobs = [(check_files, (str(cnf_path), str(proof_path), engine, part, parts))
+                for part in range(parts)]
+        label = "dratify checking the proof" + (f" ({parts} parts at once)" if parts > 1
+                                                 else "")
+    runs = run_all(jobs, time_limit, label, on_tick, meanwhile)
     seconds = max(run.seconds for run in runs)
     failed = [run for run in runs if not run.ok]
     if failed:
@@ -137,6 +168,6 @@ def check_in_parts(cnf_path: Path, proof_path: Path, engine: str, parts: int,
     read = {(v["formula_sha256"], v["proof_sha256"]) for v in values}
     if len(read) != 1:
         return Finished({"ok": False, "reached_empty": False, "steps": 0, "engine": values[0][
-            "engine"], "parts": parts, "read": None, "reason": "the formula or proof file "
+            "engine"], "parts": len(values), "read": None, "reason": "the formula or proof file "
             "changed while it was being checked"}, seconds=seconds)
     return Finished({**combined(values), "read": read.pop()}, seconds=seconds)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xwsat.evidence.drat_check import checker_label
 from xwsat.outcome import Status
 from xwsat.problem import Built
 
@@ -31,12 +32,12 @@ def certificate_lines(run: CertificateRun) -> list[str]:
                 "mac": "compiled MAC search (its own DRUP proof)"}.get(
         method, f"CDCL solver {m.get('solver', {}).get('name', '')}")
     if run.checked:
-        head = (f"UNFILLABLE: certificate checked by dratify ({check.get('engine')} engine): "
+        head = (f"UNFILLABLE: certificate checked by {checker_label(check)}: "
                 f"{check.get('steps')} proof steps verified, empty clause derived")
     elif run.checked is None:
         head = f"UNFILLABLE (proof written, NOT checked: {message})"
     else:
-        head = f"CERTIFICATE REJECTED by dratify: {message}"
+        head = f"CERTIFICATE REJECTED by {checker_label(check)}: {message}"
     times = m.get("times", {})
     formula = m.get("formula")
     kept = (f"the {len(formula['slots'])} of {formula['of']} slots the refutation needs, "

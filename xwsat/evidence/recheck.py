@@ -4,8 +4,8 @@ A certificate is worth only what ties it to a grid and a dictionary. ``check-pro
 trusts nothing the manifest says: it reads the grid (``grid.txt``) and the normalised word list
 (``words.txt.gz``) kept in the folder, or the user's own files when given, rebuilds the formula
 with the rules the manifest names, demands that ``formula.cnf`` is exactly that formula, and has
-dratify check the proof against it (in parts, in children, while the formula is rebuilt; each
-part reports the hashes of the texts it read, which must be the ones compared). The verdict
+a DRUP checker check the proof against it (in a child, while the formula is rebuilt; the child
+reports the hashes of the texts it read, which must be the ones compared). The verdict
 names the grid, the word list and the rules by content, so a certificate moved to another
 question says so.
 """
@@ -26,7 +26,7 @@ from xwsat.evidence.certificate import (
     certificate_problem,
     sha256_file,
 )
-from xwsat.evidence.drat_check import check_in_parts, parts_for, read_text
+from xwsat.evidence.drat_check import check_in_parts, checker_label, parts_for, read_text
 from xwsat.grid import Grid, parse_grid
 from xwsat.guard import Tick
 from xwsat.outcome import Stop
@@ -275,7 +275,7 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if filters and words is not None:  # the question is about the filtered list: say so first
         confirmed += f" with {'; '.join(filters)}"
     head = (f"VERIFIED: no fill exists for {confirmed}: the formula rebuilt from them is "
-            f"formula.cnf, and dratify ({result['engine']} engine) checked the proof's "
+            f"formula.cnf, and {checker_label(result)} checked the proof's "
             f"{result['steps']} steps against it" + (f" ({result['parts']} parts at once)"
                                                      if result.get("parts", 1) > 1 else ""))
     kept = word_filters(manifest.get("rules") or {})[3]
