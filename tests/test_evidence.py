@@ -157,6 +157,10 @@ def test_cli_prove_with_every_kind_of_evidence(tmp_path) -> None:
     check = invoke("check-proof", tmp_path / "cert")
     assert check.exit_code == 1 and "VERIFIED" in check.stdout
     assert "sha256 ok: explanation.svg" in check.stdout
+    other = invoke("check-proof", tmp_path / "cert", "--engine", "dratify")
+    assert other.exit_code == 1 and "and dratify (" in other.stdout, other.output
+    bad = invoke("check-proof", tmp_path / "cert", "--engine", "drat-trim")
+    assert bad.exit_code == 2 and bad.stderr.startswith("xwsat: error: --engine must be")
 
 
 def test_cli_cross_check_disagreement_is_loud_and_exits_4(tmp_path, monkeypatch) -> None:
@@ -172,6 +176,7 @@ def test_cli_cross_check_disagreement_is_loud_and_exits_4(tmp_path, monkeypatch)
     (["--certificate", "/nonexistent/dir/cert"], "does not exist"),
     (["--certificate", "{tmp}/cert", "--proof-method", "magic"], "--proof-method"),
     (["--certificate", "{tmp}/cert", "--proof-solver", "maplesat"], "--proof-solver"),
+    (["--certificate", "{tmp}/cert", "--proof-checker", "drat-trim"], "unknown proof checker"),
 ])
 def test_cli_bad_evidence_options_are_one_line_errors(tmp_path, args, message) -> None:
     grid, words = write_case(tmp_path, AC_UNFILLABLE)

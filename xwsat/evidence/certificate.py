@@ -50,7 +50,7 @@ WORDS_FILE = "words.txt.gz"  # the normalised word list the formula was built fr
 
 @dataclass
 class CertificateRun:
-    """The outcome (UNFILLABLE: proof written, ``checked`` says whether dratify accepted it;
+    """The outcome (UNFILLABLE: proof written, ``checked`` says whether the checker accepted it;
     FILLED: a verified fill in ``fill``), the folder and its manifest."""
 
     outcome: Outcome

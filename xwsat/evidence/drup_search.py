@@ -6,8 +6,8 @@ lemma (not P or not y[c,a]), forbids the letter and propagates; when the node it
 writes (not P). Each lemma is RUP: unit propagation on the support encoding is exactly arc
 consistency on the slot tables, and the earlier lemmas make the refuted siblings false, so unit
 propagation under the lemma's negation meets the same wipe-out the search met. The root's failure
-is the empty clause. The proof is checked like a solver's (dratify), so a wrong lemma can only
-make the check fail, never make a wrong certificate pass.
+is the empty clause. The proof is checked like a solver's (by a DRUP checker), so a wrong lemma
+can only make the check fail, never make a wrong certificate pass.
 
 Crosswords are a case where a MAC tree search refutes small grids in far fewer steps than CDCL
 (blank 5x5 grids: thousands of nodes where CaDiCaL needs tens of thousands of conflicts); this

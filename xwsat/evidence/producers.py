@@ -5,7 +5,8 @@ branch), ``search`` (the Python MAC tree search, the same kind of proof, small g
 ``cdcl`` (a proof-logging CDCL solver through pysat, CaDiCaL 1.9.5 by default; never Maplesat,
 whose proofs are known to be wrong). ``prove --certificate`` picks the producer of the back-end
 it was asked for (its ``traits.proof``), or refuses a back-end that cannot write a proof.
-Whatever the producer, dratify checks the proof; a wrong lemma only makes that check fail.
+Whatever the producer, a DRUP checker (the trail checker or dratify) checks the proof; a wrong
+lemma only makes that check fail.
 """
 
 from __future__ import annotations

@@ -246,7 +246,7 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         return [*lines, "NOT VERIFIED: formula or proof file unreadable"], "rejected"
     compared: dict = {}
 
-    def compare() -> bool:  # here, while dratify checks the files in children
+    def compare() -> bool:  # here, while the checker reads the files in a child
         try:
             compared.update(rebuild_and_compare(question, formula_path, proof))
         except Exception as exc:  # noqa: BLE001  (damaged files: no rebuild, no verdict)

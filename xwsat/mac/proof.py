@@ -5,7 +5,7 @@ kernel writes the lemma (not d1 or ... or not dk or not y[c,a]); a failure at th
 empty clause. Each lemma is RUP for the same reason as in ``xwsat.evidence.drup_search``: unit
 propagation on the support encoding with the cell at-least-one clauses is arc consistency on the
 letters model, the negative decisions above are units of earlier lemmas, and the restart nogoods
-the kernel propagates are earlier lemmas themselves. The proof is checked by dratify; a wrong
+the kernel propagates are earlier lemmas themselves. The proof is checked by a DRUP checker; a wrong
 lemma can only make that check fail.
 """
 

@@ -6,7 +6,7 @@ so that load falls on both alike. Results: ../README.md, "Certificates over the 
 refutation needs".
 
     python results/evidence/slot_core/measure.py --dict D [--time-limit S] [--recheck-whole]
-        GRID... > rows.jsonl
+        [--checker auto|trail|dratify] GRID... > rows.jsonl
     python results/evidence/slot_core/measure.py --table rows.jsonl
 """
 
@@ -33,13 +33,15 @@ def timed(command: list[str], limit: float) -> tuple[float, int, str]:
 
 
 def measure(grid: str, dictionary: str, limit: float, whole: bool, xwsat: str,
-            recheck: bool) -> dict:
+            recheck: bool, checker: str | None = None) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="xwsat-cert-")) / "cert"
+    chosen = ["--proof-checker", checker] if checker else []
     try:
         command = [xwsat, "prove", grid, "--dict", dictionary, "--certificate", str(folder),
-                   "-t", str(limit), "--json", *(["--whole-formula"] if whole else [])]
+                   "-t", str(limit), "--json", *(["--whole-formula"] if whole else []), *chosen]
         wall, code, out = timed(command, limit + 60)
         row = {"grid": grid, "dictionary": dictionary, "formula": "whole" if whole else "core",
+               "checker": checker or "default",
                "certify_wall_s": round(wall, 2), "exit": code, "load": os.getloadavg()[0]}
         try:
             manifest = json.loads(out)["certificate"]["manifest"]
@@ -49,7 +51,8 @@ def measure(grid: str, dictionary: str, limit: float, whole: bool, xwsat: str,
             return {**row, **_facts(manifest)}
         row.update(_facts(manifest))
         wall, code, out = timed([xwsat, "check-proof", str(folder), "--grid", grid, "--dict",
-                                 dictionary, "-t", str(limit)], limit + 60)
+                                 dictionary, "-t", str(limit),
+                                 *(["--engine", checker] if checker else [])], limit + 60)
         row.update(recheck_wall_s=round(wall, 2), recheck_verified=code == 1)
         return row
     finally:
@@ -117,16 +120,22 @@ def main() -> None:
     parser.add_argument("--xwsat", default=shutil.which("xwsat") or "xwsat")
     parser.add_argument("--formulas", default="core,whole",
                         help="which to measure: core, whole or both (default)")
+    parser.add_argument("--checker", default=None,
+                        help="--proof-checker for prove and --engine for check-proof (several, "
+                        "comma-separated: each grid is certified with each in turn)")
     parser.add_argument("--recheck-whole", action="store_true",
                         help="also re-check the whole-grid certificates (as long as their check)")
     args = parser.parse_args()
+    checkers = args.checker.split(",") if args.checker else [None]
     for grid in args.grids:
         for whole in [name == "whole" for name in args.formulas.split(",")]:
-            row = measure(grid, args.dict, args.time_limit, whole, args.xwsat,
-                          recheck=not whole or args.recheck_whole)
-            print(json.dumps(row), flush=True)
-            print(f"{grid} {row['formula']}: certify {row['certify_wall_s']} s, checked "
-                  f"{row.get('checked')}, re-check {row.get('recheck_wall_s')} s", file=sys.stderr)
+            for checker in checkers:
+                row = measure(grid, args.dict, args.time_limit, whole, args.xwsat,
+                              recheck=not whole or args.recheck_whole, checker=checker)
+                print(json.dumps(row), flush=True)
+                print(f"{grid} {row['formula']} {row['checker']}: certify "
+                      f"{row['certify_wall_s']} s, checked {row.get('checked')}, re-check "
+                      f"{row.get('recheck_wall_s')} s", file=sys.stderr)
 
 
 if __name__ == "__main__":
