@@ -137,3 +137,32 @@ def test_whole_formula_without_a_certificate_is_bad_input() -> None:
                                       str(SMALL / "words5_sub10.txt"), "--whole-formula"])
     assert result.exit_code == 2
     assert "--certificate" in result.output and "Traceback" not in result.output
+
+
+def test_a_seed_that_refutes_is_kept_when_the_first_seed_did_not_answer() -> None:
+    # seeds stopped once another answered count as "out of time": the set is still refuted
+    from xwsat.evidence.slot_core import _best
+
+    assert _best([None, ([1, 2], 40), ([2], 30)], [3, 4, 5]) == ([2], 30, 5)
+    assert _best([None, None], [3, 4]) is None
+
+
+def _sleep_then(seconds: float) -> float:
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+def test_after_the_first_answer_the_others_get_only_the_slack() -> None:
+    import time
+
+    from xwsat.guard import run_all
+    from xwsat.outcome import Stop
+
+    start = time.monotonic()
+    runs = run_all([(_sleep_then, (0.2,)), (_sleep_then, (30.0,))], 60,
+                   after_first=lambda first: 0.5)
+    assert time.monotonic() - start < 10
+    assert runs[0].ok and runs[0].value == 0.2
+    assert not runs[1].ok and runs[1].stop is Stop.TIME

@@ -291,12 +291,15 @@ def run_function(fn: Callable[..., Any], args: tuple, time_limit: float | None,
 
 def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | None,
             label: str = "", on_tick: Tick | None = None,
-            meanwhile: Callable[[], bool | None] | None = None) -> list[Finished]:
+            meanwhile: Callable[[], bool | None] | None = None,
+            after_first: Callable[[float], float] | None = None) -> list[Finished]:
     """Each ``fn(*args)`` in its own child, all at once (one per core), as ``run_function``:
     the wait ends when all have finished, one of them failed (the others are then stopped),
     the limit passed or the user pressed Ctrl-C. ``meanwhile`` runs here once the children
     have started (work of our own that need not wait for theirs); if it returns False, the
-    children are stopped."""
+    children are stopped. ``after_first(seconds)``: once the first child has answered (after
+    ``seconds``), how much longer to wait for the others; those still running then are
+    stopped and reported as out of time."""
     children: list[Child] = []
     try:  # no new stage starts once the user stopped the command: Ctrl-C goes up as it came
         for fn, args in calls:
@@ -308,6 +311,7 @@ def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | N
     started = children[0].started
     try:
         deadline = started + time_limit + GRACE_S if time_limit is not None else None
+        settled = False
         if meanwhile is not None and meanwhile() is False:  # the caller needs no more
             return [Finished(stop=Stop.FAILED, message=OTHER_FAILED,
                              seconds=time.monotonic() - started) for _ in calls]
@@ -318,6 +322,10 @@ def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | N
                 return [end or Finished(stop=Stop.FAILED, message=OTHER_FAILED,
                                         seconds=time.monotonic() - started) for end in ended]
             now = time.monotonic()
+            if after_first is not None and not settled and any(e is not None for e in ended):
+                settled = True
+                wait = now + after_first(now - started)
+                deadline = wait if deadline is None else min(deadline, wait)
             if deadline is not None and now >= deadline:
                 return [end or Finished(stop=Stop.TIME, message="time limit reached",
                                         seconds=now - started) for end in ended]

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
 FORMAT = "xwsat-certificate/1"
 CORE_SHARE = 0.25  # of the time limit, at most, for finding the slots the refutation needs
+SEED_SLACK_S = 1.0  # the shrink's seeds: once one answered in t s, the others get max(this, t)
+# more (21-10 x lex: seed 3 refutes the grid in tens of seconds, seeds 4 and 5 not in 750 s)
 COMPRESS_BYTES = 8 << 20  # files above this are written gzip-compressed
 GRID_FILE = "grid.txt"  # the grid the formula encodes (normalised), for check-proof
 WORDS_FILE = "words.txt.gz"  # the normalised word list the formula was built from
@@ -318,7 +320,7 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
         groups = [list(seeds)] if memory_watched() else [[one] for one in seeds]
         runs = run_all([(refute_in_turn, (sub, group, until)) for group in groups],
                        until - time.monotonic(), "finding the slots a refutation needs",
-                       on_tick)
+                       on_tick, after_first=lambda first: max(SEED_SLACK_S, first))
         ended = [run for run in runs if run.stop in (Stop.INTERRUPTED, Stop.MEMORY, Stop.KILLED)]
         if ended:
             stopped_by.append(ended[0])

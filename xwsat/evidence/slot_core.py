@@ -117,9 +117,9 @@ def shrink_with_seed(problem: FillProblem, time_limit: float, seed: int = 0,
 
 def _best(refuted: list[tuple[list[int], int] | None],
           seeds: list[int]) -> tuple[list[int], int, int] | None:
-    """The refutation with the fewest failures, with its seed; None when the first seed's
-    found a fill (then every seed's would) or did not end in time."""
-    if not refuted or refuted[0] is None:
+    """The refutation with the fewest failures, with its seed; None when no seed's search
+    refuted the set (a fill, or out of time: seeds stopped once another answered count so)."""
+    if not any(got is not None for got in refuted):
         return None
     fails, seed, failed = min((got[1], seed, got[0]) for got, seed in zip(refuted, seeds)
                               if got is not None)
