@@ -177,3 +177,14 @@ def test_comments_blank_lines_and_gzip_are_read(tmp_path) -> None:
     proof.write_text("c lemma\n2 0\nd  1 2 0\n0\n")
     result = rup_check.check_files(str(formula), str(proof))
     assert result["verified"] and result["reached_empty"] and result["steps"] == 3, result
+
+
+def test_the_kernel_refuses_literals_beyond_its_variables_before_any_step() -> None:
+    # its arrays are indexed by literal without bounds checks: the wrapper sizes them from
+    # both files, and the kernel itself refuses anything else
+    formula = np.array([1, 2, 0, -1, 0, -2, 0], np.int64)
+    assert rup_kernel.check(2, formula, np.array([0], np.int64), np.zeros(1, np.int8))[0] == 1
+    beyond = rup_kernel.check(2, formula, np.array([3, 0, 0], np.int64), np.zeros(2, np.int8))
+    assert beyond[:3] == (-1, 0, 0)
+    open_end = rup_kernel.check(2, formula[:-1], np.array([0], np.int64), np.zeros(1, np.int8))
+    assert open_end[:3] == (-1, 0, 0)

@@ -141,6 +141,23 @@ def _code(x):
 
 
 @njit(cache=True)
+def _read_clause(lits, i, mark, stamp, out, at):
+    """Copy the clause at ``lits[i]`` (0-terminated) to ``out[at:]`` without repeated
+    literals: the index after its 0, the end in ``out``, and whether it is a tautology."""
+    tautology = False
+    while lits[i] != 0:
+        lit = _code(lits[i])
+        i += 1
+        if mark[lit ^ 1] == stamp:
+            tautology = True
+        if mark[lit] != stamp:
+            mark[lit] = stamp
+            out[at] = lit
+            at += 1
+    return i + 1, at, tautology
+
+
+@njit(cache=True)
 def _assign(lit, level, val, lvl, trail, tlen):
     val[lit] = 1
     val[lit ^ 1] = -1
@@ -242,8 +259,15 @@ def check(n_vars, formula, proof, proof_kinds):
 
     Returns (verdict, steps, failed_step, propagations): verdict 1 the empty clause was derived
     with every lemma before it verified, 0 every step verified but no empty clause, -1 step
-    ``failed_step`` (1-based line of the proof) is not a unit-propagation consequence."""
+    ``failed_step`` (1-based line of the proof) is not a unit-propagation consequence (step 0:
+    a literal beyond ``n_vars`` or an unterminated clause, refused before any step)."""
     n_lits = 2 * (n_vars + 1) + 2
+    for lits in (formula, proof):  # arrays are indexed by literal below, unchecked
+        for x in lits:
+            if x > n_vars or x < -n_vars:
+                return -1, 0, 0, 0
+        if len(lits) and lits[len(lits) - 1] != 0:
+            return -1, 0, 0, 0
     # the formula's clauses, deduplicated; binaries counted per literal
     mark = np.zeros(n_lits, np.int64)
     bin_count = np.zeros(n_lits + 1, np.int64)
@@ -272,17 +296,7 @@ def check(n_vars, formula, proof, proof_kinds):
     while i < n_formula_lits:
         stamp += 1
         begin = top
-        tautology = False
-        while formula[i] != 0:
-            lit = _code(formula[i])
-            i += 1
-            if mark[lit ^ 1] == stamp:
-                tautology = True
-            if mark[lit] != stamp:
-                mark[lit] = stamp
-                db[top] = lit
-                top += 1
-        i += 1
+        i, top, tautology = _read_clause(formula, i, mark, stamp, db, top)
         length = top - begin
         if tautology:
             top = begin
@@ -345,20 +359,7 @@ def check(n_vars, formula, proof, proof_kinds):
         kind = proof_kinds[line]
         line += 1
         stamp += 1
-        m = 0
-        tautology = False
-        while proof[p] != 0:
-            lit = _code(proof[p])
-            p += 1
-            if lit >= n_lits - 2:
-                return -1, steps, line, st[PROPS]  # a variable the formula does not have
-            if mark[lit ^ 1] == stamp:
-                tautology = True
-            if mark[lit] != stamp:
-                mark[lit] = stamp
-                negs[m] = lit
-                m += 1
-        p += 1
+        p, m, tautology = _read_clause(proof, p, mark, stamp, negs, 0)
         steps += 1
         if kind == 1 or tautology:
             continue  # deletions are not applied; a tautology is implied
