@@ -13,11 +13,15 @@ from xwsat.words import WordList, build_wordlist
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_search() -> None:
-    """Compile the numba search once, before any test runs it under a time limit."""
+    """Compile the numba search and the trail proof checker once, before any test runs them
+    under a time limit."""
     from xwsat.backends.mac import MacBackend, warm_up
+    from xwsat.evidence import rup_check
 
     if MacBackend.available():
         warm_up()
+    if rup_check.available() and not rup_check.compiled():
+        rup_check.warm_up()
 
 
 @pytest.fixture

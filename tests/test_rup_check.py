@@ -188,3 +188,21 @@ def test_the_kernel_refuses_literals_beyond_its_variables_before_any_step() -> N
     assert beyond[:3] == (-1, 0, 0)
     open_end = rup_kernel.check(2, formula[:-1], np.array([0], np.int64), np.zeros(1, np.int8))
     assert open_end[:3] == (-1, 0, 0)
+
+
+def test_compiling_the_checker_in_process_does_not_move_later_commands_clocks(
+        monkeypatch) -> None:
+    # found by CI: the first in-process `check-proof` compiled the checker and set the module's
+    # start time, so every later command in the same process began "out of time"
+    from xwsat.commands import common
+
+    said: list[str] = []
+    monkeypatch.setattr(rup_check, "compiled", lambda: False)
+    monkeypatch.setattr(rup_check, "warm_up", lambda: None)
+    monkeypatch.setattr(common, "STARTED", None)
+    common.compile_first([], checker="trail")
+    assert common.STARTED is None
+    monkeypatch.setattr(common, "STARTED", 5.0)  # the `xwsat` process: counts from here
+    common.compile_first([], checker="trail")
+    assert common.STARTED > 5.0
+    assert common.compile_checker_first("dratify", said.append) is False and not said

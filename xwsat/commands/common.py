@@ -95,8 +95,8 @@ def compile_first(specs: list[str], checker: str | None = None) -> None:
             say(f"  could not compile ahead ({type(exc).__name__}); the first run will")
     if checker is not None:
         compiled_now = compile_checker_first(checker, say) or compiled_now
-    if compiled_now:
-        STARTED = time.monotonic()  # the time limit counts from here
+    if compiled_now and STARTED is not None:  # None (called in-process): limits count from
+        STARTED = time.monotonic()  # each stage's own start anyway; else from here
 
 
 def compile_checker_first(checker: str, say: Callable[[str], None]) -> bool:
