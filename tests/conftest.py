@@ -20,8 +20,18 @@ def compiled_search() -> None:
 
     if MacBackend.available():
         warm_up()
-    if rup_check.available() and not rup_check.compiled():
-        rup_check.warm_up()
+    if rup_check.available():
+        # `python -m pytest` imports the checkout, while the tests' `xwsat` processes run the
+        # installed package (CI installs it as a copy): compile the checker for both
+        import subprocess
+        import sys
+        import tempfile
+
+        subprocess.run([sys.executable, "-c", "from xwsat.evidence import rup_check as r; "
+                        "r.compiled() or r.warm_up()"], cwd=tempfile.gettempdir(), check=False,
+                       timeout=600)
+        if not rup_check.compiled():
+            rup_check.warm_up()
 
 
 @pytest.fixture
