@@ -145,6 +145,7 @@ def test_a_formula_refuted_by_propagation_alone_needs_no_empty_clause() -> None:
     ("p cnf 2 1\n1 d 2 0\n", 2),
     ("p dnf 2 1\n1 2 0\n", 1),
     ("1 2 0\np cnf 2 1\n", 2),
+    ("p cnf 1073741824 1\n1073741824 0\n", 2),  # its literal codes would overflow int32
 ])
 def test_a_malformed_file_is_refused_with_its_line(tmp_path, text: str, line: int) -> None:
     formula, proof = tmp_path / "f.cnf", tmp_path / "p.drat"
@@ -159,11 +160,13 @@ def test_a_malformed_file_is_refused_with_its_line(tmp_path, text: str, line: in
     ("p cnf 2 2\n1 2 0\n", "announces 2 clauses"),
     ("p cnf 2 1\n1 3 0\n", "beyond the header's 2 variables"),
     ("p cnf 2 1\nd 1 2 0\n", "cannot delete"),
+    ("p cnf 2 1\n1 2 0\n|p cnf 2 1\n0\n", "a proof has no 'p cnf' header"),
 ])
 def test_a_formula_must_match_its_header(tmp_path, text: str, message: str) -> None:
     formula, proof = tmp_path / "f.cnf", tmp_path / "p.drat"
+    text, _, proof_text = text.partition("|")
     formula.write_text(text)
-    proof.write_text("0\n")
+    proof.write_text(proof_text or "0\n")
     with pytest.raises(XwsatError, match=message):
         rup_check.check_files(str(formula), str(proof))
 

@@ -47,6 +47,8 @@ def _parsed(kernel, data: bytes, name: str, formula: bool):
         line = data.count(b"\n", 0, bad) + 1
         raise XwsatError(f"{name}: line {line} is not DIMACS"
                          + (" (the last clause has no closing 0)" if bad >= len(data) else ""))
+    if not formula and header[0] >= 0:
+        raise XwsatError(f"{name}: a proof has no 'p cnf' header")
     if formula:
         if header[0] < 0:
             raise XwsatError(f"{name}: no 'p cnf' header")
@@ -67,9 +69,10 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
     start = time.perf_counter()
     formula_bytes = read_bytes(Path(cnf_path))
     proof_bytes = read_bytes(Path(proof_path))
-    formula, _, n_vars = _parsed(rup_kernel, formula_bytes, Path(cnf_path).name, True)
+    formula, _, _ = _parsed(rup_kernel, formula_bytes, Path(cnf_path).name, True)
     proof, kinds, _ = _parsed(rup_kernel, proof_bytes, Path(proof_path).name, False)
-    n_vars = max(n_vars, int(np.abs(proof).max()) if len(proof) else 0)
+    # sized by the variables used, not the header's count (which may be far larger)
+    n_vars = max([int(np.abs(lits).max()) for lits in (formula, proof) if len(lits)] + [1])
     parsed = time.perf_counter()
     verdict, steps, failed, propagations = rup_kernel.check(n_vars, formula, proof, kinds)
     checked = time.perf_counter()

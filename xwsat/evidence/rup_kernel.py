@@ -116,7 +116,7 @@ def parse_dimacs(buf):
             v = v * 10 + (buf[i] - 48)
             digits += 1
             i += 1
-            if v >= 1 << 31:
+            if v >= 1 << 30:  # literal codes 2v+1 must fit int32
                 return lits[:k], kinds[:clauses], header, at
         if digits == 0 or (sign == -1 and v == 0) or (i < n and not (
                 _is_blank(buf[i]) or buf[i] == 10)):
