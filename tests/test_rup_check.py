@@ -209,3 +209,27 @@ def test_compiling_the_checker_in_process_does_not_move_later_commands_clocks(
     common.compile_first([], checker="trail")
     assert common.STARTED > 5.0
     assert common.compile_checker_first("dratify", said.append) is False and not said
+
+
+def test_a_malformed_proof_in_a_certificate_folder_is_one_line_and_exit_4(tmp_path) -> None:
+    import json
+    from hashlib import sha256
+
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    (tmp_path / "g.txt").write_text("..\n.C\n")
+    (tmp_path / "w.txt").write_text("AB\nAC\nBD\nCD\n")
+    folder = tmp_path / "cert"
+    made = CliRunner().invoke(app, ["prove", str(tmp_path / "g.txt"), "--dict",
+                                    str(tmp_path / "w.txt"), "--certificate", str(folder)])
+    assert made.exit_code == 1, made.output
+    (folder / "proof.drat").write_text("1 2 x 0\n0\n")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["files"]["proof.drat"]["sha256"] = sha256(b"1 2 x 0\n0\n").hexdigest()
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    result = CliRunner().invoke(app, ["check-proof", str(folder)])
+    assert result.exit_code == 4
+    assert result.stdout.splitlines()[-1] == ("NOT VERIFIED: the check failed: proof.drat: "
+                                              "line 1 is not DIMACS"), result.output

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from xwsat.errors import XwsatError
 from xwsat.outcome import Stop
 
 GRACE_S = 0.5  # time past a child's limit before it is killed (it reports its own timeout first)
@@ -185,7 +186,8 @@ def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
     except MemoryError:
         message = ("failed", Stop.MEMORY, "out of memory")
     except Exception as exc:  # reported to the parent as a stop, never a hang
-        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        detail = str(exc) if isinstance(exc, XwsatError) else \
+            traceback.format_exception_only(type(exc), exc)[-1].strip()  # a bug: say its kind
         message = ("failed", Stop.FAILED, detail, isinstance(exc, OSError))
     with contextlib.suppress(OSError, ValueError):
         conn.send(message)

@@ -30,21 +30,12 @@ SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other race
 
 
 def _marker() -> Path:
-    """A file that says "this kernel source was compiled by this numba": named by a hash of
-    both, so an edited kernel or a new numba compiles again. Checked without importing numba
-    (an import costs about 0.2 s, and only the solver's child needs it)."""
-    import hashlib
-
-    from xwsat.mac.aot import numba_stamp
+    """A file that says "this kernel source was compiled by this numba" (only the solver's
+    child imports numba)."""
+    from xwsat.mac.aot import compiled_marker
 
     here = Path(__file__).resolve().parent.parent / "mac"
-    digest = hashlib.sha256(numba_stamp())
-    for name in ("kernel.py", "model.py", "state.py"):
-        digest.update((here / name).read_bytes())
-    folder = here / "__pycache__"
-    if not os.access(folder if folder.is_dir() else here, os.W_OK):
-        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "xwsat"
-    return folder / f"compiled-{digest.hexdigest()[:16]}"
+    return compiled_marker(here, ("kernel.py", "model.py", "state.py"), "compiled")
 
 
 def compiled() -> bool:

@@ -13,9 +13,7 @@ dratify``) as a second checker written by others.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import os
 import time
 from pathlib import Path
 
@@ -31,14 +29,6 @@ def available() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("numba") is not None
-
-
-def read_bytes(path: Path) -> bytes:
-    """A formula or proof file's bytes, gzip-compressed or plain."""
-    if path.suffix == ".gz":
-        with gzip.open(path, "rb") as handle:
-            return handle.read()
-    return path.read_bytes()
 
 
 def _parsed(kernel, data: bytes, name: str, formula: bool):
@@ -65,6 +55,7 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
     """Child: check the proof file against the formula file; the same fields as
     ``drat_check.check_files`` (one part)."""
     from xwsat.evidence import rup_kernel
+    from xwsat.evidence.drat_check import read_bytes
 
     start = time.perf_counter()
     formula_bytes = read_bytes(Path(cnf_path))
@@ -93,15 +84,9 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
 def _marker() -> Path:
     """A file that says "this checker source was compiled by this numba" (numba's own cache
     holds the code; the marker lets a command know without importing numba)."""
-    from xwsat.mac.aot import numba_stamp
+    from xwsat.mac.aot import compiled_marker
 
-    here = Path(__file__).resolve().parent
-    digest = hashlib.sha256(numba_stamp())
-    digest.update((here / "rup_kernel.py").read_bytes())
-    folder = here / "__pycache__"
-    if not os.access(folder if folder.is_dir() else here, os.W_OK):
-        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "xwsat"
-    return folder / f"checker-{digest.hexdigest()[:16]}"
+    return compiled_marker(Path(__file__).resolve().parent, ("rup_kernel.py",), "checker")
 
 
 def compiled() -> bool:

@@ -390,7 +390,7 @@ def check(n_vars, formula, proof, proof_kinds):
                         break
             if st[CONFLICT] == 0:
                 return -1, steps, line, st[PROPS]
-        if m == 0:
+        if m == 0:  # guard: the empty clause verifies only by a root conflict, handled above
             return 1, steps, -1, st[PROPS]
         # verified: add it, where it is unit or false under the trail
         _backtrack(st, st[LEVEL] - 1, val, trail, level_start)
@@ -438,7 +438,8 @@ def check(n_vars, formula, proof, proof_kinds):
             _attach(c, db, cl_start, whead, wnext)  # two literals not false
             continue
         f1 = lvl[y >> 1]
-        if val[x] == -1:  # every literal false
+        if val[x] == -1:  # every literal false: a guard (a review's fuzzing never reached it:
+            # the lemma's last assumption is unassigned or true once its level is undone)
             fx = lvl[x >> 1]
             if fx == f1:
                 if fx == 0:
