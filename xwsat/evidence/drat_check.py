@@ -1,4 +1,5 @@
-"""dratify replays a proof from the files as written, on every core: the proof cut into parts.
+"""Which checker replays a proof (``checker_engine``: the trail checker of ``rup_check`` by
+default), and dratify replaying it from the files as written on every core, cut into parts.
 
 Every lemma must be a unit-propagation consequence (RUP) of the formula and the lemmas before it;
 RAT steps are refused. dratify's RAT check keeps, after a clause is deleted, the root literal
@@ -152,10 +153,11 @@ def combined(values: list[dict]) -> dict:
 def check_in_parts(cnf_path: Path, proof_path: Path, engine: str, parts: int,
                    time_limit: float, on_tick: Tick | None = None,
                    meanwhile: Callable[[], bool | None] | None = None) -> Finished:
-    """Check the proof in ``parts`` children at once; the value is ``combined``'s verdict with
-    ``read``, the formula's and proof's text hashes as the parts read them (so a caller that
-    compared the files can tell that they are what got checked). ``meanwhile``: the caller's
-    own work, done while the children check (False: stop them)."""
+    """Check the proof with ``engine`` (``checker_engine``): dratify in ``parts`` children at
+    once, the trail checker in one child (``parts`` does not apply). The value is
+    ``combined``'s verdict with ``read``, the formula's and proof's hashes as the children read
+    them (so a caller that compared the files can tell that they are what got checked).
+    ``meanwhile``: the caller's own work, done while the children check (False: stop them)."""
     engine = checker_engine(engine)
     if engine == "trail":
         from xwsat.evidence.rup_check import check_files as trail_check
