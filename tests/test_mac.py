@@ -194,3 +194,16 @@ def test_forged_lemma_is_rejected(english, tmp_path) -> None:
     for engine in ("trail", "dratify"):
         lines, verdict = recheck(folder, engine, 60)
         assert verdict == "rejected" and lines[-1].startswith("NOT VERIFIED"), (engine, lines)
+
+
+@pytest.mark.parametrize("words_variant", [False, True])
+def test_the_64th_letter_of_an_alphabet_is_searched(words_variant) -> None:
+    # a cell mask using bit 63 once overflowed a signed conversion (found in review)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "ΑΒΓΔΕΖ" + "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+    assert len(letters) == 64
+    words = build_wordlist({w: (50, None) for w in ("AЯ", "BЯ", "ЯA", "ЯB")}, letters)
+    problem = propagate(build_problem(parse_grid("..\n.#\n"), words).problem).problem
+    outcome = MacBackend(words=words_variant).solve(problem, Limits(time_limit=10))
+    assert outcome.status is Status.FILLED
+    fill = [words.words[w] for w in outcome.fill]
+    assert len(set(fill)) == 2 and all("Я" in w for w in fill)

@@ -179,6 +179,32 @@ def test_cli_lock_theme_word_outside_the_dictionary(tmp_path):
     assert bad.exit_code == 2 and "has 3 cells" in bad.output
 
 
+def test_cli_a_locked_word_outside_the_dictionary_stays_in_its_slot(tmp_path):
+    # with repeats allowed, the theme word joined the list for every slot and filled them all
+    # (found in review); it is offered only where all its letters are given
+    words = tmp_path / "w.txt"
+    words.write_text("ABC\nBCA\nCAB\nACB\nBAC\nCBA\n", encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("...\n...\n...\n", encoding="utf-8")
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=ZZZ",
+                                 "--allow-repeats", "--json"])
+    assert result.exit_code == 1, result.output  # no dictionary word starts with Z
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "2D=XXX",
+                                 "--lock", "1A=AXC", "--allow-repeats", "--json"])
+    assert result.exit_code == 1, result.output  # AXC's X would need another X word across
+
+
+def test_verifier_accepts_a_constructors_word_only_where_it_is_given():
+    from xwsat.verify import check_fill
+
+    words = frozenset({"AB", "BA", "AA", "BB"})
+    assert check_fill(["ZZ", ".."], ["ZZ", "AB"], words - {"ZZ"}, True, 2, {"ZZ"}) == [
+        "down at row 1, column 1: ZA is not a word", "down at row 1, column 2: ZB is not a word"]
+    assert check_fill(["ZZ", "##"], ["ZZ", "##"], words, True, 2, {"ZZ"}) == []
+    assert check_fill(["..", "##"], ["ZZ", "##"], words, True, 2, {"ZZ"}) == [
+        "across at row 1, column 1: ZZ is not a word"]
+
+
 def test_cli_lock_with_letters_the_dictionary_lacks_says_so(files):
     # a Latin word locked with -d ru ends as "unfillable": the note says why before it
     grid, words = files

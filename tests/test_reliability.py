@@ -95,6 +95,37 @@ def test_an_output_through_a_link_to_an_input_is_refused(files) -> None:
     assert result.exit_code == 2 and files["grid"].read_text() == GRID
 
 
+@pytest.mark.parametrize("name,argv,inputs", WRITERS, ids=[w[0] for w in WRITERS])
+def test_a_link_pipe_or_device_as_output_is_refused_even_with_force(files, name, argv,
+                                                                   inputs) -> None:
+    # replacing one would turn a device, a pipe or a link into a plain file (found in review:
+    # --force once turned /dev/null into a file)
+    args = [a.format(**{k: str(v) for k, v in files.items()}) for a in argv]
+    target = files["dir"] / "mine.txt"
+    target.write_text("a file of the user's\n")
+    link = files["dir"] / "link.txt"
+    link.symlink_to(target)
+    dangling = files["dir"] / "dangling.txt"
+    dangling.symlink_to(files["dir"] / "nowhere.txt")
+    pipe = files["dir"] / "pipe.txt"
+    os.mkfifo(pipe)
+    for path in (link, dangling, pipe):
+        result = run(*args, path, "--force")
+        assert result.exit_code == 2 and "not a plain file" in result.stderr, (name, result.output)
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert link.is_symlink() and dangling.is_symlink() and pipe.is_fifo()
+    assert target.read_text() == "a file of the user's\n"
+
+
+def test_a_replaced_file_keeps_its_permissions(files) -> None:
+    out = files["dir"] / "private.txt"
+    out.write_text("an earlier file\n")
+    out.chmod(0o600)
+    argv = ["fill", files["grid"], "--dict", files["dict"], "--allow-repeats", "--out", out]
+    assert run(*argv, "--force").exit_code == 0
+    assert out.read_text() != "an earlier file\n" and (out.stat().st_mode & 0o777) == 0o600
+
+
 def test_a_folder_as_output_is_refused_before_any_work(files) -> None:
     result = run("fill", files["grid"], "--dict", files["dict"], "--out", files["dir"])
     assert result.exit_code == 2 and "is a directory" in result.stderr

@@ -1,16 +1,17 @@
 """Constructor's constraints before a fill: locked entries (``1A=WORD``) and region fills.
 
 A locked entry is placed in the grid as given letters, and its word joins the word list when the
-dictionary lacks it (a theme entry), so the solver may use it and the independent verifier, which
-checks against the same list, accepts it. A region fill keeps every letter outside a rectangle
-and refills the inside; the fixed entries that lie wholly outside it join the word list the same
-way, since the constructor has already chosen them.
+dictionary lacks it (a theme entry), marked as the constructor's (``WordList.placed_only``): the
+problem offers it only to slots whose letters are all given as it, and the independent verifier
+accepts it only there, so with repeats allowed it cannot fill other slots too. A region fill
+keeps every letter outside a rectangle and refills the inside; the fixed entries that lie wholly
+outside it join the word list the same way, since the constructor has already chosen them.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots
@@ -109,7 +110,8 @@ def with_words(words: WordList, extra: object) -> WordList:
     }
     for w in missing:
         entries[w] = (DEFAULT_SCORE, None)
-    return build_wordlist(entries, letters, words.source + f" + {len(missing)} locked")
+    grown = build_wordlist(entries, letters, words.source + f" + {len(missing)} locked")
+    return replace(grown, placed_only=words.placed_only | frozenset(missing))
 
 
 def region_grid(start: Grid, region: Region, pattern: Grid | None = None,

@@ -186,8 +186,9 @@ def optimized_result(result: FillResult, allow_repeats: bool, min_length: int,
     built = result.built
     best = optimize_fill(built, result.outcome.fill, time_limit, seed, progress=progress)
     filled = built.grid.with_letters(fill_letters(built, best.fill))
-    problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words),
-                          allow_repeats, min_length)
+    placed = built.words.placed_only
+    problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words) - placed,
+                          allow_repeats, min_length, placed)
     if problems:
         bad = replace(result.outcome, status=Status.ERROR, fill=None,
                       message="optimised fill failed verification: " + "; ".join(problems[:3]))

@@ -109,9 +109,10 @@ def _verified(built: Built, outcome: Outcome, options: FillOptions,
     """Check a fill independently; a fill that fails is an ERROR, never reported as a fill."""
     assert outcome.fill is not None
     filled = built.grid.with_letters(fill_letters(built, outcome.fill))
-    dictionary = frozenset(built.words.words)
+    placed = built.words.placed_only
+    dictionary = frozenset(built.words.words) - placed
     problems = check_fill(built.grid.rows, filled.rows, dictionary, options.allow_repeats,
-                          options.min_length)
+                          options.min_length, placed)
     if problems:
         bad = replace(outcome, status=Status.ERROR, fill=None, stop=Stop.FAILED,
                       message="fill failed verification: " + "; ".join(problems[:3]))

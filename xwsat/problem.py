@@ -138,12 +138,14 @@ def build_problem(
         if cell in dense:
             masks[dense[cell]] = np.uint64(1 << alphabet.code(letter))
     slot_cells, candidates, letters = [], [], []
+    dictionary_only = _without_placed(words)
     for slot in slots:
-        ids = words.ids_of_length(slot.length)
-        codes = words.codes_of_length(slot.length)
+        ids, codes = dictionary_only(slot.length)
         slot_cells.append(np.array([dense[c] for c in slot.cells], dtype=np.int32))
         placed = [(pos, cell) for pos, cell in enumerate(slot.cells) if cell in given]
-        if not placed:  # the word list's own arrays, shared by every open slot of this length
+        if len(placed) == slot.length:  # every letter given: the constructor's entry may stand
+            ids, codes = words.ids_of_length(slot.length), words.codes_of_length(slot.length)
+        if not placed:  # the same arrays for every open slot of this length
             candidates.append(ids)
             letters.append(codes)
             continue
@@ -164,6 +166,25 @@ def build_problem(
         scores=tuple(words.scores[c] for c in candidates),
     )
     return Built(problem, slots, grid, words)
+
+
+def _without_placed(words: WordList):
+    """Per length, the word ids and codes without the constructor's non-dictionary entries
+    (``WordList.placed_only``), computed once per length so open slots still share them."""
+    cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def of_length(length: int) -> tuple[np.ndarray, np.ndarray]:
+        if length not in cache:
+            ids, codes = words.ids_of_length(length), words.codes_of_length(length)
+            if words.placed_only:
+                keep = np.array([words.words[i] not in words.placed_only for i in ids.tolist()],
+                                dtype=bool)
+                if not keep.all():
+                    ids, codes = ids[keep], codes[keep]
+            cache[length] = (ids, codes)
+        return cache[length]
+
+    return of_length
 
 
 def fill_letters(built: Built, fill: tuple[int, ...]) -> dict[int, str]:

@@ -34,8 +34,12 @@ def check_fill(
     dictionary: Container[str],
     allow_repeats: bool = False,
     min_length: int = 2,
+    placed: Container[str] = frozenset(),
 ) -> list[str]:
-    """Every problem found with ``filled`` as a fill of ``pattern``; an empty list means valid."""
+    """Every problem found with ``filled`` as a fill of ``pattern``; an empty list means valid.
+
+    ``placed``: the constructor's own entries outside the dictionary (``--lock``, a region's
+    fixed entries), accepted only where ``pattern`` gives every letter of the run."""
     problems: list[str] = []
     if len(pattern) != len(filled) or any(len(a) != len(b) for a, b in zip(pattern, filled)):
         return ["the filled grid does not have the pattern's shape"]
@@ -47,10 +51,12 @@ def check_fill(
             elif p not in "#." and p != f:
                 problems.append(f"{where}: given letter {p} replaced by {f}")
     runs = _runs(filled, min_length)
+    given = {(d, r, c): text for d, r, c, text in _runs(pattern, min_length)}
     for direction, r, c, text in runs:
         if not text.isalpha():
             problems.append(f"{direction} at row {r + 1}, column {c + 1}: {text!r} is incomplete")
-        elif text not in dictionary:
+        elif text not in dictionary and not (text in placed
+                                             and given.get((direction, r, c)) == text):
             problems.append(f"{direction} at row {r + 1}, column {c + 1}: {text} is not a word")
     if not allow_repeats:
         counts = Counter(text for _, _, _, text in runs)

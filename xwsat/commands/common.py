@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -153,6 +154,11 @@ def check_writable(path: Path | None) -> None:
         raise XwsatError(f"{path}: directory {path.parent} does not exist")
     if path.is_dir():
         raise XwsatError(f"{path}: is a directory; give a file name to write")
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        # replacing it would turn a device, a pipe or a link into a plain file (and a link's
+        # target would never be written): refused even with --force
+        raise XwsatError(f"{path}: is not a plain file (a link, device or pipe); give a "
+                         "plain file name to write")
     folder = path.parent if str(path.parent) else Path(".")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise XwsatError(f"{path}: cannot write in {folder} (permission denied)")
@@ -198,7 +204,10 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     umask = os.umask(0)
     os.umask(umask)
     try:
-        os.fchmod(handle, 0o666 & ~umask)  # mkstemp's 0600 would hide the output from others
+        # a replaced file keeps its permissions; a new one gets the usual (mkstemp's 0600
+        # would hide the output from others)
+        mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else 0o666 & ~umask
+        os.fchmod(handle, mode)
         with os.fdopen(handle, "wb" if isinstance(data, bytes) else "w",
                        **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as out:
             out.write(data)

@@ -165,7 +165,8 @@ def build_model(problem: FillProblem, mirror: bool = False) -> tuple[Model, Star
         if len(letters) != len(problem.candidates[s]):  # a shared table: the slot's own rows
             keep &= np.isin(row_words[t], problem.candidates[s])
         for p, c in enumerate(problem.slot_cells[s].tolist()):
-            keep &= ((int(dom[c]) >> letters[:, p].astype(np.int64)) & 1).astype(bool)
+            # in uint64: a mask using the 64th letter does not fit a signed integer
+            keep &= ((dom[c] >> letters[:, p].astype(np.uint64)) & np.uint64(1)).astype(bool)
         words = tab_words[t]
         bits = np.packbits(np.concatenate([keep, np.zeros(words * 64 - len(keep), bool)]),
                            bitorder="little").view("<u8").astype(np.uint64)
