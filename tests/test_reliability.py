@@ -520,3 +520,25 @@ def test_messages_with_line_breaks_become_one_line(files) -> None:
     path = files["dir"] / "g.txt"
     path.write_text("..\n.\x01\n")
     one_line_error(run("fill", path, "--dict", files["dict"]))
+
+
+@pytest.mark.parametrize("where", ["folder", "inside"])
+@pytest.mark.parametrize("option", ["--out", "--explain-svg"])
+def test_an_output_in_the_certificate_folder_is_refused_before_any_work(files, where,
+                                                                        option) -> None:
+    # it was written after the certificate, or over its manifest (found in review)
+    folder = files["dir"] / "cert"
+    if where == "inside":
+        folder.mkdir()
+    name = "fill.txt" if option == "--out" else "explanation.svg"  # the certificate's own
+    target = folder if where == "folder" else folder / name
+    result = run("prove", files["grid"], "--dict", files["dict"], "--certificate", folder,
+                 option, target)
+    assert result.exit_code == 2 and "certificate folder" in result.stderr, result.output
+    assert not folder.exists() or not any(folder.iterdir())
+
+
+def test_prove_writes_text_only_and_says_so(files) -> None:
+    out = files["dir"] / "fill.puz"
+    result = run("prove", files["grid"], "--dict", files["dict"], "--allow-repeats", "-o", out)
+    assert result.exit_code == 2 and "xwsat fill --out" in result.stderr and not out.exists()

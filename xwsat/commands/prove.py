@@ -8,6 +8,7 @@ explanation and the cross-check with whatever time is left.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -33,7 +34,7 @@ from xwsat.problem import Built, build_problem
 from xwsat.verdict_text import as_json, describe
 
 OutOpt = Annotated[Path | None, typer.Option(
-    "--out", "-o", help="Write the fill here when the grid is fillable.")]
+    "--out", "-o", help="Write the fill here (plain text, .txt) when the grid is fillable.")]
 CertOpt = Annotated[Path | None, typer.Option(
     "--certificate", help="Write a checked certificate (CNF, proof, manifest) to this new or "
     "empty folder; the proof comes from --backend's kind of search.")]
@@ -78,6 +79,9 @@ def prove(
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
     if whole_formula and certificate is None:
         raise XwsatError("--whole-formula shapes a certificate: give --certificate DIR too")
+    if out is not None and out.suffix.lower() not in ("", ".txt"):
+        raise XwsatError(f"{out}: prove writes the fill as plain text (.txt); for a puzzle "
+                         "file (.puz .ipuz .json .html) use xwsat fill --out")
     check_outputs([out, explain_svg], [grid, words.dictionary], force)
     if certificate is not None:
         from xwsat.evidence.certificate import prepare_folder
@@ -85,6 +89,12 @@ def prove(
 
         prepare_folder(certificate)
         checker_engine(proof_checker)  # an unknown checker is refused before any work
+        folder = Path(os.path.realpath(certificate))
+        for path in (out, explain_svg):
+            real = Path(os.path.realpath(path)) if path is not None else None
+            if real is not None and (real == folder or folder in real.parents):
+                raise XwsatError(f"{path}: lies in the certificate folder {certificate}, "
+                                 "whose files are the certificate's; write it elsewhere")
     compile_first([search.backend] + (["mac"] if certificate or cross_check else []),
                   checker=proof_checker if certificate is not None else None)
     data: dict | None = None
