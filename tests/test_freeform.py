@@ -169,3 +169,21 @@ def test_ctrl_c_prints_the_best_board_so_far(write) -> None:
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert out.startswith("PLACED") and "verified" in out.splitlines()[0]
+
+
+def test_ctrl_c_before_any_board_is_undecided_not_an_empty_board(monkeypatch) -> None:
+    # an empty board passes the layout check, and was printed as "PLACED 0 ... verified", exit 0
+    import threading
+
+    from xwsat.freeform import greedy, placer
+    from xwsat.freeform.layout import Entry
+    from xwsat.outcome import Status
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(greedy, "one_board", interrupted)
+    entries = [Entry("CAT", "feline"), Entry("TOE", "digit")]
+    result = placer.freeform(entries, 6, 6, "greedy", 5.0, stop=threading.Event())
+    assert result.outcome.status is Status.UNKNOWN and not result.verified
+    assert "interrupted" in result.outcome.message

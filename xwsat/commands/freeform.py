@@ -27,6 +27,7 @@ from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.placer import FreeformResult, default_size, freeform
+from xwsat.outcome import Status
 
 WordsArg = Annotated[Path, typer.Argument(
     help="Word list: WORD;SCORE;CLUE or 'word — description' lines.")]
@@ -39,6 +40,8 @@ BoardsOpt = Annotated[int, typer.Option(
 def describe(result: FreeformResult) -> str:
     layout = result.layout
     total = len(layout.entries)
+    if result.outcome.status is Status.UNKNOWN:
+        return f"UNDECIDED: {result.outcome.message} ({result.elapsed:.2f} s)"
     lines = [f"PLACED {len(layout.placed)} of {result.total} words by {result.method} in "
              f"{result.elapsed:.2f} s ({layout.width}x{layout.height}, {layout.crossings()} "
              f"crossings, {'verified' if result.verified else 'NOT VERIFIED'})"]

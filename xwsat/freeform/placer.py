@@ -89,10 +89,17 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
         width, height = layout.width, layout.height
     problems = check_layout(width, height, [e.word for e in fitting],
                             [(p.entry, p.row, p.col, p.direction) for p in layout.placed])
+    interrupted = stop is not None and stop.is_set()
     if problems:
         notes.append("layout failed verification: " + "; ".join(problems[:3]))
         outcome = stopped(method, Stop.FAILED, notes[-1], Stats(extra=stats))
+    elif not layout.placed:  # an empty board is valid, but it is no answer
+        outcome = stopped(method, Stop.INTERRUPTED if interrupted else Stop.TIME,
+                          "interrupted before any board was complete" if interrupted else
+                          "no board was complete within the time limit", Stats(extra=stats))
     else:
+        if interrupted:
+            notes.append("interrupted (Ctrl-C): the best board found until then")
         outcome = Outcome(Status.FILLED, method, stats=Stats(extra=stats))
     return FreeformResult(outcome, layout, notes, time.monotonic() - started,
                           [e.word for e in entries if e not in fitting])
