@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -247,3 +248,24 @@ def test_the_count_of_lines_left_out_survives_the_cache(tmp_path, monkeypatch) -
     first = load_words(str(path), alphabet="ABC")
     again = load_words(str(path), alphabet="ABC")
     assert first.skipped == again.skipped == 3 and again.words == ("AC", "BC")
+
+
+def test_reading_stops_at_binary_bytes_or_the_size_cap(tmp_path) -> None:
+    # /dev/zero or a gzip bomb as a dictionary once filled gigabytes before any check (review)
+    from xwsat.words import _gunzip, decode_text, read_bytes
+
+    with pytest.raises(XwsatError, match="binary"):
+        read_bytes(Path("/dev/zero"))
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"word\n" * 30000)
+    assert read_bytes(big) == b"word\n" * 30000
+    with pytest.raises(XwsatError, match="larger than"):
+        read_bytes(big, most=100_000)
+    bomb = gzip.compress(b"a\n" * 100_000)
+    with pytest.raises(XwsatError, match="unpacks to more than"):
+        _gunzip(bomb, "bomb.gz", most=50_000)
+    two = gzip.compress(b"AB\n") + gzip.compress(b"CD\n")  # members one after another
+    assert decode_text(two, "two.gz") == "AB\nCD\n"
+    for damaged in (two[:12], two[:-3], two + b"junk"):
+        with pytest.raises(XwsatError, match="damaged gzip"):
+            decode_text(damaged, "x.gz")

@@ -6,9 +6,9 @@ edges (output and messages).
 
 from __future__ import annotations
 
-import gzip
 import re
 import unicodedata
+import zlib
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -19,6 +19,9 @@ from xwsat.errors import XwsatError
 
 MAX_ALPHABET = 64  # letter sets are uint64 bitmasks
 MAX_WORDS = 5_000_000
+MAX_TEXT_BYTES = 512 << 20  # a dictionary's text (unpacked): 5M words with clues fit
+SNIFF_BYTES = 65536
+GZIP_MAGIC = b"\x1f\x8b"
 DEFAULT_SCORE = 50
 EMBEDDED = {"en": "en.txt.gz", "ru": "ru.txt.gz", "es": "es.txt.gz"}
 _DROPPED = str.maketrans("", "", " -'’‐‑_.")
@@ -238,25 +241,56 @@ def _parse_score(text: str, where: str) -> int:
     return round(value)
 
 
-def read_bytes(path: Path) -> bytes:
-    """A file's bytes, with a one-line error for every way reading can fail."""
+def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
+    """A file's bytes, with a one-line error for every way reading can fail. Read in pieces,
+    so an endless or huge input (``/dev/zero``, a wrong path) is refused at its first binary
+    bytes or at ``most``, before it fills the memory."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            first = handle.read(SNIFF_BYTES)
+            if first[:2] != GZIP_MAGIC and b"\x00" in first:
+                raise XwsatError(f"{path}: looks like a binary file, not text")
+            rest = handle.read(most + 1 - len(first)) if len(first) == SNIFF_BYTES else b""
     except FileNotFoundError:
         raise XwsatError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise XwsatError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
+    if len(first) + len(rest) > most:
+        raise XwsatError(f"{path}: larger than {most >> 20} MiB; split it")
+    return first + rest
+
+
+def _gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> bytes:
+    """Every gzip member of ``data``, refused past ``most`` bytes unpacked (a small file can
+    unpack to gigabytes)."""
+    out: list[bytes] = []
+    size = 0
+    try:
+        while data:
+            unpack = zlib.decompressobj(wbits=31)
+            while data:
+                piece = unpack.decompress(data, 1 << 20)
+                data = unpack.unconsumed_tail
+                size += len(piece)
+                if size > most:
+                    raise XwsatError(f"{path}: unpacks to more than {most >> 20} MiB; split it")
+                out.append(piece)
+                if unpack.eof:
+                    break
+            if not unpack.eof:
+                raise XwsatError(f"{path}: damaged gzip file (cut short)")
+            data = unpack.unused_data.lstrip(b"\x00")  # members may follow; padding may too
+    except zlib.error:
+        raise XwsatError(f"{path}: damaged gzip file") from None
+    return b"".join(out)
 
 
 def decode_text(data: bytes, path: Path | str) -> str:
     """UTF-8 (optionally gzip) text, refusing binaries with a clear message."""
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, ValueError):
-            raise XwsatError(f"{path}: damaged gzip file") from None
+    if data[:2] == GZIP_MAGIC:
+        data = _gunzip(data, path)
     if b"\x00" in data[:65536]:
         raise XwsatError(f"{path}: looks like a binary file, not text")
     try:
