@@ -288,3 +288,17 @@ def test_report_leaves_a_sweep_record_it_cannot_read_alone(tiny_suite: Path,
     (out / "sweep.json").unlink()  # no record at all: the report makes its own
     assert bench("report", out, "--force").exit_code == 0
     assert bench("report", out).exit_code == 0  # and finds its hashes there next time
+
+
+@pytest.mark.parametrize("entry,message", [
+    ({"file": 5}, "each grid needs a 'file'"),
+    ({"file": "g.txt", "dictionaries": "w.txt"}, "'dictionaries' is a list"),
+    ({"file": "g.txt", "dictionaries": ["w.txt"], "known": 5}, "'known' maps"),
+])
+def test_a_malformed_suite_entry_is_one_line(tmp_path, entry, message) -> None:
+    # "file": 5 was a TypeError, a string of dictionaries was read letter by letter (review)
+    (tmp_path / "g.txt").write_text("..\n")
+    (tmp_path / "w.txt").write_text("AB\n")
+    (tmp_path / "suite.json").write_text(json.dumps({"suite": "x", "grids": [entry]}))
+    with pytest.raises(XwsatError, match=message):
+        load_suite(str(tmp_path / "suite.json"))

@@ -542,3 +542,32 @@ def test_prove_writes_text_only_and_says_so(files) -> None:
     out = files["dir"] / "fill.puz"
     result = run("prove", files["grid"], "--dict", files["dict"], "--allow-repeats", "-o", out)
     assert result.exit_code == 2 and "xwsat fill --out" in result.stderr and not out.exists()
+
+
+def test_a_grid_from_a_pipe_is_read_once(files) -> None:
+    # the second read of a pipe found it empty: "the grid is empty" (found in review)
+    pipe = files["dir"] / "grid.pipe"
+    os.mkfifo(pipe)
+    import threading
+
+    def feed() -> None:
+        with pipe.open("w") as handle:
+            handle.write(GRID)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    result = run("fill", pipe, "--dict", files["dict"], "--allow-repeats")
+    writer.join()
+    assert result.exit_code == 0, result.output
+
+
+def test_proof_options_without_a_certificate_are_refused(files) -> None:
+    result = run("prove", files["grid"], "--dict", files["dict"], "--proof-checker", "dratify")
+    assert result.exit_code == 2 and "--certificate" in result.stderr
+
+
+def test_encode_dash_is_standard_output(files, monkeypatch) -> None:
+    monkeypatch.chdir(files["dir"])  # a file named "-" was written here (found in review)
+    result = run("encode", files["grid"], "--dict", files["dict"], "-o", "-")
+    assert result.exit_code == 0 and result.stdout.startswith("c xwsat")
+    assert not (files["dir"] / "-").exists()

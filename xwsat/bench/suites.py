@@ -118,18 +118,24 @@ def load_suite(spec: str, dictionaries: list[str] | None = None) -> Suite:
     instances: list[Instance] = []
     for entry in data["grids"]:
         entry = {"file": entry} if isinstance(entry, str) else entry
-        if not isinstance(entry, dict) or "file" not in entry:
-            raise XwsatError(f"{manifest_path}: each grid needs a 'file'")
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            raise XwsatError(f"{manifest_path}: each grid needs a 'file' (a path)")
         grid_path = (folder / entry["file"]).resolve()  # absolute: Dask workers may differ in cwd
         if not grid_path.is_file():
             raise XwsatError(f"{manifest_path}: grid file {entry['file']} is missing")
         names = dictionaries or entry.get("dictionaries") or default
         if not names:
             raise XwsatError(f"{manifest_path}: no dictionary for {entry['file']} (use --dict)")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise XwsatError(f"{manifest_path}: 'dictionaries' is a list of names or paths, "
+                             f"e.g. [\"en\"] (for {entry['file']})")
         known = entry.get("known", {})
+        if not isinstance(known, dict):
+            raise XwsatError(f"{manifest_path}: 'known' maps a dictionary to a verdict, e.g. "
+                             f"{{\"en\": \"filled\"}} (for {entry['file']})")
         for dict_name in names:
             label = dictionary_label(dict_name)
-            status = known.get(label) if isinstance(known, dict) else None
+            status = known.get(label)
             if status is not None and status not in VERDICTS:
                 raise XwsatError(f"{manifest_path}: known status {status!r} is not one of "
                                  f"{', '.join(VERDICTS)}")

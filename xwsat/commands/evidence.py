@@ -39,7 +39,7 @@ FormatOpt = Annotated[str, typer.Option(
     "--format", "-f", help="dimacs (CNF), xcsp3 (XML, word variables), xcsp3-cells (XML, letters"
     " only: what ACE solves best), or cpsat (model proto; binary if .pb).")]
 ExportOutOpt = Annotated[Path | None, typer.Option(
-    "--out", "-o", help="Write here (default: standard output).")]
+    "--out", "-o", help="Write here (default, or '-': standard output).")]
 MapOpt = Annotated[Path | None, typer.Option(
     "--map", help="Also write a legend: what each variable and value means (to read a "
     "solver's model back into a fill).")]
@@ -66,6 +66,8 @@ def encode(
     if fmt not in FORMATS:
         raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     check_time_limit(time_limit)
+    if out is not None and str(out) == "-":  # as dict export: "-" is standard output
+        out = None
     check_outputs([out, legend_out], [grid, words.dictionary], force)
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)

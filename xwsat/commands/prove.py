@@ -79,6 +79,10 @@ def prove(
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
     if whole_formula and certificate is None:
         raise XwsatError("--whole-formula shapes a certificate: give --certificate DIR too")
+    if certificate is None and (proof_method, proof_solver, proof_checker) != (
+            "auto", "cadical195", "auto"):
+        raise XwsatError("--proof-method, --proof-solver and --proof-checker shape a "
+                         "certificate: give --certificate DIR too")
     if out is not None and out.suffix.lower() not in ("", ".txt"):
         raise XwsatError(f"{out}: prove writes the fill as plain text (.txt); for a puzzle "
                          "file (.puz .ipuz .json .html) use xwsat fill --out")

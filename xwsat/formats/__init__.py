@@ -31,11 +31,25 @@ def _extension(path: Path) -> str:
     return suffixes[-1] if suffixes else ""
 
 
+_STREAMS: dict[str, Puzzle] = {}  # puzzles read from a pipe, which can be read only once
+
+
 def read_puzzle(path: Path) -> Puzzle:
     """Read a puzzle file by extension: .ipuz, .puz, .json; anything else is the text grid.
 
     A file whose structure the reader did not expect (a number where rows should be, nesting
-    deeper than any puzzle) is bad input, said in one line, whatever the reader tripped on."""
+    deeper than any puzzle) is bad input, said in one line, whatever the reader tripped on. A
+    pipe (``<(...)``, ``/dev/stdin``) is read once per process and remembered, since a command
+    reads its grid more than once (the pattern, then the clues)."""
+    if path.exists() and not path.is_file() and not path.is_dir():
+        key = str(path)
+        if key not in _STREAMS:
+            _STREAMS[key] = _read_puzzle(path)
+        return _STREAMS[key]
+    return _read_puzzle(path)
+
+
+def _read_puzzle(path: Path) -> Puzzle:
     ext = _extension(path)
     try:
         if ext == ".puz":
