@@ -8,7 +8,13 @@ from typing import Annotated
 
 import typer
 
-from xwsat.bench.suites import MANIFEST, list_suites, load_suite, manifest_text
+from xwsat.bench.suites import (
+    MANIFEST,
+    list_suites,
+    load_suite,
+    manifest_text,
+    resolve_dictionary,
+)
 from xwsat.commands.common import check_outputs, write_atomic
 from xwsat.commands.options import ForceOpt, check_seed
 from xwsat.errors import XwsatError
@@ -72,6 +78,11 @@ def generate(
 ) -> None:
     """Seeded 180-degree symmetric patterns, every slot >= 3, connected; files plus suite.json."""
     seeds = parse_seeds(seed)
+    if blocks and ratio is not None:
+        raise XwsatError("give --blocks or --ratio, not both")
+    for name in dictionary or []:  # checked now, not when the suite is first run
+        if not Path(name).is_file():
+            resolve_dictionary(name, Path.cwd())
     lo, hi = parse_blocks(blocks) if blocks else (None, None)
     lo, hi = block_range(size, lo, hi, ratio)
     names = [f"g{size}-s{s}-{index:03d}.txt" for s in seeds for index in range(max(count, 0))]
