@@ -152,3 +152,21 @@ def test_ace_reads_the_letters_export_with_its_header(tmp_path: Path, make_words
     path.write_bytes(export_problem(built, "xcsp3-cells").data)
     assert path.read_text().startswith("<!-- xwsat-xcsp3-cells/1")
     assert run_ace(path, time_limit=60).status is Status.FILLED
+
+
+def test_ace_stopping_early_without_a_verdict_is_an_error_not_a_timeout(monkeypatch,
+                                                                         make_words) -> None:
+    # ACE failing on a model after 1 s was reported as "no verdict within the time limit"
+    from xwsat.backends import ace
+    from xwsat.outcome import Limits, Stop
+
+    monkeypatch.setattr(ace, "run_ace", lambda *a, **k: ace.AceAnswer(
+        Status.UNKNOWN, seconds=0.8, output="c ...\nFatal Error: something ACE refused\n"))
+    built = built_for(make_words, "..\n..\n", ["AB", "CD", "AC", "BD"])
+    outcome = AceBackend().solve(built.problem, Limits(time_limit=10))
+    assert outcome.status is Status.ERROR and outcome.stop is Stop.FAILED
+    assert "ended without a verdict" in outcome.message and "refused" in outcome.message
+    monkeypatch.setattr(ace, "run_ace", lambda *a, **k: ace.AceAnswer(Status.UNKNOWN,
+                                                                      seconds=9.9))
+    outcome = AceBackend().solve(built.problem, Limits(time_limit=10))
+    assert outcome.status is Status.UNKNOWN and outcome.stop is Stop.TIME

@@ -137,6 +137,11 @@ class AceBackend:
                 return stopped(self.label, Stop.FAILED,
                                "ACE's letters do not spell a candidate word", stats)
             return Outcome(Status.FILLED, self.label, fill, stats)
+        if left is not None and answer.seconds < left - 1.0:  # it stopped by itself, early
+            last = next((line for line in reversed(answer.output.splitlines()) if line.strip()),
+                        "no output")
+            return stopped(self.label, Stop.FAILED, f"ACE ended without a verdict after "
+                           f"{answer.seconds:.1f} s ({last.strip()[:120]})", stats)
         return stopped(self.label, Stop.TIME, "ACE gave no verdict within the time limit", stats)
 
 

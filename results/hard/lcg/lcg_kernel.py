@@ -31,6 +31,16 @@ def _save(ct, stamp, wtr_idx, wtr_old, cnt, lvid, i):
 
 
 @njit(cache=True)
+def _where(c, j, a, A, cell_slot, cell_pos, slot_table, tab_words, sup_off, ct_off):
+    """The ``j``-th slot through cell ``c``: the slot, its bitset's words, where letter
+    ``a``'s support bitset at that cell starts, and where the slot's live rows start."""
+    s = cell_slot[c, j]
+    t = slot_table[s]
+    W = tab_words[t]
+    return s, W, sup_off[t] + (cell_pos[c, j] * A + a) * W, ct_off[s]
+
+
+@njit(cache=True)
 def assign(lits, n_lits, A, cell_nslots, cell_slot, cell_pos, slot_table, tab_words, sup_off,
            sup, ct_off, ct, stamp, wtr_idx, wtr_old, trl, cnt, lvid, val, dirty, dlist):
     """Record assigned literals and remove the rows they exclude from the slots' tables."""
@@ -45,12 +55,8 @@ def assign(lits, n_lits, A, cell_nslots, cell_slot, cell_pos, slot_table, tab_wo
         c = (v - 1) // A
         a = (v - 1) % A
         for j in range(cell_nslots[c]):
-            s = cell_slot[c, j]
-            p = cell_pos[c, j]
-            t = slot_table[s]
-            W = tab_words[t]
-            base = sup_off[t] + (p * A + a) * W
-            off = ct_off[s]
+            s, W, base, off = _where(c, j, a, A, cell_slot, cell_pos, slot_table, tab_words,
+                                     sup_off, ct_off)
             changed = False
             for w in range(W):
                 old = ct[off + w]
@@ -401,12 +407,8 @@ def decide(A, n_cells, val, cell_nslots, cell_slot, cell_pos, slot_table, tab_wo
             continue
         score = 1
         for j in range(cell_nslots[c]):
-            s = cell_slot[c, j]
-            p = cell_pos[c, j]
-            t = slot_table[s]
-            W = tab_words[t]
-            base = sup_off[t] + (p * A + a) * W
-            off = ct_off[s]
+            _, W, base, off = _where(c, j, a, A, cell_slot, cell_pos, slot_table, tab_words,
+                                     sup_off, ct_off)
             k = 0
             for w in range(W):
                 x = ct[off + w] & sup[base + w]
