@@ -170,3 +170,25 @@ def test_ace_stopping_early_without_a_verdict_is_an_error_not_a_timeout(monkeypa
                                                                       seconds=9.9))
     outcome = AceBackend().solve(built.problem, Limits(time_limit=10))
     assert outcome.status is Status.UNKNOWN and outcome.stop is Stop.TIME
+
+
+def test_a_one_cell_slot_is_a_unary_table_of_plain_values(make_words) -> None:
+    # "(0)(1)" made ACE fail on every grid with --min-length 1 (found by a verdict fuzz)
+    from xwsat.encode.xcsp3 import cells_xcsp3
+
+    words = make_words(["AB", "A", "B"])
+    built = build_problem(parse_grid("..#.\n"), words, min_length=1, allow_repeats=True)
+    tables = ET.fromstring(cells_xcsp3(built.problem)).iter("extension")
+    unary = [t.findtext("supports").strip() for t in tables
+             if len(t.findtext("list").split()) == 1]
+    assert unary and all("(" not in supports for supports in unary)
+
+
+@needs_ace
+def test_ace_solves_a_grid_with_one_letter_slots(make_words) -> None:
+    from xwsat.outcome import Limits
+
+    words = make_words(["AB", "BA", "A", "B"])
+    built = build_problem(parse_grid("..#.\n"), words, min_length=1, allow_repeats=True)
+    outcome = AceBackend().solve(built.problem, Limits(time_limit=20))
+    assert outcome.status is Status.FILLED

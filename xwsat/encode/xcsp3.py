@@ -145,7 +145,10 @@ def cells_xcsp3(problem: FillProblem) -> str:
         return " ".join(f"x{int(c)}" for c in problem.slot_cells[s])
 
     for s in range(problem.n_slots):
-        rows = "".join("(" + ",".join(map(str, r)) + ")" for r in problem.letters[s].tolist())
+        letters = problem.letters[s]
+        # a unary table lists plain values (XCSP3; ACE refuses "(0)(1)")
+        rows = " ".join(map(str, sorted(set(letters[:, 0].tolist())))) if letters.shape[1] == 1 \
+            else "".join("(" + ",".join(map(str, r)) + ")" for r in letters.tolist())
         if rows:
             out.append(f"    <extension> <list> {cells(s)} </list> <supports> {rows} "
                        "</supports> </extension>")
