@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 from xwsat import guard
 from xwsat.cli import app
 from xwsat.commands import common
+from xwsat.outcome import Stop
 
 ROOT = Path(__file__).resolve().parent.parent
 XWSAT = shutil.which("xwsat", path=os.path.dirname(sys.executable)) or "xwsat"
@@ -469,3 +470,26 @@ def test_the_largest_grids_stay_within_a_gigabyte(side, tmp_path) -> None:
         assert proc.returncode == 2 and seconds < 5
     else:
         assert proc.returncode in (0, 1, 3)
+
+
+def _counts_then_hangs(n: int) -> int:
+    guard.report_partial(n - 1)
+    guard.report_partial(n)
+    time.sleep(60)
+    return -1
+
+
+def test_a_stopped_child_keeps_the_best_it_sent() -> None:
+    # count printed "at least 0" after Ctrl-C whatever it had counted (found in review)
+    finished = guard.run_function(_counts_then_hangs, (7,), 0.5, "counting")
+    assert finished.stop is Stop.TIME and finished.partial == 7
+
+
+def test_an_interrupted_child_keeps_the_best_it_sent() -> None:
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        finished = guard.run_function(_counts_then_hangs, (9,), 30.0, "counting")
+    finally:
+        timer.cancel()
+    assert finished.stop is Stop.INTERRUPTED and finished.partial == 9

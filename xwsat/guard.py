@@ -39,6 +39,7 @@ _PR_SET_PDEATHSIG = 1
 FIRST_POLLS = 10  # a command's memory is read at each of its first polls (a run that has
 # only just started shows almost none), then every ``memory_every``
 PROGRESS = "progress"  # tag of a progress message from a child (the result is tagged "done")
+PARTIAL = "partial"  # tag of a child's best-so-far value, kept if it is stopped before its end
 Tick = Callable[[float, str], None]
 
 
@@ -126,6 +127,7 @@ class Finished:
     message: str = ""
     seconds: float = 0.0
     os_error: bool = False  # the function raised OSError (a file it could not read or write)
+    partial: Any = None  # a stopped child's last ``report_partial`` value: the best it had
 
     @property
     def ok(self) -> bool:
@@ -140,6 +142,14 @@ def report(text: str) -> None:
     if _channel is not None:
         with contextlib.suppress(OSError, ValueError):
             _channel.send((PROGRESS, text))
+
+
+def report_partial(value: Any) -> None:
+    """Send the best result so far to the parent (from inside a child): what the parent
+    reports if it stops the child (Ctrl-C, the time limit) before it returns."""
+    if _channel is not None:
+        with contextlib.suppress(OSError, ValueError):
+            _channel.send((PARTIAL, value))
 
 
 HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
@@ -211,6 +221,7 @@ class Child:
             self.process.start()
         sender.close()
         self.note = ""  # the child's latest progress line
+        self.partial: Any = None  # its latest best-so-far value
         self.finished: Finished | None = None
 
     def poll(self) -> Finished | None:
@@ -222,6 +233,9 @@ class Child:
                 message = self.receiver.recv()
                 if message[0] == PROGRESS:
                     self.note = message[1]
+                    continue
+                if message[0] == PARTIAL:
+                    self.partial = message[1]
                     continue
                 seconds = time.monotonic() - self.started
                 if message[0] == "done":
@@ -330,15 +344,19 @@ def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | N
                 deadline = wait if deadline is None else min(deadline, wait)
             if deadline is not None and now >= deadline:
                 return [end or Finished(stop=Stop.TIME, message="time limit reached",
-                                        seconds=now - started) for end in ended]
+                                        seconds=now - started, partial=child.partial)
+                        for end, child in zip(ended, children)]
             if on_tick:
                 note = next((child.note for child in children if child.note), "")
                 on_tick(now - started, f"{label} ({note})" if note else label)
             wait_any(children, POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = interruption(exc)
-        return [Finished(stop=stop, message=message, seconds=time.monotonic() - started)
-                for _ in calls]
+        for child in children:  # what each sent before the interruption
+            with contextlib.suppress(Exception):
+                child.poll()
+        return [Finished(stop=stop, message=message, seconds=time.monotonic() - started,
+                         partial=child.partial) for child in children]
     finally:
         for child in children:
             child.kill()

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
-from xwsat.guard import Tick, run_function
+from xwsat.guard import Tick, report_partial, run_function
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 from xwsat.words import WordList
@@ -32,6 +32,22 @@ class Count:
     method: str
 
 
+class Partial:
+    """The count so far, sent to the parent at most every ``EVERY_S`` (``report_partial``): what
+    it prints if it stops the counting child (Ctrl-C, the time limit) before the end."""
+
+    EVERY_S = 0.2
+
+    def __init__(self) -> None:
+        self.at = 0.0
+
+    def send(self, n: int) -> None:
+        now = time.monotonic()
+        if now - self.at >= self.EVERY_S:
+            self.at = now
+            report_partial(n)
+
+
 def _enumerate(problem: FillProblem, limit: int | None, time_limit: float, workers: int) -> dict:
     """Child: enumerate with CP-SAT, counting in the callback."""
     from ortools.sat.python import cp_model
@@ -39,6 +55,7 @@ def _enumerate(problem: FillProblem, limit: int | None, time_limit: float, worke
     from xwsat.encode.cpsat_tables import encode_cpsat
 
     model = encode_cpsat(problem)
+    partial = Partial()
 
     class Counter(cp_model.CpSolverSolutionCallback):
         def __init__(self) -> None:
@@ -47,6 +64,7 @@ def _enumerate(problem: FillProblem, limit: int | None, time_limit: float, worke
 
         def on_solution_callback(self) -> None:
             self.n += 1
+            partial.send(self.n)
             if limit is not None and self.n >= limit:
                 self.stop_search()
 
@@ -136,11 +154,15 @@ def count_rectangle(words: WordList, height: int, width: int, allow_repeats: boo
             n += w not in used and len(set(every)) == len(every)
         return n
 
+    partial = Partial()
+
     def extend(cols_now: list[str]) -> bool:
         nonlocal total, nodes
         nodes += 1
-        if nodes % 256 == 0 and time.monotonic() > deadline:
-            return False
+        if nodes % 256 == 0:
+            if time.monotonic() > deadline:
+                return False
+            partial.send(total)
         cand = candidates(cols_now)
         if len(chosen) == height - 1:
             total += last_row(cols_now, cand)
@@ -198,7 +220,7 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
         seconds = time.monotonic() - start
         name = "row by row: first rows enumerated, the last one counted with bitsets"
         if not run.ok:
-            return Count(0, False, run.message, seconds, name)
+            return Count(run.partial or 0, False, run.message, seconds, name)
         n, exact, reason = run.value
         return Count(n, exact, reason, seconds, name)
     propagated = propagate(built.problem)
@@ -217,8 +239,8 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
                            max(start + time_limit - time.monotonic(), 0.1),
                            "counting by search", on_tick)
     seconds = time.monotonic() - start
-    if not run.ok:
-        return Count(0, False, run.message, seconds, name)
+    if not run.ok:  # stopped: the count it had sent is still a lower bound
+        return Count(run.partial or 0, False, run.message, seconds, name)
     if method == "cpsat":
         n, status = run.value["n"], run.value["status"]
         complete = status in ("OPTIMAL", "INFEASIBLE")

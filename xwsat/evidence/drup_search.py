@@ -122,12 +122,16 @@ def count_leaves(problem: FillProblem, deadline: float | None,
     state = search.state
     if state.initialise() is not None:
         return 0, True, 0
+    from xwsat.evidence.count import Partial
+
     found = 0
+    partial = Partial()
     while True:
         search.nodes += 1
-        if deadline is not None and search.nodes % CLOCK_EVERY == 0 \
-                and time.monotonic() > deadline:
-            return found, False, search.nodes
+        if search.nodes % CLOCK_EVERY == 0:
+            if deadline is not None and time.monotonic() > deadline:
+                return found, False, search.nodes
+            partial.send(found)
         choice = search.choose()
         if choice is None:
             found += 1
