@@ -162,6 +162,12 @@ def check_writable(path: Path | None) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise XwsatError(f"{path}: cannot write in {folder} (permission denied)")
+    try:  # a file of our own, made and removed: some places refuse what access() allows
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
+    except OSError as exc:
+        raise XwsatError(f"{path}: cannot write in {folder} ({exc.strerror})") from None
+    os.close(handle)
+    Path(probe).unlink(missing_ok=True)
 
 
 def same_file(a: Path, b: Path) -> bool:
