@@ -302,3 +302,41 @@ def test_a_malformed_suite_entry_is_one_line(tmp_path, entry, message) -> None:
     (tmp_path / "suite.json").write_text(json.dumps({"suite": "x", "grids": [entry]}))
     with pytest.raises(XwsatError, match=message):
         load_suite(str(tmp_path / "suite.json"))
+
+
+def test_readme_splice_refuses_markers_out_of_order_and_keeps_every_other_byte() -> None:
+    # misordered or lone markers deleted the user's text between them (found in review)
+    start, end = "<!-- xwsat bench r: start -->", "<!-- xwsat bench r: end -->"
+    for text in (f"a\n{end}\nb\n{start}\nKEEP\n", f"a\n{start}\nKEEP\n", f"a\n{end}\nKEEP\n"):
+        with pytest.raises(XwsatError, match="not one pair"):
+            splice(text, "r", "table")
+    crlf = "line one\r\nline two\r\n\n\n"
+    once = splice(crlf, "r", "table")
+    assert once.startswith(crlf) and once.endswith(f"{end}\n")
+    again = splice(once + "after\r\n", "r", "table 2")
+    assert again.startswith(crlf) and again.endswith(f"{end}\nafter\r\n") and "table 2" in again
+
+
+def test_report_never_writes_through_a_link_among_the_plots(tiny_suite: Path,
+                                                            tmp_path: Path) -> None:
+    # a planted link was followed and the file it named overwritten (found in review)
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    precious = tmp_path / "precious.txt"
+    precious.write_text("mine\n")
+    (out / "cactus.png").unlink()
+    (out / "cactus.png").symlink_to(precious)
+    result = bench("report", out, "--force")
+    assert result.exit_code == 2 and "not a plain file" in result.stderr
+    assert precious.read_text() == "mine\n" and (out / "cactus.png").is_symlink()
+    assert not [p for p in out.iterdir() if p.name.startswith(".cactus")]
+
+
+def test_a_readme_that_is_not_utf8_is_one_line(tiny_suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    readme = tmp_path / "latin1.md"
+    readme.write_bytes(b"caf\xe9\n")
+    result = bench("report", out, "--readme", readme)
+    assert result.exit_code == 2 and "not UTF-8" in result.stderr
+    assert readme.read_bytes() == b"caf\xe9\n"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from xwsat.bench.sweep import VERDICTS, disagreements, instance_id
+from xwsat.errors import XwsatError
 
 NOT_DECIDED = ("timeout", "memout", "unknown", "crash", "error", "interrupted", "killed",
                "exhausted")
@@ -276,15 +277,31 @@ def scatter_plot(runs: list[Run], x_backend: str, y_backend: str, path_stem: Pat
 
 
 def _save(fig: Any, stem: Path) -> list[Path]:
+    import tempfile
+
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
     paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
-    for path in paths:  # via a temporary name, so a failure never leaves half a picture
-        tmp = path.with_name(f".{path.name}.tmp")
-        fig.savefig(tmp, dpi=120, format=path.suffix[1:])
-        os.replace(tmp, path)
-    plt.close(fig)
+    for path in paths:
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            plt.close(fig)
+            raise XwsatError(f"{path}: is not a plain file (a link, device, pipe or folder); "
+                             "move it away, then report again")
+    try:
+        for path in paths:  # via a fresh temporary file: never half a picture, never a link
+            handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    fig.savefig(out, dpi=120, format=path.suffix[1:])
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, path)
+            finally:
+                Path(tmp).unlink(missing_ok=True)
+    except OSError as exc:
+        raise XwsatError(f"{stem.parent}: cannot write the plots ({exc.strerror})") from None
+    finally:
+        plt.close(fig)
     return paths
 
 
@@ -404,11 +421,17 @@ def readme_section(report_md: str, folder: Path, readme: Path) -> str:
 
 
 def splice(readme_text: str, name: str, section: str) -> str:
-    """Replace the block between this sweep's markers, or append it (everything else is kept)."""
+    """Replace the block between this sweep's markers, or append it; every byte outside the
+    block is kept. Markers out of order, or one without the other, are refused: whatever
+    lies between them may be the user's."""
     start, end = f"<!-- xwsat bench {name}: start -->", f"<!-- xwsat bench {name}: end -->"
     block = f"{start}\n{section}\n{end}"
-    if start in readme_text and end in readme_text:
-        before, _, rest = readme_text.partition(start)
-        _, _, after = rest.partition(end)
-        return before + block + after
-    return readme_text.rstrip("\n") + "\n\n" + block + "\n"
+    at, till = readme_text.find(start), readme_text.find(end)
+    if at < 0 and till < 0:
+        glue = "" if not readme_text else "\n" if readme_text.endswith("\n") else "\n\n"
+        return readme_text + glue + block + "\n"
+    till = readme_text.find(end, at) if at >= 0 else -1
+    if at < 0 or till < 0 or readme_text.count(start) > 1:
+        raise XwsatError(f"the markers '{start}' and '{end}' are not one pair in that order; "
+                         "mend or remove them, then report again")
+    return readme_text[:at] + block + readme_text[till + len(end):]

@@ -300,6 +300,20 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _readme_text(readme: Path) -> str:
+    """The user's Markdown as it is, line ends included (a text-mode read turns CRLF into LF,
+    and the rewrite would change every line)."""
+    if not readme.exists():
+        return ""
+    try:
+        return readme.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise XwsatError(f"{readme}: not UTF-8 text (bad byte at offset {exc.start}); "
+                         "--readme edits UTF-8 Markdown only") from None
+    except OSError as exc:
+        raise XwsatError(f"{readme}: cannot read ({exc.strerror})") from None
+
+
 def _check_readme(readme: Path, folder: Path) -> None:
     """``--readme`` names a Markdown file of the user's, never one of the sweep's own files
     (its rows, its record, the report files): checked before anything is written."""
@@ -336,9 +350,13 @@ def report(
             _check_readme(readme, folder)
         text = _write_report(folder, baseline, title, force)
         if readme is not None:
-            old = readme.read_text(encoding="utf-8") if readme.exists() else ""
+            old = _readme_text(readme)
             section = readme_section(text, folder, readme)
-            write_atomic(readme, splice(old, folder.name, section))
+            try:
+                spliced = splice(old, folder.name, section)
+            except XwsatError as exc:
+                raise XwsatError(f"{readme}: {exc}") from None
+            write_atomic(readme, spliced)
     except OSError as exc:  # the folder or --readme cannot be read or written
         raise XwsatError(f"{exc.filename or folder}: cannot write the report "
                          f"({exc.strerror or exc})") from None
