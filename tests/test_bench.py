@@ -340,3 +340,16 @@ def test_a_readme_that_is_not_utf8_is_one_line(tiny_suite: Path, tmp_path: Path)
     result = bench("report", out, "--readme", readme)
     assert result.exit_code == 2 and "not UTF-8" in result.stderr
     assert readme.read_bytes() == b"caf\xe9\n"
+
+
+@pytest.mark.parametrize("name,text", [("sweep.json", '{"mine": 1}\n'), ("sweep.json", "[1, 2]\n"),
+                                       ("rows.jsonl", "my own notes\n")])
+def test_a_sweep_never_resumes_into_files_it_did_not_write(tiny_suite: Path, tmp_path: Path,
+                                                           name: str, text: str) -> None:
+    # a foreign sweep.json was edited, or crashed the run; a foreign rows.jsonl appended to
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / name).write_text(text)
+    result = bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out)
+    assert result.exit_code == 2 and "not written by a sweep" in result.stderr, result.output
+    assert (out / name).read_text() == text and len(list(out.iterdir())) == 1

@@ -216,6 +216,32 @@ def check_bench_folder(folder: Path) -> None:
             (folder / ROWS).is_file() or (folder / SWEEP).is_file()):
         raise XwsatError(f"{folder}: the folder holds other files and no earlier sweep; give a "
                          "new or empty folder for --out")
+    if not _ours(folder):
+        raise XwsatError(f"{folder}: its {SWEEP} or {ROWS} was not written by a sweep; give a "
+                         "new or empty folder for --out")
+
+
+def _ours(folder: Path) -> bool:
+    """Whether the sweep files in ``folder`` (if any) are xwsat's: a sweep.json holding a list
+    of commands, and a rows.jsonl whose first row is a result row. Resuming appends to them."""
+    sweep, rows = folder / SWEEP, folder / ROWS
+    if sweep.exists():
+        try:
+            data = json.loads(sweep.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return False
+        if not isinstance(data, dict) or not isinstance(data.get("commands"), list):
+            return False
+    if rows.exists():
+        try:
+            with rows.open("rb") as handle:
+                first = next((line for line in handle if line.strip()), b"")
+            row = json.loads(first) if first else {"key": "", "status": ""}
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return False
+        if not isinstance(row, dict) or "key" not in row or "status" not in row:
+            return False
+    return True
 
 
 def _command(suites: list[str], backends: list[str], dictionary: list[str] | None,
