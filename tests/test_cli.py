@@ -198,6 +198,8 @@ BAD_INPUTS = {
                                 "99999999999999999999"]),
     "grids-seed-range-huge": ({}, ["grids", "generate", "-o", "{tmp}/g", "--seed",
                                    "1-99999999999"]),
+    "generate-pattern-only-puz": ({}, ["generate", "--size", "3x3", "--dict", "{words}",
+                                       "--pattern-only", "-o", "{tmp}/p.puz"]),
     "grids-blocks-and-ratio": ({}, ["grids", "generate", "-o", "{tmp}/g", "--blocks", "30-36",
                                     "--ratio", "0.1"]),
     "grids-missing-dict": ({}, ["grids", "generate", "-o", "{tmp}/g", "--dict",

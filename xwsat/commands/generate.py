@@ -185,6 +185,9 @@ def generate_command(
                       given, theme or [])
     check_outputs([out], [words.dictionary, given], force)
     check_format(out)
+    if pattern_only and out is not None and out.suffix.lower() == ".puz":  # said before the search
+        raise XwsatError(f"{out}: .puz needs every white cell filled; with --pattern-only write "
+                         ".txt, .json or .ipuz")
     with limited(time_limit):
         word_list = load_word_list(words)
         for ch in set(spec.givens.values()) - {"#"}:
