@@ -383,3 +383,20 @@ def test_a_verdict_on_a_filtered_list_says_so_first(tmp_path, option, words, sai
     assert result.exit_code == 1
     verdict = next(line for line in result.output.splitlines() if "VERIFIED" in line)
     assert said in verdict and "your 4 words are" in verdict
+
+
+def test_the_verified_line_names_rules_other_than_the_defaults(tmp_path) -> None:
+    # slots of one cell made this ring unfillable, but the headline said only "your grid and
+    # dictionary", which fill it with the default rules (found in review)
+    grid, words = tmp_path / "ring.txt", tmp_path / "w.txt"
+    grid.write_text("...\n.#.\n...\n")
+    words.write_text("CAT\nTOE\nCUB\nBYE\nA\n")
+    folder = tmp_path / "cert"
+    runner = CliRunner()
+    made = runner.invoke(app, ["prove", str(grid), "-d", str(words), "--min-length", "1",
+                               "--certificate", str(folder)])
+    assert made.exit_code == 1, made.output
+    checked = runner.invoke(app, ["check-proof", str(folder), "--grid", str(grid), "--dict",
+                                  str(words)])
+    head = next(line for line in checked.output.splitlines() if line.startswith("VERIFIED"))
+    assert checked.exit_code == 1 and "with slots of 1+ cells:" in head

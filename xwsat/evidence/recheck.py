@@ -272,8 +272,13 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     confirmed = ("your grid and dictionary" if grid is not None and words is not None else
                  "the grid and words kept in the folder (pass --grid and --dict to confirm "
                  "they are yours)")
-    if filters and words is not None:  # the question is about the filtered list: say so first
-        confirmed += f" with {'; '.join(filters)}"
+    said = list(filters) if filters and words is not None else []  # the filtered list's
+    if question.min_length != 2:  # rules other than the defaults change the question too
+        said.append(f"slots of {question.min_length}+ cells")
+    if question.allow_repeats:
+        said.append("repeated words allowed")
+    if said:  # said first, not only in the lines below
+        confirmed += f" with {'; '.join(said)}"
     head = (f"VERIFIED: no fill exists for {confirmed}: the formula rebuilt from them is "
             f"formula.cnf, and {checker_label(result)} checked the proof's "
             f"{result['steps']} steps against it" + (f" ({result['parts']} parts at once)"
