@@ -353,3 +353,19 @@ def test_a_sweep_never_resumes_into_files_it_did_not_write(tiny_suite: Path, tmp
     result = bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out)
     assert result.exit_code == 2 and "not written by a sweep" in result.stderr, result.output
     assert (out / name).read_text() == text and len(list(out.iterdir())) == 1
+
+
+def test_a_resumed_sweep_reruns_a_row_whose_files_changed(tiny_suite: Path,
+                                                          tmp_path: Path) -> None:
+    # rows were matched by file names only: a changed dictionary kept its old verdict
+    out = tmp_path / "out"
+    args = [tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out]
+    assert bench(*args).exit_code == 0
+    again = bench(*args)
+    assert again.exit_code == 0 and "nothing new" in again.stdout + again.stderr
+    (tiny_suite / "words.txt").write_text(WORDS + "ZZ\n")
+    changed = bench(*args)
+    assert changed.exit_code == 0 and "nothing new" not in changed.stdout + changed.stderr
+    rows = [json.loads(line) for line in (out / ROWS).read_text().splitlines()]
+    grids = {row["grid"] for row in rows}
+    assert len({row["inputs"] for row in rows}) == 2 * len(grids)  # each grid, both lists

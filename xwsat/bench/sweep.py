@@ -33,18 +33,36 @@ def plan_tasks(suites: Iterable[Suite], backends: list[str], seeds: list[int],
     """Every task, instance by instance (all back-ends of an instance run together, so a
     partial sweep still compares back-ends on the instances it reached)."""
     tasks = []
+    digests: dict[str, str] = {}
     for suite in suites:
         for inst in suite.instances:
+            inputs = _inputs_digest(str(inst.grid_path), inst.dictionary_path, digests)
             for seed in seeds:
                 for backend in backends:
                     task = {"suite": inst.suite, "grid": inst.grid, "dictionary": inst.dictionary,
                             "backend": backend, "seed": seed, "time_limit": time_limit,
                             "memory_mb": memory_mb, "known": inst.known,
                             "grid_path": str(inst.grid_path),
-                            "dictionary_path": inst.dictionary_path}
+                            "dictionary_path": inst.dictionary_path, "inputs": inputs}
                     task["key"] = task_key(task)
                     tasks.append(task)
     return tasks
+
+
+def _inputs_digest(grid_path: str, dictionary_path: str, seen: dict[str, str]) -> str:
+    """A hash of the grid's and the dictionary's bytes (an embedded list: its name): a resumed
+    sweep reruns a row whose files changed under the same names."""
+    import hashlib
+
+    parts = []
+    for path in (grid_path, dictionary_path):
+        if path not in seen:
+            try:
+                seen[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+            except OSError:
+                seen[path] = path  # an embedded list ("en"), named by its code
+        parts.append(seen[path])
+    return "-".join(parts)
 
 
 def task_key(row: dict[str, Any]) -> str:
@@ -200,8 +218,12 @@ def _sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
     path = out_dir / ROWS
     _end_torn_line(path)
     existing = read_rows(path)
+    inputs = {t["key"]: t.get("inputs") for t in tasks}
+    # a row counts as done only for the same files (rows written before their digest was
+    # recorded are taken as they are)
     done = {row["key"] for row in existing
-            if "all" not in rerun and row["status"] not in rerun}
+            if "all" not in rerun and row["status"] not in rerun
+            and row.get("inputs", inputs.get(row["key"])) == inputs.get(row["key"])}
     todo = [t for t in tasks if t["key"] not in done]
     progress = Progress(len(tasks), len(tasks) - len(todo), jobs,
                         tasks[0]["time_limit"] if tasks else 0.0)
