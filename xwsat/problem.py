@@ -6,6 +6,7 @@ cell masks are the letters still allowed in each cell (uint64 bitmasks).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -168,7 +169,7 @@ def build_problem(
     return Built(problem, slots, grid, words)
 
 
-def _without_placed(words: WordList):
+def _without_placed(words: WordList) -> Callable[[int], tuple[np.ndarray, np.ndarray]]:
     """Per length, the word ids and codes without the constructor's non-dictionary entries
     (``WordList.placed_only``), computed once per length so open slots still share them."""
     cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}

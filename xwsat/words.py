@@ -250,7 +250,7 @@ def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
             first = handle.read(SNIFF_BYTES)
             if first[:2] != GZIP_MAGIC and b"\x00" in first:
                 raise XwsatError(f"{path}: looks like a binary file, not text")
-            rest = handle.read(most + 1 - len(first)) if len(first) == SNIFF_BYTES else b""
+            rest = handle.read(most + 1 - len(first))  # b"" at the end (a pipe may be short)
     except FileNotFoundError:
         raise XwsatError(f"{path}: no such file") from None
     except IsADirectoryError:
