@@ -274,3 +274,20 @@ def test_a_page_that_cannot_check_its_answers_says_so(tmp_path):
     full = write(tmp_path / "y.json", render_puzzle(puzzle("latin"), "y.json"))
     quiet = runner.invoke(app, ["convert", str(full), str(tmp_path / "y.html")])
     assert quiet.exit_code == 0 and "note:" not in quiet.output
+
+
+def test_a_puz_that_cannot_hold_a_clue_says_so(tmp_path) -> None:
+    # clue text outside ISO-8859-1 became '?' without a word (found in review)
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
+    grid.write_text("..\n..\n")
+    words.write_text("AB;50;日本 one\nCD;50;two 日\nAC;50;three\nBD;50;four\n", encoding="utf-8")
+    runner = CliRunner()
+    puz = runner.invoke(app, ["fill", str(grid), "-d", str(words), "-o", str(tmp_path / "f.puz")])
+    assert puz.exit_code == 0 and "a .puz cannot hold" in puz.stderr
+    ipuz = runner.invoke(app, ["fill", str(grid), "-d", str(words), "-o",
+                               str(tmp_path / "f.ipuz")])
+    assert ipuz.exit_code == 0 and "cannot hold" not in ipuz.stderr

@@ -12,6 +12,7 @@ from xwsat.commands.common import check_outputs, write_atomic
 from xwsat.commands.options import ForceOpt
 from xwsat.formats import WRITABLE, check_format, read_puzzle, render_puzzle
 from xwsat.formats.html import unchecked_note
+from xwsat.formats.puzfile import lost_text_note
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
 
@@ -54,6 +55,8 @@ def convert(
     lang = dictionary if dictionary in ("ru", "es") else "en"
     write_atomic(out, render_puzzle(puzzle, out, lang))
     if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
+        typer.echo(note, err=True)
+    if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
         typer.echo(note, err=True)
     typer.echo(f"wrote {out} ({puzzle.pattern.width}x{puzzle.pattern.height}, "
                f"{len(puzzle.slots)} entries, {len(clues)} clues)")

@@ -31,6 +31,7 @@ from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Wo
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.formats.html import unchecked_note
+from xwsat.formats.puzfile import lost_text_note
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.outcome import Status
@@ -200,6 +201,8 @@ def fill(
         data = render_puzzle(puzzle, out,
                              words.dictionary if words.dictionary in ("ru", "es") else "en")
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
+            typer.echo(note, err=True)
+        if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
             typer.echo(note, err=True)
     if json_out:
         record = as_json(result)

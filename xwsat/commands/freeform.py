@@ -25,6 +25,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
+from xwsat.formats.puzfile import lost_text_note
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.placer import FreeformResult, default_size, freeform
 from xwsat.outcome import Status
@@ -129,8 +130,11 @@ def freeform_command(
                           progress, threading.Event(), crop=not size)
     result.notes[:0] = notes
     if out is not None and result.verified:
-        write_atomic(out, render_rows(out, result.layout.rows(), clues_by_slot(result),
-                                      2, f"Free-form crossword ({words.name})"))
+        clues = clues_by_slot(result)
+        write_atomic(out, render_rows(out, result.layout.rows(), clues, 2,
+                                      f"Free-form crossword ({words.name})"))
+        if note := lost_text_note(out, clues.values()):
+            typer.echo(note, err=True)
     if json_out:
         typer.echo(json.dumps(as_json(result), indent=2, ensure_ascii=False))
     else:

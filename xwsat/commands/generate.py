@@ -27,6 +27,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
+from xwsat.formats.puzfile import lost_text_note
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots, parse_grid
@@ -198,6 +199,8 @@ def generate_command(
         clues = dictionary_clues(word_list, entries(result.rows, spec))
         write_atomic(out, render_rows(out, result.rows, clues, spec.min_length,
                                       f"Generated {spec.width}x{spec.height}", pattern_only))
+        if not pattern_only and (note := lost_text_note(out, clues.values())):
+            typer.echo(note, err=True)
     if json_out:
         typer.echo(json.dumps(as_json(result, spec, word_list.source), indent=2,
                               ensure_ascii=False))

@@ -10,6 +10,9 @@ part of the puzzle), and the solution is kept unless it is scrambled (locked).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+
 from xwsat.errors import XwsatError
 from xwsat.formats.puzzle import Puzzle, make_grid
 from xwsat.grid import BLOCK, EMPTY
@@ -96,6 +99,19 @@ _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201
                              "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2032": "'",
                              "\u2033": '"', "\u2013": "-", "\u2014": "--", "\u2212": "-",
                              "\u2026": "...", "\u2022": "*", "\u2009": " ", "\u202f": " "})
+
+
+def lost_text_note(path: Path | str, texts: Iterable[str | None]) -> str | None:
+    """Said when a .puz cannot hold some clue (or title) text: characters outside its one-byte
+    encoding become '?' (``fitted_text``), which the file keeps silently."""
+    if Path(path).suffix.lower() != ".puz":
+        return None
+    lost = sum(1 for text in texts if text and fitted_text(text).count("?") > text.count("?"))
+    if not lost:
+        return None
+    texts_word = "text uses" if lost == 1 else "texts use"
+    return (f"note: {path}: {lost} clue or title {texts_word} characters a .puz cannot hold "
+            "(ISO-8859-1); they read '?' there (.ipuz and .json keep them)")
 
 
 def fitted_text(text: str, encoding: str = "ISO-8859-1") -> str:
