@@ -248,3 +248,15 @@ def test_a_grid_too_small_for_the_default_shortest_word_says_which_default() -> 
     result = CliRunner().invoke(app, ["generate", "--size", "2x2", "-d", "en", "-t", "5"])
     assert result.exit_code == 2
     assert "--min-length 3 (the shortest word; 3 unless given)" in result.output
+
+
+def test_a_given_grid_is_read_by_its_extension(tmp_path) -> None:
+    # --given read every file as a text grid: a .json or .ipuz one was "448x1" (found in review)
+    given = tmp_path / "given.json"
+    given.write_text(json.dumps({"pattern": ["T..", "...", "..."]}))
+    words = tmp_path / "w.txt"
+    words.write_text("TEA\nEAT\nATE\nTAE\nETA\nAET\n")
+    result = CliRunner().invoke(app, ["generate", "--size", "3x3", "--given", str(given),
+                                      "--dict", str(words), "--allow-repeats", "-t", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.output.split("\n\n")[1].split()[0] == "T"

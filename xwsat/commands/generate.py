@@ -26,13 +26,13 @@ from xwsat.commands.options import (
     grouped,
 )
 from xwsat.errors import XwsatError
-from xwsat.formats import check_format, render_rows
+from xwsat.formats import check_format, read_grid, render_rows
 from xwsat.formats.puzfile import lost_text_note
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
-from xwsat.grid import Grid, extract_slots, parse_grid
+from xwsat.grid import Grid, extract_slots
 from xwsat.outcome import Status
-from xwsat.words import WordList, normalize_word, read_text_file
+from xwsat.words import WordList, normalize_word
 
 SHOWN = {Status.FILLED: "generated", Status.UNFILLABLE: "impossible",
          Status.UNKNOWN: "undecided", Status.ERROR: "error"}  # what a generator's outcome means
@@ -65,7 +65,7 @@ def build_spec(size: str, blocks: int | None, ratio: float | None, min_length: i
     givens: dict[int, str] = {}
     grid: Grid | None = None
     if given is not None:
-        grid = parse_grid(read_text_file(given), str(given)).map_letters(normalize_word)
+        grid = read_grid(given).map_letters(normalize_word)  # .puz .ipuz .json by extension
     if size:
         width, height = parse_size(size)
         if grid is not None and (grid.width, grid.height) != (width, height):
