@@ -54,13 +54,13 @@ def _inputs_digest(grid_path: str, dictionary_path: str, seen: dict[str, str]) -
     sweep reruns a row whose files changed under the same names."""
     import hashlib
 
+    from xwsat.words import EMBEDDED
+
     parts = []
     for path in (grid_path, dictionary_path):
-        if path not in seen:
-            try:
-                seen[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-            except OSError:
-                seen[path] = path  # an embedded list ("en"), named by its code
+        if path not in seen:  # an embedded list ("en") is named by its code
+            seen[path] = path if path in EMBEDDED else \
+                hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
         parts.append(seen[path])
     return "-".join(parts)
 

@@ -224,14 +224,9 @@ def check_bench_folder(folder: Path) -> None:
 def _ours(folder: Path) -> bool:
     """Whether the sweep files in ``folder`` (if any) are xwsat's: a sweep.json holding a list
     of commands, and a rows.jsonl whose first row is a result row. Resuming appends to them."""
-    sweep, rows = folder / SWEEP, folder / ROWS
-    if sweep.exists():
-        try:
-            data = json.loads(sweep.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            return False
-        if not isinstance(data, dict) or not isinstance(data.get("commands"), list):
-            return False
+    rows = folder / ROWS
+    if (folder / SWEEP).exists() and not isinstance(_sweep_data(folder).get("commands"), list):
+        return False
     if rows.exists():
         try:
             with rows.open("rb") as handle:

@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import lcg_kernel as K  # noqa: E402
 
 from xwsat.backends.registry import make_backend  # noqa: E402
-from xwsat.grid import parse_grid  # noqa: E402
+from xwsat.errors import XwsatError  # noqa: E402
+from xwsat.formats import read_grid  # noqa: E402
 from xwsat.mac.model import build_model  # noqa: E402
 from xwsat.outcome import Limits  # noqa: E402
 from xwsat.problem import FillProblem, build_problem  # noqa: E402
@@ -275,8 +276,9 @@ def main() -> None:
     print("|---|---|---|---|---|", file=sys.stderr)
     for item in args.instances:
         grid_path, _, dictionary = item.partition("@")
-        built = build_problem(parse_grid(Path(grid_path).read_text(encoding="utf-8")),
-                              load_words(dictionary))
+        if not dictionary:
+            raise XwsatError(f"{item}: write each instance as GRID@DICT")
+        built = build_problem(read_grid(grid_path), load_words(dictionary))
         started = time.perf_counter()
         propagated = propagate(built.problem)
         if propagated.wiped is not None:
@@ -303,4 +305,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except XwsatError as exc:  # a missing grid or word list: one line, not a traceback
+        print(f"measure.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)
