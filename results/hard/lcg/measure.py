@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import lcg_kernel as K  # noqa: E402
 
 from xwsat.backends.registry import make_backend  # noqa: E402
-from xwsat.errors import XwsatError  # noqa: E402
+from xwsat.errors import XwsatError, run_script  # noqa: E402
 from xwsat.formats import read_grid  # noqa: E402
 from xwsat.mac.model import build_model  # noqa: E402
 from xwsat.outcome import Limits  # noqa: E402
@@ -305,8 +305,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except XwsatError as exc:  # a missing grid or word list: one line, not a traceback
-        print(f"measure.py: error: {exc}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, "measure.py")

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from xwsat.bench.suites import load_suite
-from xwsat.errors import XwsatError
+from xwsat.errors import run_script
 from xwsat.grid import parse_grid
 from xwsat.mac import aot
 from xwsat.mac import model as model_module
@@ -86,8 +86,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except XwsatError as exc:  # a bad suite or word list: one line, not a traceback
-        print(f"measure.py: error: {exc}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, "measure.py")
