@@ -317,7 +317,11 @@ def test_info_reports_wipeout(write) -> None:
     words = write("w.txt", "CAT\n")
     result = invoke("info", grid, "--dict", words, "--json")
     assert result.exit_code == 0, result.output
-    assert "no 19-letter word" in json.loads(result.stdout)["unfillable_by_propagation"]
+    data = json.loads(result.stdout)
+    assert "no 19-letter word" in data["unfillable_by_propagation"]
+    assert data["slots"][0]["after_pruning"] is None  # not a count when a slot was emptied
+    text = invoke("info", grid, "--dict", words)
+    assert text.exit_code == 0 and "-1" not in text.stdout
 
 
 def test_executable_fills_a_tiny_grid(tiny) -> None:

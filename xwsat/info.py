@@ -19,7 +19,7 @@ class SlotInfo:
     pattern: str
     crossings: int
     candidates: int
-    after_pruning: int
+    after_pruning: int | None  # None when propagation emptied some slot: no count means anything
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,8 @@ class GridInfo:
             f"{'slot':>5} {'len':>3} {'cross':>5} {'words':>8} {'pruned':>8}  pattern",
         ]
         lines += [
-            f"{s.name:>5} {s.length:>3} {s.crossings:>5} {s.candidates:>8} {s.after_pruning:>8}"
+            f"{s.name:>5} {s.length:>3} {s.crossings:>5} {s.candidates:>8}"
+            f" {'-' if s.after_pruning is None else s.after_pruning:>8}"
             f"  {s.pattern}"
             for s in self.slots
         ]
@@ -72,7 +73,7 @@ def grid_info(grid: Grid, words: WordList, min_length: int = 2,
             pattern="".join(grid.cell(c) for c in slot.cells),
             crossings=len(neighbours[i]),
             candidates=len(problem.candidates[i]),
-            after_pruning=int(after[i]) if propagated.wiped is None else -1,
+            after_pruning=int(after[i]) if propagated.wiped is None else None,
         )
         for i, slot in enumerate(built.slots)
     )
