@@ -221,6 +221,24 @@ def test_cli_given_grid_must_match_size(write) -> None:
         assert data["grid"][0][0] == "A"
 
 
+@pytest.mark.parametrize(("rows", "extra", "message"), [
+    ("##...\n##...\n.....\n.....\n.....\n", ["--blocks", "2"], "places 4 blocks, more than the 2"),
+    ("##...\n##...\n.....\n.....\n.....\n", ["--blocks", "6", "--symmetry", "rotational"],
+     "places 8 blocks with their mirrors"),
+    ("#....\n.....\n.....\n.....\n....A\n", ["--symmetry", "rotational"],
+     "letter A in its rotational mirror"),
+])
+def test_cli_given_that_breaks_the_cap_or_symmetry_is_bad_input(write, rows, extra,
+                                                                  message) -> None:
+    """Before, the search ran and said only 'native exhausted the search'."""
+    words = write("w.txt", "\n".join(AB_WORDS) + "\n")
+    given = write("g.txt", rows)
+    result = invoke("generate", "--given", given, "--dict", words, "-q", *extra)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
+
+
 def test_cli_generate_writes_a_puz_file(write, tmp_path) -> None:
     pytest.importorskip("xwsat.formats")
     puz = pytest.importorskip("puz")

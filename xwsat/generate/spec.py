@@ -39,6 +39,27 @@ class GenerateSpec:
                 raise XwsatError(f"theme entry {word} is longer than the grid")
             if len(word) < self.min_length:
                 raise XwsatError(f"theme entry {word} is shorter than --min-length")
+        self._check_givens()
+
+    def _check_givens(self) -> None:
+        """Given blocks (with their mirrors) that break the cap or the symmetry: bad input."""
+        blocks = {cell for cell, ch in self.givens.items() if ch == "#"}
+        for cell in list(blocks):
+            mirror = self.mirror_of(cell)
+            if mirror is None:
+                continue
+            letter = self.givens.get(mirror, "#")
+            if letter != "#":
+                raise XwsatError(
+                    f"--given places a block at row {cell // self.width + 1}, column "
+                    f"{cell % self.width + 1} and the letter {letter} in its "
+                    f"{self.symmetry} mirror: no {self.symmetry} grid holds both")
+            blocks.add(mirror)
+        if self.max_blocks is not None and len(blocks) > self.max_blocks:
+            mirrored = " with their mirrors" if self.symmetry != "none" else ""
+            raise XwsatError(f"--given places {len(blocks)} blocks{mirrored}, more than the "
+                             f"{self.max_blocks} the block cap allows (--blocks or "
+                             "--block-ratio)")
 
     @property
     def cells(self) -> int:
