@@ -291,3 +291,30 @@ def test_a_puz_that_cannot_hold_a_clue_says_so(tmp_path) -> None:
     ipuz = runner.invoke(app, ["fill", str(grid), "-d", str(words), "-o",
                                str(tmp_path / "f.ipuz")])
     assert ipuz.exit_code == 0 and "cannot hold" not in ipuz.stderr
+
+
+def _convert_notes(source: Path, tmp_path: Path) -> list[str]:
+    result = runner.invoke(app, ["convert", str(source), str(tmp_path / "out.ipuz"), "--force"])
+    assert result.exit_code == 0, result.output
+    return [line for line in result.stderr.splitlines() if line.startswith("note:")]
+
+
+def test_what_a_reader_cannot_keep_is_said_not_dropped(tmp_path):
+    # found in review: a scrambled .puz solution, a digit in a .puz solution and an .ipuz
+    # solution letter on a block all vanished in a conversion without a word
+    import puz
+
+    data = render_puzzle(puzzle("latin"), "x.puz")
+    assert _convert_notes(write(tmp_path / "plain.puz", data), tmp_path) == []
+    locked = puz.load(data)
+    locked.lock_solution(1234)
+    notes = _convert_notes(write(tmp_path / "locked.puz", locked.tobytes()), tmp_path)
+    assert len(notes) == 1 and "scrambled" in notes[0]
+    digit = puz.load(data)
+    digit.solution = "C1" + digit.solution[2:]
+    notes = _convert_notes(write(tmp_path / "digit.puz", digit.tobytes()), tmp_path)
+    assert len(notes) == 1 and "digit or symbol instead of a letter: 1," in notes[0]
+    doc = json.loads(render_puzzle(puzzle("latin"), "x.ipuz"))
+    doc["solution"][0][3] = "Z"  # row 1, column 4 is a block
+    notes = _convert_notes(write(tmp_path / "z.ipuz", json.dumps(doc)), tmp_path)
+    assert len(notes) == 1 and "letters on the puzzle's blocks: 1," in notes[0]

@@ -37,6 +37,8 @@ def convert(
     check_outputs([out], [source, dictionary or None], force)
     words = load_words(dictionary) if dictionary else None
     puzzle = read_puzzle(source)
+    for what in puzzle.dropped:
+        typer.echo(f"note: {source}: {what}", err=True)
     if puzzle.solution is None and _complete(puzzle.pattern):
         blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                            for row in puzzle.pattern.rows))

@@ -61,6 +61,7 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                 out.append(EMPTY)
         pattern.append(out)
     solution = None
+    on_blocks = 0  # solution letters on the puzzle's blocks: dropped, and said
     raw_solution = data.get("solution")
     if isinstance(raw_solution, list):
         if len(raw_solution) != height or any(
@@ -74,6 +75,8 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                 value = cell.get("value") if isinstance(cell, dict) else cell
                 if pattern[r][c] == BLOCK:
                     out.append(BLOCK)
+                    if isinstance(value, str) and value.strip().isalpha():
+                        on_blocks += 1
                 elif value in (None, "", 0, block):
                     out.append(EMPTY)
                 else:
@@ -90,10 +93,12 @@ def read_ipuz(text: str, source: str) -> Puzzle:
             number, clue = _clue(entry)
             if number is not None and clue:
                 clues[f"{number}{direction}"] = clue
+    dropped = (f"solution letters on the puzzle's blocks: {on_blocks}, dropped",
+               ) if on_blocks else ()
     return Puzzle(make_grid(pattern, source), solution, clues,
                   str(data.get("title") or ""), str(data.get("author") or ""),
                   copyright=str(data.get("copyright") or ""), notes=str(data.get("notes") or ""),
-                  circles=frozenset(circles))
+                  circles=frozenset(circles), dropped=dropped)
 
 
 def _clue(entry: Any) -> tuple[int | None, str]:

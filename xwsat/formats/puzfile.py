@@ -37,6 +37,7 @@ def read_puz(data: bytes, source: str) -> Puzzle:
     black = p.blacksquare()
     locked = p.is_solution_locked()
     pattern, solution = [], []
+    unlettered = 0  # solution cells holding a digit or symbol, which a grid cannot hold
     for r in range(height):
         prow, srow = [], []
         for c in range(width):
@@ -49,6 +50,7 @@ def read_puz(data: bytes, source: str) -> Puzzle:
             given = fill.isalpha() and (locked or not sol.isalpha() or fill.upper() == sol.upper())
             prow.append(fill.upper() if given else EMPTY)
             srow.append(sol.upper() if sol.isalpha() else EMPTY)
+            unlettered += not sol.isalpha() and sol != _PUZ_EMPTY
         pattern.append(prow)
         solution.append(srow)
     grid = make_grid(pattern, source)
@@ -58,8 +60,15 @@ def read_puz(data: bytes, source: str) -> Puzzle:
         raise XwsatError(f"{source}: {len(p.clues)} clues for {len(slots)} slots")
     clues = {s.name: text for s, text in zip(slots, p.clues) if text}
     circles = frozenset(p.markup().get_markup_squares(puz.GridMarkup.Circled))
+    dropped = []
+    if locked:
+        dropped.append("its solution is scrambled (locked with a key), so no solution is kept")
+    elif unlettered:
+        dropped.append(f"solution cells with a digit or symbol instead of a letter: "
+                       f"{unlettered}, left empty")
     return Puzzle(grid, sol_grid, clues, p.title or "", p.author or "",
-                  copyright=p.copyright or "", notes=p.notes or "", circles=circles)
+                  copyright=p.copyright or "", notes=p.notes or "", circles=circles,
+                  dropped=tuple(dropped))
 
 
 def write_puz(puzzle: Puzzle) -> bytes:

@@ -18,7 +18,9 @@ class Puzzle:
 
     ``clues`` maps a slot name ("1A", "3D") to its clue text; missing clues are allowed.
     ``copyright``, ``notes`` and ``circles`` (circled cells by id, a theme's usual marking) are
-    carried from format to format as the files hold them.
+    carried from format to format as the files hold them. ``dropped`` says what the reader read
+    but could not keep (a scrambled solution, a letter on a block), for a command that writes
+    the puzzle again to tell its user rather than lose it silently.
     """
 
     pattern: Grid
@@ -30,6 +32,7 @@ class Puzzle:
     copyright: str = ""
     notes: str = ""
     circles: frozenset[int] = frozenset()
+    dropped: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         shape = (self.pattern.height, self.pattern.width)
