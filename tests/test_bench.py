@@ -369,3 +369,24 @@ def test_a_resumed_sweep_reruns_a_row_whose_files_changed(tiny_suite: Path,
     rows = [json.loads(line) for line in (out / ROWS).read_text().splitlines()]
     grids = {row["grid"] for row in rows}
     assert len({row["inputs"] for row in rows}) == 2 * len(grids)  # each grid, both lists
+
+
+def test_a_folder_keeps_one_time_and_memory_limit(tiny_suite: Path, tmp_path: Path) -> None:
+    # rows of a -t 20 run and a -t 30 run in one folder counted each instance twice in
+    # summary.csv (found in review): resuming with other limits is refused before any run
+    out = tmp_path / "out"
+    assert bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out",
+                 out).exit_code == 0
+    before = (out / ROWS).read_bytes()
+    for extra in (["--time-limit", "30"], ["--time-limit", "20", "--memory-limit", "1024"]):
+        result = bench(tiny_suite, "--backends", "native", *extra, "--out", out)
+        assert result.exit_code == 2, result.output
+        assert "keeps one time and memory limit" in result.stderr
+        assert "20 s, 4096 MiB" in result.stderr
+    assert (out / ROWS).read_bytes() == before
+    rows = (out / ROWS).read_text().splitlines()
+    other = [json.dumps({**json.loads(line), "time_limit": 30.0, "key": json.loads(line)["key"]
+                         + "|other"}) for line in rows]
+    (out / ROWS).write_text("\n".join(rows + other) + "\n")  # a folder merged by hand
+    report = bench("report", out)
+    assert report.exit_code == 2 and "several limits" in report.stderr, report.output

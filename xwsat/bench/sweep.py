@@ -71,6 +71,17 @@ def task_key(row: dict[str, Any]) -> str:
             f"|t={row['time_limit']:g}|m={row.get('memory_mb') or 0}")
 
 
+def limits_of(rows: Iterable[dict[str, Any]]) -> set[tuple[float, int]]:
+    """The (time limit, memory limit) pairs the rows ran under: a folder holds one, since its
+    tables count each instance once (rows of two limits would count it twice)."""
+    return {(float(row.get("time_limit", 0)), int(row.get("memory_mb") or 0)) for row in rows}
+
+
+def describe_limits(limits: Iterable[tuple[float, int]]) -> str:
+    return "; ".join(f"{t:g} s, " + (f"{m} MiB" if m else "no memory limit")
+                     for t, m in sorted(limits))
+
+
 def instance_id(row: dict[str, Any]) -> str:
     return f"{row['suite']}/{row['grid']}@{row['dictionary']}"
 

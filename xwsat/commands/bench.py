@@ -22,7 +22,9 @@ from xwsat.bench.suites import load_suite
 from xwsat.bench.sweep import (
     ROWS,
     Progress,
+    describe_limits,
     disagreements,
+    limits_of,
     local_executor,
     plan_tasks,
     read_rows,
@@ -156,6 +158,7 @@ def run(
             raise XwsatError("a suite is listed twice")
         out_dir = out or Path("results") / "bench" / "+".join(s.name for s in loaded)
         check_bench_folder(out_dir)
+        _check_same_limits(out_dir, time_limit, memory_limit)
         tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
         for path in sorted({t["dictionary_path"] for t in tasks}):
             load_words(path)  # a damaged dictionary is bad input now, not a column of crashes
@@ -221,6 +224,16 @@ def check_bench_folder(folder: Path) -> None:
                          "new or empty folder for --out")
 
 
+def _check_same_limits(folder: Path, time_limit: float, memory_limit: int) -> None:
+    """Resuming keeps the folder's limits: its report counts each instance once."""
+    there = limits_of(read_rows(folder / ROWS))
+    if there and there != {(float(time_limit), memory_limit)}:
+        raise XwsatError(f"{folder}: its runs have the limits {describe_limits(there)}; a sweep "
+                         "folder keeps one time and memory limit (its tables count each "
+                         "instance once): give the same -t and --memory-limit to resume, or "
+                         "another --out")
+
+
 def _ours(folder: Path) -> bool:
     """Whether the sweep files in ``folder`` (if any) are xwsat's: a sweep.json holding a list
     of commands, and a rows.jsonl whose first row is a result row. Resuming appends to them."""
@@ -279,6 +292,9 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
             if (out_dir / ROWS).is_file() else 0
         raise XwsatError(f"{out_dir / ROWS}: " + (f"none of its {lines} lines is a result row"
                                                   if lines else "no rows yet"))
+    if len(limits := limits_of(rows)) > 1:
+        raise XwsatError(f"{out_dir / ROWS}: runs of several limits ({describe_limits(limits)}) "
+                         "would count an instance once per limit; keep one per folder")
     sweep = _sweep_data(out_dir)
     commands = sweep.get("commands")
     command = ("\n".join(c for c in commands if isinstance(c, str)) if isinstance(commands, list)
