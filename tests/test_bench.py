@@ -247,6 +247,11 @@ def test_report_readme_must_be_another_markdown_file(tiny_suite: Path, tmp_path:
     assert bench("report", out, "--readme", readme).exit_code == 0
     text = readme.read_text()
     assert text.startswith("# Mine\n\nkept\n") and "xwsat bench out: start" in text
+    other = tmp_path / "second" / "out"  # another sweep with the same last name
+    _swept(tiny_suite, other)
+    assert bench("report", other, "--readme", readme).exit_code == 0
+    both = readme.read_text()
+    assert both.startswith(text) and "xwsat bench second/out: start" in both
 
 
 def test_seeds_out_of_range_are_bad_input(tiny_suite: Path, tmp_path: Path) -> None:

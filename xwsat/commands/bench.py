@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -351,6 +352,13 @@ def _readme_text(readme: Path) -> str:
         raise XwsatError(f"{readme}: cannot read ({exc.strerror})") from None
 
 
+def marker_name(folder: Path, readme: Path) -> str:
+    """The sweep's name in its README markers: the folder's path from the README's folder, so
+    two sweeps both called ``out`` keep two sections (a folder beside the README is named as
+    before, by its name alone)."""
+    return Path(os.path.relpath(folder.resolve(), readme.resolve().parent)).as_posix()
+
+
 def _check_readme(readme: Path, folder: Path) -> None:
     """``--readme`` names a Markdown file of the user's, never one of the sweep's own files
     (its rows, its record, the report files): checked before anything is written."""
@@ -390,7 +398,7 @@ def report(
             old = _readme_text(readme)
             section = readme_section(text, folder, readme)
             try:
-                spliced = splice(old, folder.name, section)
+                spliced = splice(old, marker_name(folder, readme), section)
             except XwsatError as exc:
                 raise XwsatError(f"{readme}: {exc}") from None
             write_atomic(readme, spliced)
