@@ -152,6 +152,42 @@ def test_a_termination_while_forking_is_delivered_after_it() -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
+class _SlowToFinalise:
+    """A finaliser that is running when a signal comes: Python swallows what its handler
+    raises there and prints a traceback (seen once in CI, from a garbage-collector callback)."""
+
+    def __init__(self, signum: int | None = None) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        if self.signum is not None:
+            os.kill(os.getpid(), self.signum)
+        time.sleep(0.3)
+
+
+def test_a_limit_that_comes_in_a_finaliser_is_raised_again_at_once(capfd) -> None:
+    start = time.monotonic()
+    with pytest.raises(guard.LimitReached), guard.watch(0.05):
+        _SlowToFinalise()  # dropped at once: the deadline passes inside its finaliser
+        time.sleep(5)
+    assert time.monotonic() - start < 0.3  # was 0.55: the watch's next raise, after a pause
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_ctrl_c_that_comes_in_a_finaliser_is_raised_again_at_once(capfd) -> None:
+    previous = signal.signal(signal.SIGINT, guard._terminated)
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt), guard.watch(60):
+            _SlowToFinalise(signal.SIGINT)
+            time.sleep(5)  # the Ctrl-C was lost here before: the command ran on
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert time.monotonic() - start < 0.3
+    assert "Traceback" not in capfd.readouterr().err
+    assert sys.unraisablehook is not guard._lost  # the watch put back the hook it found
+
+
 def test_a_stage_gets_the_time_left_less_the_grace(monkeypatch) -> None:
     monkeypatch.setattr(common, "STARTED", time.monotonic() - 1.0)
     left = common.time_left(3.0)

@@ -21,6 +21,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -479,6 +480,9 @@ def _check(signum: int, frame: object) -> None:
     if not _watch.get("active") or _deferred(signum):
         return  # a late signal after the watch ended must not arm the timer again
     now = time.monotonic()
+    if _watch.pop("interrupt", False):  # a Ctrl-C that a finaliser swallowed (``_lost``)
+        _arm(now)
+        raise KeyboardInterrupt
     deadline, memory = _watch.get("deadline"), _watch.get("memory")
     if deadline is not None and now >= max(deadline, _watch.get("next_raise", deadline)):
         # Raised once; raised again only if the work that caught it is still going half a
@@ -489,6 +493,22 @@ def _check(signum: int, frame: object) -> None:
     _arm(now)
     if memory is not None and tree_rss(os.getpid()) > memory:
         raise LimitReached(Stop.MEMORY, f"memory limit of {memory >> 20} MiB reached")
+
+
+def _lost(unraisable: Any) -> None:
+    """``sys.unraisablehook`` while a watch is on. A limit (or Ctrl-C) that our handlers raise
+    while Python runs a finaliser or a garbage-collector callback is swallowed there, and Python
+    prints a traceback for it; instead say nothing and raise it again a millisecond later, in
+    the work itself (it came 0.5 s late, after a traceback, before)."""
+    exc = unraisable.exc_value
+    if _watch.get("active") and isinstance(exc, (LimitReached, KeyboardInterrupt)):
+        if isinstance(exc, LimitReached):
+            _watch["next_raise"] = time.monotonic()
+        else:
+            _watch["interrupt"] = True
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        return
+    _watch.get("unraisable", sys.__unraisablehook__)(unraisable)
 
 
 @contextlib.contextmanager
@@ -505,7 +525,9 @@ def watch(time_limit: float | None, memory_mb: int | None = None,
     previous = signal.signal(signal.SIGALRM, _check)
     _watch.update(deadline=origin + time_limit if time_limit is not None else None,
                   shown=shown if shown is not None else time_limit,
-                  memory=memory_mb * 1024 * 1024 if memory_mb else None, active=True)
+                  memory=memory_mb * 1024 * 1024 if memory_mb else None, active=True,
+                  unraisable=sys.unraisablehook)
+    sys.unraisablehook = _lost
     _arm(time.monotonic())
     try:
         yield
@@ -513,6 +535,7 @@ def watch(time_limit: float | None, memory_mb: int | None = None,
         _watch["active"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = _watch.get("unraisable", sys.__unraisablehook__)
         _watch.clear()
 
 
