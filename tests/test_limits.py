@@ -165,6 +165,10 @@ class _SlowToFinalise:
         time.sleep(0.3)
 
 
+_NO_UNRAISABLE = pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+
+
+@_NO_UNRAISABLE  # under pytest a swallowed exception is a warning, not a traceback on stderr
 def test_a_limit_that_comes_in_a_finaliser_is_raised_again_at_once(capfd) -> None:
     start = time.monotonic()
     with pytest.raises(guard.LimitReached), guard.watch(0.05):
@@ -174,6 +178,7 @@ def test_a_limit_that_comes_in_a_finaliser_is_raised_again_at_once(capfd) -> Non
     assert "Traceback" not in capfd.readouterr().err
 
 
+@_NO_UNRAISABLE
 def test_ctrl_c_that_comes_in_a_finaliser_is_raised_again_at_once(capfd) -> None:
     previous = signal.signal(signal.SIGINT, guard._terminated)
     start = time.monotonic()
@@ -186,6 +191,40 @@ def test_ctrl_c_that_comes_in_a_finaliser_is_raised_again_at_once(capfd) -> None
     assert time.monotonic() - start < 0.3
     assert "Traceback" not in capfd.readouterr().err
     assert sys.unraisablehook is not guard._lost  # the watch put back the hook it found
+
+
+@_NO_UNRAISABLE
+def test_ctrl_c_in_a_finaliser_as_the_watch_ends_is_not_lost() -> None:
+    previous = signal.signal(signal.SIGINT, guard._terminated)
+    try:
+        with pytest.raises(KeyboardInterrupt), guard.watch(60):
+            _SlowToFinalise(signal.SIGINT)  # the last thing the watched work does
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _RaisesOnFinalise:
+    def __del__(self) -> None:
+        raise KeyboardInterrupt  # a library's finaliser in a child, under the parent's watch
+
+
+def _finalise_then_answer() -> str:
+    _RaisesOnFinalise()
+    time.sleep(0.2)
+    return "ok"
+
+
+def test_a_forked_child_does_not_take_the_parents_watch_hook() -> None:
+    # the child inherited the hook, whose 1 ms alarm then killed it (SIGALRM's default there)
+    with guard.watch(60):
+        finished = guard.run_function(_finalise_then_answer, (), 10)
+    assert finished.value == "ok", finished
+
+
+def test_the_watch_does_not_nest() -> None:
+    with guard.watch(60), pytest.raises(RuntimeError), guard.watch(1):
+        pass
+    assert sys.unraisablehook is not guard._lost
 
 
 def test_a_stage_gets_the_time_left_less_the_grace(monkeypatch) -> None:

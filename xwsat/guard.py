@@ -191,6 +191,7 @@ def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
     for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
         signal.signal(number, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held by the parent while it forked
+    sys.unraisablehook = _watch.get("unraisable", sys.unraisablehook)  # the parent's watch's
     _channel = conn
     try:
         message: tuple = ("done", fn(*args))
@@ -501,7 +502,8 @@ def _lost(unraisable: Any) -> None:
     prints a traceback for it; instead say nothing and raise it again a millisecond later, in
     the work itself (it came 0.5 s late, after a traceback, before)."""
     exc = unraisable.exc_value
-    if _watch.get("active") and isinstance(exc, (LimitReached, KeyboardInterrupt)):
+    ours = _watch.get("active") and _watch.get("pid") == os.getpid()  # not a forked child's
+    if ours and isinstance(exc, (LimitReached, KeyboardInterrupt)):
         if isinstance(exc, LimitReached):
             _watch["next_raise"] = time.monotonic()
         else:
@@ -521,22 +523,28 @@ def watch(time_limit: float | None, memory_mb: int | None = None,
     if time_limit is None and not memory_mb:
         yield
         return
+    if _watch.get("active"):
+        raise RuntimeError("guard.watch does not nest (one per command)")
     origin = started if started is not None else time.monotonic()
-    previous = signal.signal(signal.SIGALRM, _check)
-    _watch.update(deadline=origin + time_limit if time_limit is not None else None,
-                  shown=shown if shown is not None else time_limit,
-                  memory=memory_mb * 1024 * 1024 if memory_mb else None, active=True,
-                  unraisable=sys.unraisablehook)
-    sys.unraisablehook = _lost
-    _arm(time.monotonic())
+    previous_handler, previous_hook = signal.getsignal(signal.SIGALRM), sys.unraisablehook
     try:
+        signal.signal(signal.SIGALRM, _check)
+        _watch.update(deadline=origin + time_limit if time_limit is not None else None,
+                      shown=shown if shown is not None else time_limit,
+                      memory=memory_mb * 1024 * 1024 if memory_mb else None, active=True,
+                      unraisable=previous_hook, pid=os.getpid())
+        sys.unraisablehook = _lost
+        _arm(time.monotonic())
         yield
     finally:
+        lost_interrupt = bool(_watch.get("interrupt"))  # swallowed too late for the timer
         _watch["active"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        sys.unraisablehook = _watch.get("unraisable", sys.__unraisablehook__)
+        signal.signal(signal.SIGALRM, previous_handler)
+        sys.unraisablehook = previous_hook
         _watch.clear()
+    if lost_interrupt:  # the work ended normally, but a Ctrl-C came while it did
+        raise KeyboardInterrupt
 
 
 def _terminated(signum: int, frame: object) -> None:
