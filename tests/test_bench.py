@@ -252,6 +252,13 @@ def test_report_readme_must_be_another_markdown_file(tiny_suite: Path, tmp_path:
     assert bench("report", other, "--readme", readme).exit_code == 0
     both = readme.read_text()
     assert both.startswith(text) and "xwsat bench second/out: start" in both
+    legacy = both.replace("xwsat bench second/out:", "xwsat bench out:")  # as older reports
+    legacy = legacy.replace("xwsat bench out: start", "xwsat bench first: start", 1)  # named it
+    legacy = legacy.replace("xwsat bench out: end", "xwsat bench first: end", 1)
+    readme.write_text(legacy)
+    assert bench("report", other, "--readme", readme).exit_code == 0
+    migrated = readme.read_text()  # its old section is updated, not left beside a new one
+    assert migrated.count("xwsat bench out: start") == 1 and "second/out: start" not in migrated
 
 
 def test_seeds_out_of_range_are_bad_input(tiny_suite: Path, tmp_path: Path) -> None:
@@ -395,3 +402,8 @@ def test_a_folder_keeps_one_time_and_memory_limit(tiny_suite: Path, tmp_path: Pa
     (out / ROWS).write_text("\n".join(rows + other) + "\n")  # a folder merged by hand
     report = bench("report", out)
     assert report.exit_code == 2 and "several limits" in report.stderr, report.output
+    damaged = [json.dumps({**json.loads(rows[0]), "time_limit": None, "key": "x"})]
+    (out / ROWS).write_text("\n".join(rows + damaged) + "\n")  # a TypeError, found in review
+    assert len(read_rows(out / ROWS)) == len(rows)
+    resumed = bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out)
+    assert resumed.exit_code == 0, resumed.output

@@ -300,8 +300,8 @@ def _convert_notes(source: Path, tmp_path: Path) -> list[str]:
 
 
 def test_what_a_reader_cannot_keep_is_said_not_dropped(tmp_path):
-    # found in review: a scrambled .puz solution, a digit in a .puz solution and an .ipuz
-    # solution letter on a block all vanished in a conversion without a word
+    # found in review: a scrambled .puz solution, a digit or a rebus in a .puz solution, an
+    # .ipuz solution letter on a block or block on an open cell, all lost without a word
     import puz
 
     data = render_puzzle(puzzle("latin"), "x.puz")
@@ -314,6 +314,16 @@ def test_what_a_reader_cannot_keep_is_said_not_dropped(tmp_path):
     digit.solution = "C1" + digit.solution[2:]
     notes = _convert_notes(write(tmp_path / "digit.puz", digit.tobytes()), tmp_path)
     assert len(notes) == 1 and "digit or symbol instead of a letter: 1," in notes[0]
+    rebus = puz.load(data)  # cell 1 holds AXE: the solution string keeps its first letter
+    rebus.extensions[puz.Extensions.Rebus] = bytes([0, 2] + [0] * 10)
+    rebus.extensions[puz.Extensions.RebusSolutions] = b" 1:AXE;"
+    rebus._extensions_order.extend([puz.Extensions.Rebus, puz.Extensions.RebusSolutions])
+    notes = _convert_notes(write(tmp_path / "rebus.puz", rebus.tobytes()), tmp_path)
+    assert len(notes) == 1 and "rebus cells (several letters in one square): 1," in notes[0]
+    doc = json.loads(render_puzzle(puzzle("latin"), "x.ipuz"))
+    doc["solution"][1][1] = "#"  # a block where the puzzle has an open cell
+    notes = _convert_notes(write(tmp_path / "hole.ipuz", json.dumps(doc)), tmp_path)
+    assert len(notes) == 1 and "solution blocks on the puzzle's open cells: 1," in notes[0]
     doc = json.loads(render_puzzle(puzzle("latin"), "x.ipuz"))
     doc["solution"][0][3] = "Z"  # row 1, column 4 is a block
     notes = _convert_notes(write(tmp_path / "z.ipuz", json.dumps(doc)), tmp_path)

@@ -88,7 +88,8 @@ def instance_id(row: dict[str, Any]) -> str:
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
     """The latest row of each run in a JSONL file (a rerun appends a newer row for its key);
-    a line cut short by a kill, or one that is not a row, is skipped (its task will rerun)."""
+    a line cut short by a kill, or one that is not a row (no key, status or numeric limits),
+    is skipped (its task will rerun)."""
     if not path.exists():
         return []
     rows: dict[str, dict[str, Any]] = {}
@@ -99,10 +100,15 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
             except (ValueError, RecursionError):  # torn, damaged or absurdly nested
                 continue
             if (isinstance(row, dict) and isinstance(row.get("key"), str)
-                    and isinstance(row.get("status"), str)):
+                    and isinstance(row.get("status"), str) and _number(row.get("time_limit"))
+                    and (row.get("memory_mb") is None or _number(row["memory_mb"]))):
                 rows.pop(row["key"], None)  # keep file order, newest last
                 rows[row["key"]] = row
     return list(rows.values())
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def append_row(path: Path, row: dict[str, Any]) -> None:

@@ -420,11 +420,23 @@ def readme_section(report_md: str, folder: Path, readme: Path) -> str:
     return "\n".join(lines)
 
 
+def markers(name: str) -> tuple[str, str]:
+    return f"<!-- xwsat bench {name}: start -->", f"<!-- xwsat bench {name}: end -->"
+
+
+def section_of(readme_text: str, name: str) -> str | None:
+    """The text between this name's markers, if they are there as one pair in order."""
+    start, end = markers(name)
+    at = readme_text.find(start)
+    till = readme_text.find(end, at) if at >= 0 else -1
+    return readme_text[at + len(start):till] if till >= 0 else None
+
+
 def splice(readme_text: str, name: str, section: str) -> str:
     """Replace the block between this sweep's markers, or append it; every byte outside the
     block is kept. Markers out of order, or one without the other, are refused: whatever
     lies between them may be the user's."""
-    start, end = f"<!-- xwsat bench {name}: start -->", f"<!-- xwsat bench {name}: end -->"
+    start, end = markers(name)
     block = f"{start}\n{section}\n{end}"
     at, till = readme_text.find(start), readme_text.find(end)
     if at < 0 and till < 0:

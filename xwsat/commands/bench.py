@@ -37,6 +37,7 @@ from xwsat.bench.tables import (
     chosen_baseline,
     readme_section,
     report_files,
+    section_of,
     splice,
 )
 from xwsat.commands.common import compile_first, same_file, write_atomic
@@ -352,11 +353,17 @@ def _readme_text(readme: Path) -> str:
         raise XwsatError(f"{readme}: cannot read ({exc.strerror})") from None
 
 
-def marker_name(folder: Path, readme: Path) -> str:
+def marker_name(folder: Path, readme: Path, readme_text: str) -> str:
     """The sweep's name in its README markers: the folder's path from the README's folder, so
-    two sweeps both called ``out`` keep two sections (a folder beside the README is named as
-    before, by its name alone)."""
-    return Path(os.path.relpath(folder.resolve(), readme.resolve().parent)).as_posix()
+    two sweeps both called ``out`` keep two sections. Earlier reports named it by the folder's
+    name alone: such a section whose rows line points to this folder keeps that name (else a
+    second, current section would be added beside the stale one)."""
+    rel = Path(os.path.relpath(folder.resolve(), readme.resolve().parent)).as_posix()
+    legacy = folder.resolve().name
+    if rel == ".":  # the README inside the sweep's own folder
+        return legacy
+    old = section_of(readme_text, legacy) if rel != legacy else None
+    return legacy if old is not None and f"`{rel}/{ROWS}`" in old else rel
 
 
 def _check_readme(readme: Path, folder: Path) -> None:
@@ -398,7 +405,7 @@ def report(
             old = _readme_text(readme)
             section = readme_section(text, folder, readme)
             try:
-                spliced = splice(old, marker_name(folder, readme), section)
+                spliced = splice(old, marker_name(folder, readme, old), section)
             except XwsatError as exc:
                 raise XwsatError(f"{readme}: {exc}") from None
             write_atomic(readme, spliced)

@@ -61,7 +61,7 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                 out.append(EMPTY)
         pattern.append(out)
     solution = None
-    on_blocks = 0  # solution letters on the puzzle's blocks: dropped, and said
+    on_blocks = holes = 0  # solution letters on blocks, blocks on open cells: said
     raw_solution = data.get("solution")
     if isinstance(raw_solution, list):
         if len(raw_solution) != height or any(
@@ -79,6 +79,7 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                         on_blocks += 1
                 elif value in (None, "", 0, block):
                     out.append(EMPTY)
+                    holes += value == block
                 else:
                     out.append(_letter(value, source, f"solution row {r + 1}, column {c + 1}"))
             grid.append(out)
@@ -93,8 +94,9 @@ def read_ipuz(text: str, source: str) -> Puzzle:
             number, clue = _clue(entry)
             if number is not None and clue:
                 clues[f"{number}{direction}"] = clue
-    dropped = (f"solution letters on the puzzle's blocks: {on_blocks}, dropped",
-               ) if on_blocks else ()
+    dropped = ((f"solution letters on the puzzle's blocks: {on_blocks}, dropped",)
+               if on_blocks else ()) + ((f"solution blocks on the puzzle's open cells: {holes}, "
+                                         "left empty",) if holes else ())
     return Puzzle(make_grid(pattern, source), solution, clues,
                   str(data.get("title") or ""), str(data.get("author") or ""),
                   copyright=str(data.get("copyright") or ""), notes=str(data.get("notes") or ""),

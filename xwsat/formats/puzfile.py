@@ -61,6 +61,10 @@ def read_puz(data: bytes, source: str) -> Puzzle:
     clues = {s.name: text for s, text in zip(slots, p.clues) if text}
     circles = frozenset(p.markup().get_markup_squares(puz.GridMarkup.Circled))
     dropped = []
+    if p.has_rebus() and (rebus := [i for i in p.rebus().get_rebus_squares()
+                                    if 0 <= i < width * height and p.solution[i] != black]):
+        dropped.append(f"rebus cells (several letters in one square): {len(rebus)}, only "
+                       "their first letter kept")
     if locked:
         dropped.append("its solution is scrambled (locked with a key), so no solution is kept")
     elif unlettered:

@@ -57,7 +57,8 @@ class GenerateSpec:
             blocks.add(mirror)
         if self.max_blocks is not None and len(blocks) > self.max_blocks:
             mirrored = " with their mirrors" if self.symmetry != "none" else ""
-            raise XwsatError(f"--given places {len(blocks)} blocks{mirrored}, more than the "
+            raise XwsatError(f"--given places {len(blocks)} block{'s' * (len(blocks) != 1)}"
+                             f"{mirrored}, more than the "
                              f"{self.max_blocks} the block cap allows (--blocks or "
                              "--block-ratio)")
 
