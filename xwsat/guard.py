@@ -192,6 +192,7 @@ def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
         signal.signal(number, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held by the parent while it forked
     sys.unraisablehook = _watch.get("unraisable", sys.unraisablehook)  # the parent's watch's
+    _watch["active"] = False  # its deadline stays readable (``left``); the alarm is the parent's
     _channel = conn
     try:
         message: tuple = ("done", fn(*args))
@@ -523,7 +524,7 @@ def watch(time_limit: float | None, memory_mb: int | None = None,
     if time_limit is None and not memory_mb:
         yield
         return
-    if _watch.get("active"):
+    if _watch.get("active") and _watch.get("pid") == os.getpid():
         raise RuntimeError("guard.watch does not nest (one per command)")
     origin = started if started is not None else time.monotonic()
     previous_handler, previous_hook = signal.getsignal(signal.SIGALRM), sys.unraisablehook
