@@ -407,3 +407,13 @@ def test_a_folder_keeps_one_time_and_memory_limit(tiny_suite: Path, tmp_path: Pa
     assert len(read_rows(out / ROWS)) == len(rows)
     resumed = bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out)
     assert resumed.exit_code == 0, resumed.output
+
+
+def test_an_unknown_suite_without_named_suites_says_where_they_are(monkeypatch) -> None:
+    # an install without the repository's grids/ said "or one of none found"
+    from xwsat.bench import suites
+
+    monkeypatch.setattr(suites, "list_suites", lambda: [])
+    with pytest.raises(XwsatError, match="in the repository's grids/ folder") as caught:
+        suites.find_suite("classic-typo")
+    assert "none found" not in str(caught.value)

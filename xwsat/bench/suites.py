@@ -66,8 +66,10 @@ def find_suite(spec: str) -> Path:
         return path
     if "/" not in spec and (grids_root() / spec / MANIFEST).is_file():
         return grids_root() / spec
-    known = ", ".join(list_suites()) or "none found"
-    raise XwsatError(f"unknown suite {spec!r}: give a folder with {MANIFEST} or one of {known}")
+    known = ", ".join(list_suites())
+    names = (f" or one of {known}" if known else
+             " (the named suites are in the repository's grids/ folder: run from there)")
+    raise XwsatError(f"unknown suite {spec!r}: give a folder with {MANIFEST}{names}")
 
 
 def list_suites() -> list[str]:
