@@ -120,7 +120,8 @@ def test_prove_unfillable_by_search_exits_1_naming_the_solver(write) -> None:
 
 def test_prove_unfillable_json_has_evidence(write) -> None:
     grid = write("g.txt", UNFILLABLE_SEARCH[0])
-    words = write("w.txt", UNFILLABLE_SEARCH[1])
+    # BB too: three 2-letter words for the three downs, so counting words does not decide
+    words = write("w.txt", UNFILLABLE_SEARCH[1] + "BB\n")
     result = invoke("prove", grid, "--dict", words, "--backend", "cpsat", "--json")
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)

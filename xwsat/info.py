@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from xwsat.grid import Grid
-from xwsat.pipeline import explain_wipeout
+from xwsat.hall import hall_set
+from xwsat.pipeline import explain_hall, explain_wipeout
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate
 from xwsat.words import WordList
@@ -24,7 +25,8 @@ class SlotInfo:
 
 @dataclass(frozen=True)
 class GridInfo:
-    """Per-slot facts plus the grid's totals; ``wipeout`` names a slot arc consistency emptied."""
+    """Per-slot facts plus the grid's totals; ``wipeout`` names a slot arc consistency emptied,
+    ``counted`` the slots the no-repeat rule cannot fill (``xwsat.hall``)."""
 
     width: int
     height: int
@@ -33,12 +35,14 @@ class GridInfo:
     dictionary_size: int
     slots: tuple[SlotInfo, ...]
     wipeout: str | None
+    counted: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "width": self.width, "height": self.height, "blocks": self.blocks,
             "dictionary": self.dictionary, "dictionary_size": self.dictionary_size,
             "slots": [s.__dict__ for s in self.slots], "unfillable_by_propagation": self.wipeout,
+            "unfillable_by_count": self.counted,
         }
 
     def as_text(self) -> str:
@@ -55,6 +59,8 @@ class GridInfo:
         ]
         if self.wipeout:
             lines.append(f"unfillable by arc consistency: {self.wipeout}")
+        if self.counted:
+            lines.append(f"unfillable by the no-repeat count: {self.counted}")
         return "\n".join(lines)
 
 
@@ -81,5 +87,9 @@ def grid_info(grid: Grid, words: WordList, min_length: int = 2,
         explain_wipeout(built, propagated.wiped, propagated.reason)
         if propagated.wiped is not None else None
     )
+    found = hall_set(propagated.problem) if propagated.wiped is None else None
+    counted = (explain_hall(built, found, hall_set(problem) is None)
+               if found is not None else None)
     blocks = sum(row.count("#") for row in grid.rows)
-    return GridInfo(grid.width, grid.height, blocks, words.source, len(words), slots, wipeout)
+    return GridInfo(grid.width, grid.height, blocks, words.source, len(words), slots, wipeout,
+                    counted)

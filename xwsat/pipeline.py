@@ -12,6 +12,7 @@ from xwsat.backends.registry import make_backend, resolve, shares_nogoods
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.guard import Tick
+from xwsat.hall import HallSet, hall_set
 from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
 from xwsat.portfolio import first_look, run_portfolio
 from xwsat.problem import Built, build_problem, fill_letters
@@ -56,6 +57,17 @@ def explain_wipeout(built: Built, slot: int, reason: str) -> str:
     return f"slot {info.name} ({pattern}): {reason}"
 
 
+def explain_hall(built: Built, found: HallSet, pruned: bool) -> str:
+    """A sentence naming the slots the no-repeat rule cannot fill, and their words."""
+    names = ", ".join(built.problem.slot_names[s] for s in found.slots)
+    shown = [built.words.words[w] for w in found.words[:12]]
+    words = ", ".join(shown) + (", ..." if len(found.words) > len(shown) else "")
+    where = " after arc consistency" if pruned else ""
+    return (f"the {len(found.slots)} slots {names} (length {found.length}) must each take a "
+            f"different word, and{where} only {len(found.words)} words fit any of them"
+            + (f": {words}" if found.words else ""))
+
+
 def fill_grid(
     grid: Grid, words: WordList, options: FillOptions, on_tick: Tick | None = None
 ) -> FillResult:
@@ -76,6 +88,19 @@ def fill_grid(
         )
         return FillResult(outcome, built, times=times)
     problem = propagated.problem
+    found = hall_set(problem)
+    if found is not None:
+        pruned = hall_set(built.problem) is None
+        outcome = Outcome(
+            Status.UNFILLABLE,
+            "matching",
+            stats=Stats(solve_s=time.perf_counter() - t1,
+                        extra={"revisions": propagated.revisions}),
+            evidence=Evidence("the no-repeat rule, counted (Hall's theorem)",
+                              explain_hall(built, found, pruned), slots=found.slots),
+        )
+        times["solve_s"] = time.perf_counter() - t2
+        return FillResult(outcome, built, times=times)
     if all(len(c) == 1 for c in problem.candidates):
         fill = tuple(int(c[0]) for c in problem.candidates)
         outcome = Outcome(Status.FILLED, "propagate", fill,

@@ -140,7 +140,8 @@ CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
                 engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0) -> None:
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
-    the folder's, and check the proof against it (--engine). Exit 1 when the certificate
+    the folder's, and check the proof against it (--engine); or, for a certificate of the
+    no-repeat count, count the words that fit its slots again. Exit 1 when the certificate
     holds (the grid is unfillable), 4 when it does not, 3 when the time ran out."""
     from xwsat.evidence.drat_check import ENGINES, checker_engine
     from xwsat.evidence.recheck import Rejected, read_manifest, recheck

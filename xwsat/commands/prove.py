@@ -177,13 +177,21 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
                  core: bool):
     """The certificate run decides the grid, with --backend's kind of proof: returns the
     problem, the outcome, the exit code and the JSON record (when asked for)."""
-    from xwsat.evidence.certificate import certify, prepare_folder
-    from xwsat.evidence.producers import producer_for_backend
+    from xwsat.backends.registry import is_auto
+    from xwsat.evidence.certificate import COUNT, certify, prepare_folder
+    from xwsat.evidence.producers import ProofProducer, producer_for_backend
 
     prepare_folder(directory)
     grid_value, word_list = load_inputs(grid, words)
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-    proof = producer_for_backend(search.backend, method, solver, built.problem.n_slots)
+    counted = _counted(built) if method == "auto" and is_auto(search.backend) else ""
+    if counted == "pruned":
+        method = "cdcl"  # the searches try the permutations: CDCL's clauses cut them
+    # built first in any case: it checks the proof options
+    proof: ProofProducer | str = producer_for_backend(search.backend, method, solver,
+                                                      built.problem.n_slots)
+    if counted == "unpruned":
+        proof = COUNT  # the count is the proof (no proof file)
     facts = {"min_length": rules.min_length, "min_score": words.min_score,
              "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
              "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
@@ -205,6 +213,18 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     else:
         typer.echo("\n".join(lines))
     return built, run.outcome, run.exit_code, data
+
+
+def _counted(built: Built) -> str:
+    """Whether the no-repeat rule, counted, refutes the grid (``xwsat.hall``): "unpruned" from
+    the grid's letters alone, "pruned" only after arc consistency, "" not at all."""
+    from xwsat.hall import hall_set
+    from xwsat.propagate import propagate
+
+    if hall_set(built.problem) is not None:
+        return "unpruned"
+    propagated = propagate(built.problem)
+    return "pruned" if propagated.wiped is None and hall_set(propagated.problem) else ""
 
 
 def register(app: typer.Typer) -> None:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 FORMAT = "xwsat-certificate/1"
+COUNT = "count"  # the proof "method" of a certificate of the no-repeat count
 CORE_SHARE = 0.25  # of the time limit, at most, for finding the slots the refutation needs
 SEED_SLACK_S = 5.0  # the shrink's seeds: once one answered in t s, the others get max(this, t)
 # more (21-10 x lex: a seed refutes the grid in tens of seconds, another not in 750 s). Which
@@ -110,23 +111,27 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
             proof: ProofProducer | str = "auto", engine: str = "auto", rules: dict | None = None,
             on_tick: Tick | None = None, seed: int = 0, core: bool = True) -> CertificateRun:
     """Write and check a certificate for ``built`` in ``directory`` (new or empty), all within
-    ``time_limit`` seconds. ``proof`` is a producer or a ``--proof-method`` name. With ``core``
+    ``time_limit`` seconds. ``proof`` is a producer, a ``--proof-method`` name, or ``COUNT``
+    (the no-repeat count, ``xwsat.evidence.count_certificate``: no proof file). With ``core``
     the formula keeps only the slots a refutation needs (``xwsat.evidence.slot_core``), when
     the compiled search finds fewer than all in a quarter of the time.
 
     Files appear only when the run ends with an answer: they are staged in a hidden folder and
     moved in at the end, the manifest last; an unanswered run leaves nothing behind.
     """
-    if isinstance(proof, str):
-        proof = producer(proof, n_slots=built.problem.n_slots)
     directory = prepare_folder(directory)
     created = not directory.exists()
     stage = directory / f".staging-{os.getpid()}"
     try:
         directory.mkdir(exist_ok=True)
         stage.mkdir()
-        run = _certify(built, directory, stage, grid_source, time_limit, proof, engine,
-                       rules or {}, on_tick, seed, core)
+        if proof == COUNT:
+            run = _certify_count(built, directory, stage, grid_source, rules or {})
+        else:
+            if isinstance(proof, str):
+                proof = producer(proof, n_slots=built.problem.n_slots)
+            run = _certify(built, directory, stage, grid_source, time_limit, proof, engine,
+                           rules or {}, on_tick, seed, core)
     except OSError as exc:  # a full disk, a folder that turned read-only: bad ground, not a bug
         _discard(directory, stage, created)
         raise XwsatError(f"{directory}: cannot write the certificate ({exc.strerror or exc})"
@@ -310,8 +315,12 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
     time); the seed whose search refutes them in the fewest failures; and how the run was
     stopped, if it was (Ctrl-C, the command's own limit)."""
     from xwsat.backends.mac import MacBackend
+    from xwsat.hall import hall_set
 
     problem = built.problem
+    counted = hall_set(problem)
+    if counted is not None:  # these slots alone need more words than they have: no search
+        return [problem.slot_names[s] for s in counted.slots], seed, None
     if not MacBackend.available() or problem.n_slots < 2 or budget <= 0:
         return None, seed, None
     stopped_by: list[Finished] = []
@@ -361,8 +370,56 @@ def _fillable(built: Built, method: str, choice: list[int], directory: Path, sta
                           checked=True)
 
 
-def _manifest_head(built: Built, grid_source: str, cnf: CNF, proof: ProofProducer,
-                   rules: dict) -> dict:
+def _certify_count(built: Built, directory: Path, stage: Path, grid_source: str,
+                   rules: dict) -> CertificateRun:
+    """The slots the no-repeat count refutes (``xwsat.hall``, on the unpruned problem), named
+    in the manifest and listed in ``count.txt``, counted again before anything is published."""
+    from xwsat.evidence.count_certificate import (
+        COUNT_FILE,
+        COUNT_FORMAT,
+        count_check,
+        count_text,
+        patterns_of,
+    )
+    from xwsat.hall import hall_set
+
+    started = time.perf_counter()
+    method = f"certificate:{COUNT}"
+    found = hall_set(built.problem)
+    if found is None:
+        return CertificateRun(stopped(method, Stop.FAILED, "the no-repeat count does not "
+                                      "refute this grid"), directory, {})
+    names = [built.problem.slot_names[s] for s in found.slots]
+    ok, said = count_check(patterns_of(built), built.words.words, built.problem.allow_repeats,
+                           names)
+    files = [stage / COUNT_FILE, stage / GRID_FILE, stage / WORDS_FILE]
+    files[0].write_text(count_text(built, names), encoding="utf-8")
+    files[1].write_text(built.grid.to_text(), encoding="utf-8")
+    files[2].write_bytes(gzip.compress(words_text(built).encode("utf-8"), mtime=0))
+    manifest = {
+        **_question_head(built, grid_source, rules),
+        "result": "unfillable",
+        "proof": {"format": COUNT_FORMAT, "slots": names,
+                  "meaning": "each of these slots must take a different word, and fewer words "
+                  "of the list fit them (their given letters read from the grid) than there are "
+                  "slots"},
+        "check": {"checker": "xwsat count check", "ok": ok, "detail": said},
+        "verified": ok,
+        "times": {"total_s": time.perf_counter() - started},
+        "recheck": [f"read {COUNT_FILE}: count the different words against the slots",
+                    "xwsat check-proof DIR --grid GRID --dict DICTIONARY   # counts again from "
+                    "your grid and dictionary"],
+    }
+    _publish(directory, stage, files, manifest)
+    outcome = Outcome(Status.UNFILLABLE, method, evidence=Evidence(
+        "the no-repeat count, checked by counting again", said,
+        files=tuple(str(directory / p.name) for p in files)),
+        message="" if ok else said)
+    return CertificateRun(outcome, directory, manifest, checked=ok)
+
+
+def _question_head(built: Built, grid_source: str, rules: dict) -> dict:
+    """The manifest's statement of the question: grid, dictionary and rules."""
     grid_text = built.grid.to_text()
     return {
         "format": FORMAT,
@@ -371,6 +428,13 @@ def _manifest_head(built: Built, grid_source: str, cnf: CNF, proof: ProofProduce
         "dictionary": dictionary_facts(built),
         "rules": {"min_length": 2, **rules, "allow_repeats": built.problem.allow_repeats,
                   "alphabet": built.words.alphabet.letters},
+    }
+
+
+def _manifest_head(built: Built, grid_source: str, cnf: CNF, proof: ProofProducer,
+                   rules: dict) -> dict:
+    return {
+        **_question_head(built, grid_source, rules),
         "encoding": {"name": "xwsat-cnf", "version": 1, "spec": "encodings/cnf.md",
                      "description": CNF_ENCODING, "pruning": "none (unpruned problem)",
                      "variables": cnf.n_vars, "clauses": cnf.n_clauses,

@@ -24,6 +24,9 @@ CPSAT_NOTE = ("CP-SAT's INFEASIBLE is agreement, not a certificate: its proof lo
               "clauses it assumes, so it is not independently checkable")
 AFTER_SEARCH = ("ace", "mac", "native", "cpsat")  # second methods after a search verdict
 AFTER_SOLVER = ("native", "mac", "ace")  # after a CDCL or CP-SAT verdict
+# after the no-repeat count (``xwsat.hall``): CP-SAT's AllDifferent decides a pigeonhole at
+# once, where the letter and word searches try the permutations
+AFTER_COUNT = ("cpsat", "sat", "ace")
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ def family_of(method: str) -> str:
     """The code family behind a verdict's method: a back-end's, or that of the searches xwsat's
     own steps share ("propagate" and the certificate's Python search are the native family)."""
     name = method.removeprefix("certificate:")
-    aliases = {"propagate": "native", "search": "native", "cdcl": "cdcl"}
+    aliases = {"propagate": "native", "search": "native", "cdcl": "cdcl", "matching": "count"}
     if name in aliases:
         return aliases[name]
     try:
@@ -52,7 +55,8 @@ def family_of(method: str) -> str:
 def second_method(first: str) -> str:
     """The first installed back-end, in the order above, of a family other than ``first``'s."""
     family = family_of(first)
-    order = AFTER_SOLVER if family in ("cdcl", "cpsat") else AFTER_SEARCH
+    order = (AFTER_COUNT if family == "count" else
+             AFTER_SOLVER if family in ("cdcl", "cpsat") else AFTER_SEARCH)
     for spec in order:
         if installed(spec) and make_backend(spec).traits.family != family:
             return spec

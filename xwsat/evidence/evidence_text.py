@@ -25,6 +25,8 @@ def certificate_lines(run: CertificateRun) -> list[str]:
                 else f"ERROR: certificate run failed: {message}"]
     check = m.get("check", {})
     proof = m.get("proof", {})
+    if proof.get("format", "").startswith("xwsat-count/"):
+        return _count_lines(run)
     enc = m.get("encoding", {})
     files = m.get("files", {})
     method = proof.get("method", "")
@@ -52,6 +54,25 @@ def certificate_lines(run: CertificateRun) -> list[str]:
              f"  times: slots {times.get('core_s', 0):.2f} s, encode "
              f"{times.get('encode_write_s', 0):.2f} s, prove "
              f"{times.get('solve_wall_s', 0):.2f} s, check {times.get('check_wall_s', 0):.2f} s"]
+    lines += [f"  re-check: {step}" for step in m.get("recheck", [])]
+    return lines
+
+
+def _count_lines(run: CertificateRun) -> list[str]:
+    """A certificate of the no-repeat count (``xwsat.evidence.count_certificate``)."""
+    m = run.manifest
+    check = m.get("check", {})
+    slots = m.get("proof", {}).get("slots", [])
+    head = (f"UNFILLABLE: certificate checked by counting again: {check.get('detail')}"
+            if run.checked else
+            f"CERTIFICATE REJECTED by the count check: {check.get('detail')}")
+    shown = ", ".join(slots[:12]) + (", ..." if len(slots) > 12 else "")
+    lines = [head,
+             f"  folder {run.directory}: " + ", ".join(
+                 f"{name} ({size_text(info['bytes'])})" for name, info in
+                 m.get("files", {}).items()) + ", manifest.json",
+             f"  slots: {shown} (each must take a different word; no proof file: the count is "
+             "the proof)"]
     lines += [f"  re-check: {step}" for step in m.get("recheck", [])]
     return lines
 

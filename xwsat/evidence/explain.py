@@ -138,6 +138,9 @@ def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
         given_cells = tuple(c for c in built.slots[s].cells if built.grid.cell(c) != ".")
         return Explanation((s,), given_cells, True, explain_wipeout(built, s, "no candidate"),
                            "no candidate", seconds=time.monotonic() - start)
+    counted = _explain_by_count(built, start)
+    if counted is not None:
+        return counted
     blank = build_problem(blank_of(built.grid), built.words, min_length,
                           built.problem.allow_repeats)
     if oracle == "search" or (oracle == "auto" and built.problem.n_slots <= SEARCH_MAX_SLOTS):
@@ -178,6 +181,39 @@ def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
                        _wipeout_sentence(built, slots),
                        "selector core, deletion-based minimisation", calls,
                        time.monotonic() - start)
+
+
+def _explain_by_count(built: Built, start: float) -> Explanation | None:
+    """Slots of one length with fewer candidate words between them than their number
+    (``xwsat.hall``), dropped one at a time while the count still fails. Only when no two of
+    them cross and none has a given letter: any fewer of them then have a word each (Hall's
+    theorem) and nothing else ties them, so the set is minimal; otherwise (None) a smaller set
+    might still fail through a crossing or a letter (three 3-letter words for a 3x3 square:
+    two crossing slots that would repeat a word), which the searches below find."""
+    from xwsat.hall import hall_set
+    from xwsat.pipeline import explain_hall
+
+    problem = built.problem
+    found = hall_set(problem)
+    if found is None:
+        return None
+    kept = list(found.slots)
+    i = 0
+    while i < len(kept):
+        trial = kept[:i] + kept[i + 1:]
+        smaller = hall_set(sub_problem(problem, trial, {}))
+        if smaller is not None:
+            kept = [trial[s] for s in smaller.slots]
+            found = replace(smaller, slots=tuple(kept))
+            i = 0
+        else:
+            i += 1
+    cells = [int(c) for s in kept for c in problem.slot_cells[s]]
+    given = any(built.grid.cell(c) != "." for s in kept for c in built.slots[s].cells)
+    if given or len(set(cells)) != len(cells):
+        return None
+    return Explanation(tuple(kept), (), True, explain_hall(built, found, False),
+                       "the no-repeat count (Hall's theorem)", seconds=time.monotonic() - start)
 
 
 def _explain_by_search(built: Built, blank: Built, start: float,

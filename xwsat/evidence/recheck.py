@@ -237,6 +237,9 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
         return [*lines, "NOT VERIFIED: the certificate is about another word list:",
                 *question.lines()], "rejected"
+    if str((manifest.get("proof") or {}).get("format", "")).startswith("xwsat-count/"):
+        return _recheck_count(manifest, question, lines,
+                              _confirmed(question, grid, words, filters))
     formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
     if formula_path is None or proof_path is None:
         return [*lines, "NOT VERIFIED: the folder holds no formula or no proof"], "rejected"
@@ -269,6 +272,17 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
                 "checked"], "rejected"
     if not result["ok"]:
         return [*lines, f"NOT VERIFIED: {result['reason']}"], "rejected"
+    head = (f"VERIFIED: no fill exists for {_confirmed(question, grid, words, filters)}: "
+            "the formula rebuilt from them is "
+            f"formula.cnf, and {checker_label(result)} checked the proof's "
+            f"{result['steps']} steps against it" + (f" ({result['parts']} parts at once)"
+                                                     if result.get("parts", 1) > 1 else ""))
+    return [*lines, head, *question.lines(), *_read_as(manifest)], "verified"
+
+
+def _confirmed(question: Question, grid: Grid | None, words: tuple[str, ...] | None,
+               filters: list[str] | None) -> str:
+    """Whose grid and words a verdict is about, with the filters and rules that shape them."""
     confirmed = ("your grid and dictionary" if grid is not None and words is not None else
                  "the grid and words kept in the folder (pass --grid and --dict to confirm "
                  "they are yours)")
@@ -279,10 +293,36 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         said.append("repeated words allowed")
     if said:  # said first, not only in the lines below
         confirmed += f" with {'; '.join(said)}"
-    head = (f"VERIFIED: no fill exists for {confirmed}: the formula rebuilt from them is "
-            f"formula.cnf, and {checker_label(result)} checked the proof's "
-            f"{result['steps']} steps against it" + (f" ({result['parts']} parts at once)"
-                                                     if result.get("parts", 1) > 1 else ""))
+    return confirmed
+
+
+def _read_as(manifest: dict) -> list[str]:
     kept = word_filters(manifest.get("rules") or {})[3]
-    read_as = [f"  the word list was made with: {'; '.join(kept)}"] if kept else []
-    return [*lines, head, *question.lines(), *read_as], "verified"
+    return [f"  the word list was made with: {'; '.join(kept)}"] if kept else []
+
+
+def _recheck_count(manifest: dict, question: Question, lines: list[str],
+                   confirmed: str) -> tuple[list[str], str]:
+    """A certificate of the no-repeat count: the named slots' patterns read from the grid, the
+    words that fit them counted from the list (``xwsat.evidence.count_certificate``)."""
+    from xwsat.evidence.count_certificate import COUNT_FORMAT, count_check, slot_patterns
+
+    proof = manifest["proof"]
+    if proof.get("format") != COUNT_FORMAT:
+        return [*lines, f"NOT VERIFIED: unknown count format {str(proof.get('format'))[:40]!r}"
+                ], "rejected"
+    names = proof.get("slots")
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return [*lines, "NOT VERIFIED: the manifest names no list of slots"], "rejected"
+    try:
+        patterns = slot_patterns(question.grid, question.words, question.alphabet,
+                                 question.min_length, question.allow_repeats)
+    except XwsatError as exc:
+        return [*lines, f"NOT VERIFIED: the question cannot be rebuilt: {exc}"], "rejected"
+    ok, said = count_check(patterns, question.words, question.allow_repeats, names)
+    if not ok:
+        return [*lines, f"NOT VERIFIED: {said}"], "rejected"
+    head = (f"VERIFIED: no fill exists for {confirmed}: counted again, {said}, and each must "
+            "take a different word")
+    return [*lines, head, *question.lines(), *_read_as(manifest)], "verified"
+

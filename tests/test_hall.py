@@ -1,0 +1,165 @@
+"""The no-repeat rule counted (``xwsat.hall``): against brute force, and through the commands."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.cli import app
+from xwsat.grid import parse_grid
+from xwsat.hall import hall_set
+from xwsat.problem import FillProblem, build_problem
+from xwsat.words import build_wordlist
+
+# twelve separate 3-letter slots: every search tries the permutations of eleven words
+SEPARATE = ["...#...#...", "###########"] * 3 + ["...#...#..."]
+ELEVEN = ["cat", "dog", "eel", "fox", "gnu", "hen", "ibx", "jay", "koi", "lyn", "maw"]
+
+
+def problem_of(rows: list[str], words: list[str], repeats: bool = False) -> FillProblem:
+    wordlist = build_wordlist({w: (50, None) for w in words}, source="sample")
+    return build_problem(parse_grid("\n".join(rows)), wordlist, allow_repeats=repeats).problem
+
+
+def matchable(problem: FillProblem) -> bool:
+    """Brute force: can every slot take a different candidate (crossings ignored)?"""
+    slots = range(problem.n_slots)
+    for length in {problem.slot_length(s) for s in slots}:
+        group = [s for s in slots if problem.slot_length(s) == length]
+        lists = [sorted(set(problem.candidates[s].tolist())) for s in group]
+        if not any(len(set(pick)) == len(pick) for pick in itertools.product(*lists)):
+            return False
+    return True
+
+
+def test_more_slots_than_words_is_counted() -> None:
+    found = hall_set(problem_of(SEPARATE, ELEVEN))
+    assert found is not None
+    assert len(found.slots) == 12 and len(found.words) == 11 and found.length == 3
+
+
+def test_as_many_words_as_slots_is_not_a_hall_set() -> None:
+    assert hall_set(problem_of(SEPARATE, [*ELEVEN, "nun"])) is None
+
+
+def test_repeats_allowed_count_nothing() -> None:
+    assert hall_set(problem_of(SEPARATE, ELEVEN, repeats=True)) is None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_count_agrees_with_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randint(2, 5)
+    rows = ["...#..."[: rng.choice([3, 7])]] + [row for _ in range(n - 1)
+                                               for row in ("#" * 7, ".......")]
+    width = max(len(r) for r in rows)
+    rows = [r.ljust(width, "#") for r in rows]
+    letters = "abc"
+    pool = sorted({"".join(rng.choice(letters) for _ in range(k)) for k in (3, 7)
+                   for _ in range(rng.randint(1, 6))})
+    problem = problem_of(rows, pool)
+    found = hall_set(problem)
+    assert (found is None) == matchable(problem)
+    if found is not None:  # the named slots really have fewer words than their number
+        union = {w for s in found.slots for w in problem.candidates[s].tolist()}
+        assert union == set(found.words) and len(union) < len(found.slots)
+
+
+@pytest.fixture
+def separate(tmp_path: Path) -> tuple[Path, Path]:
+    grid, words = tmp_path / "separate.txt", tmp_path / "eleven.txt"
+    grid.write_text("\n".join(SEPARATE) + "\n")
+    words.write_text("\n".join(ELEVEN) + "\n")
+    return grid, words
+
+
+def test_fill_says_which_slots_and_words(separate) -> None:
+    grid, words = separate
+    result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(words), "-t", "20"])
+    assert result.exit_code == 1, result.output
+    assert "UNFILLABLE by matching" in result.output
+    assert "the 12 slots 1A, 2A" in result.output and "only 11 words" in result.output
+
+
+def test_prove_explains_with_the_count_and_cross_checks_with_cp_sat(separate) -> None:
+    grid, words = separate
+    result = CliRunner().invoke(app, ["prove", str(grid), "-d", str(words), "-t", "30",
+                                      "--explain", "--cross-check", "--json"])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    assert data["status"] == "unfillable"
+    assert data["explanation"]["minimal"] is True
+    assert len(data["explanation"]["slots"]) == 12
+    assert data["cross_check"]["method"] == "cpsat" and data["cross_check"]["agree"] is True
+
+
+def test_a_count_after_arc_consistency_is_certified_by_cdcl(tmp_path: Path) -> None:
+    # the count needs arc consistency first, which a count certificate does not redo: the
+    # certificate is then a CDCL proof (the searches would try the permutations)
+    grid, words = forced(tmp_path)
+    folder = tmp_path / "cert"
+    result = CliRunner().invoke(app, ["prove", str(grid), "-d", str(words), "-t", "60",
+                                      "--certificate", str(folder)])
+    assert result.exit_code == 1, result.output
+    assert "certificate checked" in result.output and "CDCL solver" in result.output
+    again = CliRunner().invoke(app, ["check-proof", str(folder), "--grid", str(grid),
+                                     "--dict", str(words)])
+    assert again.exit_code == 1, again.output
+
+
+def forced(tmp_path: Path) -> tuple[Path, Path]:
+    """A 2-letter down under each slot's first cell, every 2-letter word starting with S: only
+    arc consistency leaves the slots the S-words, one fewer than the slots."""
+    grid = tmp_path / "forced.txt"
+    grid.write_text("\n".join(["...#...#...", ".###.###.##"]) + "\n")
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(["sad", "sly", "cat", "dog", "sa", "sb", "sc"]) + "\n")
+    return grid, words
+
+
+def test_info_names_the_count_after_arc_consistency(tmp_path: Path) -> None:
+    grid, words = forced(tmp_path)
+    result = CliRunner().invoke(app, ["info", str(grid), "-d", str(words)])
+    assert result.exit_code == 0, result.output
+    assert "unfillable by the no-repeat count: the 3 slots 1A, 2A, 3A" in result.output
+    assert "after arc consistency only 2 words" in result.output
+    filled = CliRunner().invoke(app, ["fill", str(grid), "-d", str(words)])
+    assert filled.exit_code == 1 and "UNFILLABLE by matching" in filled.output
+
+
+def test_a_certificate_of_the_count_has_no_proof_file_and_is_counted_again(tmp_path: Path
+                                                                           ) -> None:
+    # twenty-four slots and twenty-three words: a DRAT proof of this pigeonhole is out of reach
+    grid, words = tmp_path / "grid.txt", tmp_path / "words.txt"
+    grid.write_text("\n".join(["....#....#....", "#" * 14] * 7 + ["....#....#...."]) + "\n")
+    pool = [a + b + c + "s" for a in "bcd" for b in "aeiou" for c in "lmn"][:23]
+    words.write_text("\n".join(pool) + "\n")
+    folder = tmp_path / "cert"
+    runner = CliRunner()
+    made = runner.invoke(app, ["prove", str(grid), "-d", str(words), "--certificate",
+                               str(folder)])
+    assert made.exit_code == 1, made.output
+    assert "checked by counting again: 24 slots, and only 23 words" in made.output
+    assert sorted(p.name for p in folder.iterdir()) == ["count.txt", "grid.txt",
+                                                        "manifest.json", "words.txt.gz"]
+    again = runner.invoke(app, ["check-proof", str(folder), "--grid", str(grid), "--dict",
+                                str(words)])
+    assert again.exit_code == 1 and "VERIFIED: no fill exists for your grid" in again.output
+    # one more word: the same certificate no longer holds for that list
+    more = tmp_path / "more.txt"
+    more.write_text("\n".join([*pool, "fuzz"]) + "\n")
+    other = runner.invoke(app, ["check-proof", str(folder), "--grid", str(grid), "--dict",
+                                str(more)])
+    assert other.exit_code == 4 and "another word list" in other.output
+    # a manifest edited to name slots that have enough words between them is refused
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["proof"]["slots"] = manifest["proof"]["slots"][:20]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    edited = runner.invoke(app, ["check-proof", str(folder), "--grid", str(grid), "--dict",
+                                 str(words)])
+    assert edited.exit_code == 4 and "the count fails" in edited.output
