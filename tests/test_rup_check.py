@@ -223,7 +223,8 @@ def test_a_malformed_proof_in_a_certificate_folder_is_one_line_and_exit_4(tmp_pa
     (tmp_path / "w.txt").write_text("AB\nAC\nBD\nCD\n")
     folder = tmp_path / "cert"
     made = CliRunner().invoke(app, ["prove", str(tmp_path / "g.txt"), "--dict",
-                                    str(tmp_path / "w.txt"), "--certificate", str(folder)])
+                                    str(tmp_path / "w.txt"), "--certificate", str(folder),
+                                    "--proof-method", "mac"])  # a proof, not the count
     assert made.exit_code == 1, made.output
     (folder / "proof.drat").write_text("1 2 x 0\n0\n")
     manifest = json.loads((folder / "manifest.json").read_text())
