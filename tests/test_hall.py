@@ -51,18 +51,17 @@ def test_repeats_allowed_count_nothing() -> None:
     assert hall_set(problem_of(SEPARATE, ELEVEN, repeats=True)) is None
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(60))
 def test_the_count_agrees_with_brute_force(seed: int) -> None:
+    # separate 3-letter slots with given letters: each slot its own list of candidates
     rng = random.Random(seed)
-    n = rng.randint(2, 5)
-    rows = ["...#..."[: rng.choice([3, 7])]] + [row for _ in range(n - 1)
-                                               for row in ("#" * 7, ".......")]
-    width = max(len(r) for r in rows)
-    rows = [r.ljust(width, "#") for r in rows]
-    letters = "abc"
-    pool = sorted({"".join(rng.choice(letters) for _ in range(k)) for k in (3, 7)
-                   for _ in range(rng.randint(1, 6))})
-    problem = problem_of(rows, pool)
+    rows: list[str] = []
+    for _ in range(rng.randint(3, 7)):
+        rows += ["".join(rng.choice("AB") if rng.random() < 0.3 else "." for _ in range(3)),
+                 "###"]
+    pool = sorted({"".join(rng.choice("AB") for _ in range(3))
+                   for _ in range(rng.randint(2, 8))})
+    problem = problem_of(rows[:-1], pool)
     found = hall_set(problem)
     assert (found is None) == matchable(problem)
     if found is not None:  # the named slots really have fewer words than their number
@@ -98,18 +97,39 @@ def test_prove_explains_with_the_count_and_cross_checks_with_cp_sat(separate) ->
     assert data["cross_check"]["method"] == "cpsat" and data["cross_check"]["agree"] is True
 
 
-def test_a_count_after_arc_consistency_is_certified_by_cdcl(tmp_path: Path) -> None:
-    # the count needs arc consistency first, which a count certificate does not redo: the
-    # certificate is then a CDCL proof (the searches would try the permutations)
+def test_a_count_after_arc_consistency_is_certified_and_counted_again(tmp_path: Path) -> None:
     grid, words = forced(tmp_path)
     folder = tmp_path / "cert"
     result = CliRunner().invoke(app, ["prove", str(grid), "-d", str(words), "-t", "60",
                                       "--certificate", str(folder)])
     assert result.exit_code == 1, result.output
-    assert "certificate checked" in result.output and "CDCL solver" in result.output
+    assert "checked by counting again: 3 slots, and only 2 words" in result.output
     again = CliRunner().invoke(app, ["check-proof", str(folder), "--grid", str(grid),
                                      "--dict", str(words)])
     assert again.exit_code == 1, again.output
+    assert "counted again after arc consistency (redone on plain sets)" in again.output
+
+
+def test_a_proof_is_written_when_asked_for_one(tmp_path: Path) -> None:
+    grid, words = forced(tmp_path)
+    for extra in (["--whole-formula"], ["--proof-method", "cdcl"],
+                  ["--proof-checker", "trail"]):
+        folder = tmp_path / f"cert{len(list(tmp_path.iterdir()))}"
+        result = CliRunner().invoke(app, ["prove", str(grid), "-d", str(words), "-t", "60",
+                                          "--certificate", str(folder), *extra])
+        assert result.exit_code == 1, result.output
+        assert (folder / "formula.cnf").is_file() and not (folder / "count.txt").exists()
+
+
+def test_a_slot_no_word_fits_is_not_a_count(tmp_path: Path) -> None:
+    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
+    grid.write_text("....#...\n")
+    words.write_text("cat\ndog\n")
+    folder = tmp_path / "cert"
+    result = CliRunner().invoke(app, ["prove", str(grid), "-d", str(words), "--certificate",
+                                      str(folder)])
+    assert result.exit_code == 1, result.output
+    assert not (folder / "count.txt").exists()
 
 
 def forced(tmp_path: Path) -> tuple[Path, Path]:
@@ -163,3 +183,33 @@ def test_a_certificate_of_the_count_has_no_proof_file_and_is_counted_again(tmp_p
     edited = runner.invoke(app, ["check-proof", str(folder), "--grid", str(grid), "--dict",
                                  str(words)])
     assert edited.exit_code == 4 and "the count fails" in edited.output
+
+
+@pytest.mark.parametrize("forgery", ["count.txt", "lower case", "proof not an object"])
+def test_forged_count_certificates_are_refused_without_a_traceback(separate, tmp_path: Path,
+                                                                   forgery: str) -> None:
+    from xwsat.evidence.certificate import sha256_file
+
+    grid, words = separate
+    folder = tmp_path / "cert"
+    runner = CliRunner()
+    assert runner.invoke(app, ["prove", str(grid), "-d", str(words), "--certificate",
+                               str(folder)]).exit_code == 1
+    manifest = json.loads((folder / "manifest.json").read_text())
+    if forgery == "count.txt":  # a word the list does not have, for the reader
+        text = (folder / "count.txt").read_text().replace("CAT", "ZZZ")
+        (folder / "count.txt").write_text(text)
+    elif forgery == "lower case":  # the grid's letters would then match nothing
+        import gzip
+
+        listed = gzip.decompress((folder / "words.txt.gz").read_bytes()).decode()
+        (folder / "words.txt.gz").write_bytes(gzip.compress(listed.lower().encode()))
+        manifest["rules"]["alphabet"] = "".join(sorted(set(listed.lower()) - {"\n"}))
+    else:
+        manifest["proof"] = "junk"
+    for name in manifest["files"]:
+        manifest["files"][name]["sha256"] = sha256_file(folder / name)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    result = runner.invoke(app, ["check-proof", str(folder)])
+    assert result.exit_code == 4, result.output
+    assert "NOT VERIFIED" in result.output and "Traceback" not in result.output

@@ -94,7 +94,7 @@ def fill_grid(
         outcome = Outcome(
             Status.UNFILLABLE,
             "matching",
-            stats=Stats(solve_s=time.perf_counter() - t1,
+            stats=Stats(solve_s=time.perf_counter() - t2,
                         extra={"revisions": propagated.revisions}),
             evidence=Evidence("the no-repeat rule, counted (Hall's theorem)",
                               explain_hall(built, found, pruned), slots=found.slots),

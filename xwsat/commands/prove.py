@@ -184,14 +184,12 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     prepare_folder(directory)
     grid_value, word_list = load_inputs(grid, words)
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-    counted = _counted(built) if method == "auto" and is_auto(search.backend) else ""
-    if counted == "pruned":
-        method = "cdcl"  # the searches try the permutations: CDCL's clauses cut them
     # built first in any case: it checks the proof options
     proof: ProofProducer | str = producer_for_backend(search.backend, method, solver,
                                                       built.problem.n_slots)
-    if counted == "unpruned":
-        proof = COUNT  # the count is the proof (no proof file)
+    if (method, checker) == ("auto", "auto") and core and is_auto(search.backend) and \
+            _counted(built):
+        proof = COUNT  # the count is the proof (no proof file; a DRAT one grows as N!)
     facts = {"min_length": rules.min_length, "min_score": words.min_score,
              "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
              "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
@@ -215,16 +213,19 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     return built, run.outcome, run.exit_code, data
 
 
-def _counted(built: Built) -> str:
-    """Whether the no-repeat rule, counted, refutes the grid (``xwsat.hall``): "unpruned" from
-    the grid's letters alone, "pruned" only after arc consistency, "" not at all."""
+def _counted(built: Built) -> bool:
+    """Whether the no-repeat rule, counted (``xwsat.hall``), refutes the grid, from its given
+    letters or after arc consistency (the certificate is then the count, unless a proof method,
+    a checker or the whole formula was asked for)."""
     from xwsat.hall import hall_set
     from xwsat.propagate import propagate
 
+    if any(len(c) == 0 for c in built.problem.candidates):
+        return False  # a slot no word fits: arc consistency's certificate says so plainly
     if hall_set(built.problem) is not None:
-        return "unpruned"
+        return True
     propagated = propagate(built.problem)
-    return "pruned" if propagated.wiped is None and hall_set(propagated.problem) else ""
+    return propagated.wiped is None and hall_set(propagated.problem) is not None
 
 
 def register(app: typer.Typer) -> None:

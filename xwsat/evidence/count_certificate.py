@@ -1,15 +1,22 @@
 """A certificate of the no-repeat count: slots that need more different words than the word
 list has for them, checked by counting again, with no solver and no proof file.
 
-``xwsat.hall`` finds such slots on the unpruned problem (the grid's given letters, nothing
-inferred). A DRAT proof of the same fact is a pigeonhole refutation, which grows exponentially
-with the slots (twelve slots and eleven words: 56,109 proof lines; twenty-four: out of reach),
-while the count is checked in one pass over the word list: each named slot's pattern read from
-the grid, the words of the list that match it, and the number of those words against the
-number of slots. Anyone can redo it by hand; ``count.txt`` lists what to count.
+``xwsat.hall`` finds such slots. A DRAT proof of the same fact is a pigeonhole refutation, which
+grows exponentially with the slots (twelve slots and eleven words: 42,000-56,000 proof lines;
+eighteen: no proof in 120 s), while the count is checked in one pass over the word list: each
+named slot's pattern read from the grid, the words of the list that fit it, and the number of
+those words against the number of slots. When the count holds only after arc consistency, the
+check first redoes arc consistency itself, on plain sets of words and letters (not xwsat's
+bitmask propagation): a word stays while each of its letters is still possible in its cell, a
+cell keeps the letters some remaining word of each of its slots puts there, and a slot left one
+word takes it from the other slots of its length. Anyone can redo either by hand;
+``count.txt`` lists the words to count.
 """
 
 from __future__ import annotations
+
+import time
+from dataclasses import dataclass
 
 from xwsat.grid import Grid
 from xwsat.problem import Built, build_problem
@@ -17,6 +24,106 @@ from xwsat.words import build_wordlist
 
 COUNT_FORMAT = "xwsat-count/1"
 COUNT_FILE = "count.txt"
+GIVEN = "given letters"  # what the words that fit a slot are read from: the grid alone,
+PRUNED = "arc consistency"  # or the grid and arc consistency redone
+
+
+class OutOfTime(Exception):
+    """The check's own arc consistency ran past its deadline."""
+
+
+def slots_of(built: Built) -> dict[str, tuple[int, ...]]:
+    """Every slot's name and its cells (grid cell ids)."""
+    return {slot.name: tuple(slot.cells) for slot in built.slots}
+
+
+def fitting_words(grid: Grid, cells: dict[str, tuple[int, ...]], words: tuple[str, ...],
+                  after: str, allow_repeats: bool,
+                  deadline: float | None = None) -> dict[str, set[str]]:
+    """The words that fit each slot: matching the grid's given letters, and with ``PRUNED``
+    left by arc consistency (raises ``OutOfTime`` past ``deadline``)."""
+    by_length: dict[int, list[str]] = {}
+    for w in words:
+        by_length.setdefault(len(w), []).append(w)
+    given = {c: grid.cell(c) for slot in cells.values() for c in slot if grid.cell(c) != "."}
+    fits = {name: {w for w in by_length.get(len(slot), [])
+                   if all(given.get(c, ch) == ch for c, ch in zip(slot, w))}
+            for name, slot in cells.items()}
+    if after == PRUNED:
+        _arc_consistency(cells, fits, allow_repeats, deadline)
+    return fits
+
+
+def _arc_consistency(cells: dict[str, tuple[int, ...]], fits: dict[str, set[str]],
+                     allow_repeats: bool, deadline: float | None) -> None:
+    possible: dict[int, set[str]] = {}  # a cell's letters; absent: not narrowed yet
+    changed = True
+    while changed:
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime
+        changed = False
+        for name, slot in cells.items():
+            keep = {w for w in fits[name]
+                    if all(c not in possible or ch in possible[c] for c, ch in zip(slot, w))}
+            if len(keep) != len(fits[name]):
+                fits[name], changed = keep, True
+            for p, c in enumerate(slot):
+                here = {w[p] for w in keep}
+                narrowed = here if c not in possible else possible[c] & here
+                if c not in possible or narrowed != possible[c]:
+                    possible[c], changed = narrowed, True
+        if allow_repeats:
+            continue
+        for name, slot in cells.items():
+            if len(fits[name]) != 1:
+                continue
+            (word,) = fits[name]
+            for other, cells_of_other in cells.items():
+                if other != name and len(cells_of_other) == len(slot) and word in fits[other]:
+                    fits[other].discard(word)
+                    changed = True
+
+
+def count_check(fits: dict[str, set[str]], allow_repeats: bool,
+                names: list[str]) -> tuple[bool, str]:
+    """Whether the slots ``names`` have fewer fitting words between them than their number
+    (so no fill gives each a different word), and the sentence that says what was counted."""
+    if allow_repeats:
+        return False, "repeated words are allowed, so a count proves nothing"
+    if not names or len(set(names)) != len(names):
+        return False, "the certificate names no slots, or a slot twice"
+    unknown = [name for name in names if name not in fits]
+    if unknown:
+        return False, f"the grid has no slot {unknown[0]!r}"
+    union = set().union(*(fits[name] for name in names))
+    if len(union) >= len(names):
+        return False, f"{len(names)} slots, and {len(union)} words fit them: the count fails"
+    fit = "no word of the list fits" if not union else (
+        "only 1 word of the list fits" if len(union) == 1 else
+        f"only {len(union)} words of the list fit")
+    return True, f"{len(names)} slots, and {fit} any of them"
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What a check of a certificate's files found: the word list as xwsat rebuilds it, each
+    slot's pattern and the words that fit it."""
+
+    rebuilt: tuple[str, ...]
+    patterns: dict[str, str]
+    fits: dict[str, set[str]]
+
+    def text(self, names: list[str], after: str) -> str:
+        return count_text(names, self.fits, self.patterns, after)
+
+
+def recount(grid: Grid, words: tuple[str, ...], alphabet: str, min_length: int,
+            allow_repeats: bool, after: str, deadline: float | None = None) -> Counted:
+    """The check of a certificate's files: slots rebuilt from its grid, the words fitted."""
+    wordlist = build_wordlist({w: (50, None) for w in words}, alphabet, source="certificate")
+    built = build_problem(grid, wordlist, min_length, allow_repeats)
+    fits = fitting_words(grid, slots_of(built), words, after, allow_repeats, deadline)
+    return Counted(wordlist.words, patterns_of(built), fits)
 
 
 def patterns_of(built: Built) -> dict[str, str]:
@@ -24,48 +131,14 @@ def patterns_of(built: Built) -> dict[str, str]:
     return {slot.name: "".join(built.grid.cell(c) for c in slot.cells) for slot in built.slots}
 
 
-def slot_patterns(grid: Grid, words: tuple[str, ...], alphabet: str, min_length: int,
-                  allow_repeats: bool) -> dict[str, str]:
-    """``patterns_of`` the grid read again from a certificate's files."""
-    wordlist = build_wordlist({w: (50, None) for w in words}, alphabet, source="certificate")
-    return patterns_of(build_problem(grid, wordlist, min_length, allow_repeats))
-
-
-def matching_words(pattern: str, words: tuple[str, ...]) -> list[str]:
-    """The words of ``pattern``'s length that agree with each of its given letters."""
-    return [w for w in words if len(w) == len(pattern)
-            and all(p == "." or p == ch for p, ch in zip(pattern, w))]
-
-
-def count_check(patterns: dict[str, str], words: tuple[str, ...], allow_repeats: bool,
-                names: list[str]) -> tuple[bool, str]:
-    """Whether the slots ``names`` have fewer matching words between them than their number
-    (so no fill gives each a different word), and the sentence that says what was counted."""
-    if allow_repeats:
-        return False, "repeated words are allowed, so a count proves nothing"
-    if not names or len(set(names)) != len(names):
-        return False, "the certificate names no slots, or a slot twice"
-    unknown = [name for name in names if name not in patterns]
-    if unknown:
-        return False, f"the grid has no slot {unknown[0]!r}"
-    fit: set[str] = set()
-    for name in names:
-        fit.update(matching_words(patterns[name], words))
-    said = f"{len(names)} slots, and only {len(fit)} words of the list fit any of them"
-    if len(fit) >= len(names):
-        return False, f"{len(names)} slots, and {len(fit)} words fit them: the count fails"
-    return True, said
-
-
-def count_text(built: Built, names: list[str]) -> str:
+def count_text(names: list[str], fits: dict[str, set[str]], patterns: dict[str, str],
+               after: str) -> str:
     """``count.txt``: each named slot, its pattern and the words that fit it."""
-    patterns = patterns_of(built)
-    fit: set[str] = set()
+    how = ("its pattern" if after == GIVEN else
+           "its pattern and arc consistency: each letter still possible in its cell")
     lines = ["# each slot below must take a different word; together they fit fewer words",
-             "# than there are slots (the words that fit each slot follow its pattern)"]
-    for name in names:
-        words = matching_words(patterns[name], built.words.words)
-        fit.update(words)
-        lines.append(f"{name} {patterns[name]}: {' '.join(words)}")
-    lines.append(f"# {len(names)} slots, {len(fit)} different words")
+             f"# than there are slots (the words that fit each slot follow {how})"]
+    lines += [f"{name} {patterns[name]}: {' '.join(sorted(fits[name]))}" for name in names]
+    union = set().union(*(fits[name] for name in names))
+    lines.append(f"# {len(names)} slots, {len(union)} different words")
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from xwsat.grid import Grid, parse_grid
 from xwsat.guard import Tick
 from xwsat.outcome import Stop
 from xwsat.problem import build_problem
-from xwsat.words import build_wordlist
+from xwsat.words import build_wordlist, normalize_word
 
 FORMULA_NAMES = ("formula.cnf", "formula.cnf.gz")
 # Characters Python's (and so dratify's) line splitting breaks ASCII lines at, besides "\n"
@@ -157,13 +158,20 @@ def formula_body(text: str) -> str:
     return text[start:]
 
 
+def normalised(words: tuple[str, ...], rebuilt: tuple[str, ...]) -> bool:
+    """Whether a certificate's word list is as xwsat writes one: each word normalised (upper
+    case, NFC: a lower-case list would make the grid's letters match nothing) and in the order
+    the list rebuilt from it has."""
+    return rebuilt == words and all(normalize_word(w) == w for w in words)
+
+
 def rebuild_and_compare(question: Question, formula_path: Path, proof: str) -> dict:
     """Rebuild the formula from the question and compare it with the folder's; the formula's
     and the proof's text hashes bind the check to the files compared."""
     try:
         words = build_wordlist({w: (50, None) for w in question.words}, question.alphabet,
                                source="certificate")
-        if words.words != question.words:
+        if not normalised(question.words, words.words):
             return {"verdict": "rejected",
                     "reason": f"{WORDS_FILE} is not a normalised word list in xwsat's order"}
         built = build_problem(question.grid, words, question.min_length, question.allow_repeats)
@@ -237,9 +245,11 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
         return [*lines, "NOT VERIFIED: the certificate is about another word list:",
                 *question.lines()], "rejected"
-    if str((manifest.get("proof") or {}).get("format", "")).startswith("xwsat-count/"):
-        return _recheck_count(manifest, question, lines,
-                              _confirmed(question, grid, words, filters))
+    proof_facts = manifest.get("proof")
+    if isinstance(proof_facts, dict) and str(proof_facts.get("format", "")).startswith(
+            "xwsat-count/"):
+        return _recheck_count(directory, manifest, question, lines,
+                              _confirmed(question, grid, words, filters), time_limit)
     formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
     if formula_path is None or proof_path is None:
         return [*lines, "NOT VERIFIED: the folder holds no formula or no proof"], "rejected"
@@ -301,28 +311,51 @@ def _read_as(manifest: dict) -> list[str]:
     return [f"  the word list was made with: {'; '.join(kept)}"] if kept else []
 
 
-def _recheck_count(manifest: dict, question: Question, lines: list[str],
-                   confirmed: str) -> tuple[list[str], str]:
-    """A certificate of the no-repeat count: the named slots' patterns read from the grid, the
-    words that fit them counted from the list (``xwsat.evidence.count_certificate``)."""
-    from xwsat.evidence.count_certificate import COUNT_FORMAT, count_check, slot_patterns
+def _recheck_count(directory: Path, manifest: dict, question: Question, lines: list[str],
+                   confirmed: str, time_limit: float) -> tuple[list[str], str]:
+    """A certificate of the no-repeat count: the named slots rebuilt from the grid, the words
+    that fit them (arc consistency redone when the manifest says it was used), counted
+    (``xwsat.evidence.count_certificate``)."""
+    from xwsat.evidence.count_certificate import (
+        COUNT_FILE,
+        COUNT_FORMAT,
+        GIVEN,
+        PRUNED,
+        OutOfTime,
+        count_check,
+        recount,
+    )
 
     proof = manifest["proof"]
     if proof.get("format") != COUNT_FORMAT:
         return [*lines, f"NOT VERIFIED: unknown count format {str(proof.get('format'))[:40]!r}"
                 ], "rejected"
-    names = proof.get("slots")
+    names, after = proof.get("slots"), proof.get("after", GIVEN)
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         return [*lines, "NOT VERIFIED: the manifest names no list of slots"], "rejected"
+    if after not in (GIVEN, PRUNED):
+        return [*lines, f"NOT VERIFIED: unknown count basis {str(after)[:40]!r}"], "rejected"
     try:
-        patterns = slot_patterns(question.grid, question.words, question.alphabet,
-                                 question.min_length, question.allow_repeats)
-    except XwsatError as exc:
-        return [*lines, f"NOT VERIFIED: the question cannot be rebuilt: {exc}"], "rejected"
-    ok, said = count_check(patterns, question.words, question.allow_repeats, names)
+        counted = recount(question.grid, question.words, question.alphabet,
+                          question.min_length, question.allow_repeats, after,
+                          time.monotonic() + time_limit)
+    except OutOfTime:
+        return [*lines, "UNDECIDED: time limit reached while redoing arc consistency"
+                ], "undecided"
+    except Exception as exc:  # noqa: BLE001  (damaged files: no rebuild, no verdict)
+        return [*lines, "NOT VERIFIED: the question cannot be rebuilt from the folder's "
+                f"files ({type(exc).__name__}: {str(exc)[:80]})"], "rejected"
+    if not normalised(question.words, counted.rebuilt):
+        return [*lines, f"NOT VERIFIED: {WORDS_FILE} is not a normalised word list in xwsat's "
+                "order"], "rejected"
+    ok, said = count_check(counted.fits, question.allow_repeats, names)
     if not ok:
         return [*lines, f"NOT VERIFIED: {said}"], "rejected"
-    head = (f"VERIFIED: no fill exists for {confirmed}: counted again, {said}, and each must "
-            "take a different word")
+    listed = directory / COUNT_FILE
+    if not listed.is_file() or listed.read_bytes() != counted.text(names, after).encode():
+        return [*lines, f"NOT VERIFIED: {COUNT_FILE} does not list what the count finds"
+                ], "rejected"
+    basis = "" if after == GIVEN else " after arc consistency (redone on plain sets)"
+    head = (f"VERIFIED: no fill exists for {confirmed}: counted again{basis}, {said}, and each "
+            "must take a different word")
     return [*lines, head, *question.lines(), *_read_as(manifest)], "verified"
-
