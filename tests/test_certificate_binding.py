@@ -402,3 +402,16 @@ def test_the_verified_line_names_rules_other_than_the_defaults(tmp_path) -> None
                                   str(words)])
     head = next(line for line in checked.output.splitlines() if line.startswith("VERIFIED"))
     assert checked.exit_code == 1 and "with slots of 1+ cells:" in head
+
+
+def test_the_users_rules_bind_the_certificate(certificate) -> None:
+    # a certificate whose manifest says "slots of 2+ cells" (the default, not said in the
+    # verdict) is refused for a user who fills with slots of 3+ cells, or with repeats allowed
+    runner = CliRunner()
+    for stated, refused in ((["--min-length", "3"], "slots of 2+ cells, not 3+"),
+                            (["--allow-repeats"], "repeated words forbidden")):
+        result = runner.invoke(app, ["check-proof", str(certificate), *stated])
+        assert result.exit_code == 4 and refused in result.output, result.output
+    same = runner.invoke(app, ["check-proof", str(certificate), "--min-length", "2",
+                               "--no-repeats"])
+    assert same.exit_code == 1 and "VERIFIED" in same.output, same.output

@@ -134,11 +134,18 @@ CheckGridOpt = Annotated[Path | None, typer.Option(
 CheckDictOpt = Annotated[str | None, typer.Option(
     "--dict", "-d", help="Your dictionary ('en', 'ru', 'es' or a file): the certificate must be "
     "about it (default: the folder's copy of the word list).")]
+CheckMinOpt = Annotated[int | None, typer.Option(
+    "--min-length", help="Your shortest slot: the certificate must be about it (default: the "
+    "certificate's own rule, said in the verdict when it is not 2).")]
+CheckRepeatsOpt = Annotated[bool | None, typer.Option(
+    "--allow-repeats/--no-repeats", help="Your rule on repeated words: the certificate must be "
+    "about it (default: the certificate's own rule).")]
 CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
 
 
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
-                engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0) -> None:
+                engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0,
+                min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None) -> None:
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
     the folder's, and check the proof against it (--engine); or, for a certificate of the
     no-repeat count, count the words that fit its slots again. Exit 1 when the certificate
@@ -165,7 +172,7 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         if dictionary is not None:
             user_words, filters = _read_as_certified(dictionary, rules, fold_yo)
         lines, verdict = recheck(directory, engine, time_left(time_limit), status_line,
-                                 user_grid, user_words, filters)
+                                 user_grid, user_words, filters, min_length, allow_repeats)
         clear_status_line()
     typer.echo("\n".join(lines))
     raise typer.Exit(CHECK_EXIT[verdict])

@@ -220,13 +220,15 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
 
 def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | None = None,
             grid: Grid | None = None, words: tuple[str, ...] | None = None,
-            filters: list[str] | None = None) -> tuple[list[str], str]:
+            filters: list[str] | None = None, min_length: int | None = None,
+            allow_repeats: bool | None = None) -> tuple[list[str], str]:
     """Lines to print and the verdict: 'verified', 'rejected' or 'undecided'.
 
     ``grid`` and ``words`` (the user's own, normalised with the manifest's rules) must be the
     ones the certificate is about; without them the folder's own copies are the question.
     ``filters`` say how the user's words were read (a minimum score, ...): a verdict is only
-    about the filtered list, and says so.
+    about the filtered list, and says so. ``min_length`` and ``allow_repeats``, when given, are
+    the user's rules, which the certificate's must equal.
     """
     try:
         manifest = read_manifest(directory)
@@ -241,6 +243,13 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         return [*lines, f"NOT VERIFIED: {problem}"], "rejected"
     if grid is not None and grid.rows != question.grid.rows:
         return [*lines, "NOT VERIFIED: the certificate is about another grid:",
+                *question.lines()], "rejected"
+    if min_length is not None and min_length != question.min_length:
+        return [*lines, f"NOT VERIFIED: the certificate is about slots of {question.min_length}+"
+                f" cells, not {min_length}+:", *question.lines()], "rejected"
+    if allow_repeats is not None and allow_repeats != question.allow_repeats:
+        rule = "allowed" if question.allow_repeats else "forbidden"
+        return [*lines, f"NOT VERIFIED: the certificate is about repeated words {rule}:",
                 *question.lines()], "rejected"
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
         return [*lines, "NOT VERIFIED: the certificate is about another word list:",
