@@ -213,3 +213,21 @@ def test_forged_count_certificates_are_refused_without_a_traceback(separate, tmp
     result = runner.invoke(app, ["check-proof", str(folder)])
     assert result.exit_code == 4, result.output
     assert "NOT VERIFIED" in result.output and "Traceback" not in result.output
+
+
+def test_the_checks_arc_consistency_stops_at_its_deadline_and_empty_words_are_refused(
+        tmp_path: Path) -> None:
+    import time
+
+    from xwsat.evidence.count_certificate import PRUNED, OutOfTime, recount
+    from xwsat.evidence.recheck import normalised
+
+    grid, words = forced(tmp_path)
+    question = parse_grid(grid.read_text())
+    listed = ("SA", "SB", "SC", "CAT", "DOG", "SAD", "SLY")  # xwsat's order: by length
+    with pytest.raises(OutOfTime):
+        recount(question, listed, "ABCDGLOSTY", 2, False, PRUNED, time.monotonic() - 1)
+    counted = recount(question, listed, "ABCDGLOSTY", 2, False, PRUNED)
+    assert counted.fits["1A"] == {"SAD", "SLY"}
+    assert normalised(listed, counted.rebuilt)
+    assert not normalised(("", *listed), ("", *listed))

@@ -416,11 +416,15 @@ def _certify_count(built: Built, directory: Path, stage: Path, grid_source: str,
         "result": "unfillable",
         "proof": {"format": COUNT_FORMAT, "after": after, "slots": names,
                   "meaning": "each of these slots must take a different word, and fewer words "
-                  f"of the list fit them (read from the grid's {after}) than there are slots"},
+                  "of the list fit them (read from the grid's given letters"
+                  + (")" if after == GIVEN else " and arc consistency over the whole grid)")
+                  + " than there are slots"},
         "check": {"checker": "xwsat count check", "ok": True, "detail": said},
         "verified": True,
         "times": {"total_s": time.perf_counter() - started},
-        "recheck": [f"read {COUNT_FILE}: count the different words against the slots",
+        "recheck": [f"read {COUNT_FILE}: count the different words against the slots"
+                    + ("" if after == GIVEN else " (the lists come from arc consistency, "
+                       "which only check-proof redoes)"),
                     "xwsat check-proof DIR --grid GRID --dict DICTIONARY   # counts again from "
                     "your grid and dictionary"],
     }

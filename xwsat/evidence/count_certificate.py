@@ -2,15 +2,15 @@
 list has for them, checked by counting again, with no solver and no proof file.
 
 ``xwsat.hall`` finds such slots. A DRAT proof of the same fact is a pigeonhole refutation, which
-grows exponentially with the slots (twelve slots and eleven words: 42,000-56,000 proof lines;
-eighteen: no proof in 120 s), while the count is checked in one pass over the word list: each
-named slot's pattern read from the grid, the words of the list that fit it, and the number of
-those words against the number of slots. When the count holds only after arc consistency, the
-check first redoes arc consistency itself, on plain sets of words and letters (not xwsat's
-bitmask propagation): a word stays while each of its letters is still possible in its cell, a
-cell keeps the letters some remaining word of each of its slots puts there, and a slot left one
-word takes it from the other slots of its length. Anyone can redo either by hand;
-``count.txt`` lists the words to count.
+grows exponentially with the slots (twelve slots and eleven words: 42,053-56,109 proof lines
+on three lists; eighteen: no proof in 120 s), while the count is checked by reading each named
+slot's pattern from the grid, fitting the words of the list to it, and counting those words
+against the slots. When the count holds only after arc consistency, the check first redoes arc
+consistency over the whole grid itself, on plain sets of words and letters (not xwsat's bitmask
+propagation): a word stays while each of its letters is still possible in its cell, a cell
+keeps the letters some remaining word of each of its slots puts there, and a slot left one
+word takes it from the other slots of its length. ``count.txt`` lists the words to count: by
+hand, it checks the count; only with the given-letters basis does it show why each word fits.
 """
 
 from __future__ import annotations
@@ -46,9 +46,12 @@ def fitting_words(grid: Grid, cells: dict[str, tuple[int, ...]], words: tuple[st
     for w in words:
         by_length.setdefault(len(w), []).append(w)
     given = {c: grid.cell(c) for slot in cells.values() for c in slot if grid.cell(c) != "."}
-    fits = {name: {w for w in by_length.get(len(slot), [])
-                   if all(given.get(c, ch) == ch for c, ch in zip(slot, w))}
-            for name, slot in cells.items()}
+    fits: dict[str, set[str]] = {}
+    for name, slot in cells.items():
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime
+        fits[name] = {w for w in by_length.get(len(slot), [])
+                      if all(given.get(c, ch) == ch for c, ch in zip(slot, w))}
     if after == PRUNED:
         _arc_consistency(cells, fits, allow_repeats, deadline)
     return fits
@@ -59,10 +62,10 @@ def _arc_consistency(cells: dict[str, tuple[int, ...]], fits: dict[str, set[str]
     possible: dict[int, set[str]] = {}  # a cell's letters; absent: not narrowed yet
     changed = True
     while changed:
-        if deadline is not None and time.monotonic() > deadline:
-            raise OutOfTime
         changed = False
         for name, slot in cells.items():
+            if deadline is not None and time.monotonic() > deadline:
+                raise OutOfTime
             keep = {w for w in fits[name]
                     if all(c not in possible or ch in possible[c] for c, ch in zip(slot, w))}
             if len(keep) != len(fits[name]):
@@ -96,12 +99,13 @@ def count_check(fits: dict[str, set[str]], allow_repeats: bool,
     if unknown:
         return False, f"the grid has no slot {unknown[0]!r}"
     union = set().union(*(fits[name] for name in names))
+    slots = f"{len(names)} slot{'s' if len(names) != 1 else ''}"
     if len(union) >= len(names):
-        return False, f"{len(names)} slots, and {len(union)} words fit them: the count fails"
+        return False, f"{slots}, and {len(union)} words fit them: the count fails"
     fit = "no word of the list fits" if not union else (
         "only 1 word of the list fits" if len(union) == 1 else
         f"only {len(union)} words of the list fit")
-    return True, f"{len(names)} slots, and {fit} any of them"
+    return True, f"{slots}, and {fit} any of them"
 
 
 @dataclass(frozen=True)
@@ -135,10 +139,12 @@ def count_text(names: list[str], fits: dict[str, set[str]], patterns: dict[str, 
                after: str) -> str:
     """``count.txt``: each named slot, its pattern and the words that fit it."""
     how = ("its pattern" if after == GIVEN else
-           "its pattern and arc consistency: each letter still possible in its cell")
+           "its pattern, left by arc consistency over the whole grid, which this file does not "
+           "show: xwsat check-proof redoes it")
     lines = ["# each slot below must take a different word; together they fit fewer words",
              f"# than there are slots (the words that fit each slot follow {how})"]
     lines += [f"{name} {patterns[name]}: {' '.join(sorted(fits[name]))}" for name in names]
     union = set().union(*(fits[name] for name in names))
-    lines.append(f"# {len(names)} slots, {len(union)} different words")
+    lines.append(f"# {len(names)} slot{'s' if len(names) != 1 else ''}, {len(union)} "
+                 "different words")
     return "\n".join(lines) + "\n"

@@ -162,7 +162,7 @@ def normalised(words: tuple[str, ...], rebuilt: tuple[str, ...]) -> bool:
     """Whether a certificate's word list is as xwsat writes one: each word normalised (upper
     case, NFC: a lower-case list would make the grid's letters match nothing) and in the order
     the list rebuilt from it has."""
-    return rebuilt == words and all(normalize_word(w) == w for w in words)
+    return rebuilt == words and all(w and normalize_word(w) == w for w in words)
 
 
 def rebuild_and_compare(question: Question, formula_path: Path, proof: str) -> dict:
