@@ -63,8 +63,9 @@ def explain_hall(built: Built, found: HallSet, pruned: bool) -> str:
     shown = [built.words.words[w] for w in found.words[:12]]
     words = ", ".join(shown) + (", ..." if len(found.words) > len(shown) else "")
     where = " after arc consistency" if pruned else ""
+    fit = "1 word fits" if len(found.words) == 1 else f"{len(found.words)} words fit"
     return (f"the {len(found.slots)} slots {names} (length {found.length}) must each take a "
-            f"different word, and{where} only {len(found.words)} words fit any of them"
+            f"different word, and{where} only {fit} any of them"
             + (f": {words}" if found.words else ""))
 
 
