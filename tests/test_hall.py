@@ -231,3 +231,10 @@ def test_the_checks_arc_consistency_stops_at_its_deadline_and_empty_words_are_re
     assert counted.fits["1A"] == {"SAD", "SLY"}
     assert normalised(listed, counted.rebuilt)
     assert not normalised(("", *listed), ("", *listed))
+
+
+def test_count_says_no_fill_at_once(separate) -> None:
+    grid, words = separate
+    result = CliRunner().invoke(app, ["count", str(grid), "-d", str(words), "-t", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("exactly 0 fills (12 slots of length 3 fit only 11")
