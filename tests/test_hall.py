@@ -238,3 +238,14 @@ def test_count_says_no_fill_at_once(separate) -> None:
     result = CliRunner().invoke(app, ["count", str(grid), "-d", str(words), "-t", "20"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("exactly 0 fills (12 slots of length 3 fit only 11")
+
+
+def test_check_proof_refuses_an_impossible_min_length_in_one_line(separate, tmp_path: Path
+                                                                  ) -> None:
+    grid, words = separate
+    folder = tmp_path / "cert"
+    assert CliRunner().invoke(app, ["prove", str(grid), "-d", str(words), "--certificate",
+                                    str(folder)]).exit_code == 1
+    result = CliRunner().invoke(app, ["check-proof", str(folder), "--min-length", "0"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "xwsat: error: --min-length must be between 1 and 100"

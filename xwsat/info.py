@@ -87,7 +87,7 @@ def grid_info(grid: Grid, words: WordList, min_length: int = 2,
         explain_wipeout(built, propagated.wiped, propagated.reason)
         if propagated.wiped is not None else None
     )
-    found = hall_set(propagated.problem) if propagated.wiped is None else None
+    found = propagated.hall
     counted = (explain_hall(built, found, hall_set(problem) is None)
                if found is not None else None)
     blocks = sum(row.count("#") for row in grid.rows)

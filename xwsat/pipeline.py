@@ -89,7 +89,7 @@ def fill_grid(
         )
         return FillResult(outcome, built, times=times)
     problem = propagated.problem
-    found = hall_set(problem)
+    found = propagated.hall
     if found is not None:
         pruned = hall_set(built.problem) is None
         outcome = Outcome(

@@ -3,6 +3,8 @@
 A candidate survives when each of its letters is still allowed in its cell; a cell keeps only the
 letters some surviving candidate of every covering slot puts there. With repeats forbidden, a slot
 reduced to one word removes that word from every other slot. An empty slot ends it: no fill exists.
+At the fixed point the no-repeat rule is counted too (``xwsat.hall``): slots of one length that
+fit fewer words between them than their number are named in ``hall``: no fill exists either.
 """
 
 from __future__ import annotations
@@ -12,17 +14,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from xwsat.hall import HallSet, hall_set
 from xwsat.problem import FillProblem
 
 
 @dataclass(frozen=True)
 class Propagated:
-    """The pruned problem, or the slot whose candidates ran out (``wiped``), with a reason."""
+    """The pruned problem, or the slot whose candidates ran out (``wiped``), with a reason;
+    ``hall``: slots of the pruned problem the no-repeat rule cannot fill (never with ``wiped``)."""
 
     problem: FillProblem
     wiped: int | None = None
     reason: str = ""
     revisions: int = 0
+    hall: HallSet | None = None
 
 
 def _position_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
@@ -106,4 +111,5 @@ def propagate(problem: FillProblem) -> Propagated:
                     if not queued[other]:
                         queue.append(other)
                         queued[other] = True
-    return Propagated(problem.with_candidates(keep, masks), None, "", revisions)
+    pruned = problem.with_candidates(keep, masks)
+    return Propagated(pruned, None, "", revisions, hall_set(pruned))

@@ -28,6 +28,7 @@ from xwsat.commands.options import (
     Rules,
     TimeOpt,
     Words,
+    check_min_length,
     check_time_limit,
     grouped,
 )
@@ -157,6 +158,8 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         raise XwsatError(f"--engine must be one of {', '.join(ENGINES)}")
     checker_engine(engine)  # a checker that is not installed is refused before any work
     check_time_limit(time_limit)
+    if min_length is not None:
+        check_min_length(min_length)
     compile_first([], checker=engine)
     with limited(time_limit):
         try:

@@ -178,18 +178,23 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     """The certificate run decides the grid, with --backend's kind of proof: returns the
     problem, the outcome, the exit code and the JSON record (when asked for)."""
     from xwsat.backends.registry import is_auto
-    from xwsat.evidence.certificate import COUNT, certify, prepare_folder
+    from xwsat.evidence.certificate import certify, prepare_folder
+    from xwsat.evidence.count_certificate import CountRefutation, count_refutation
     from xwsat.evidence.producers import ProofProducer, producer_for_backend
 
     prepare_folder(directory)
     grid_value, word_list = load_inputs(grid, words)
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
     # built first in any case: it checks the proof options
-    proof: ProofProducer | str = producer_for_backend(search.backend, method, solver,
-                                                      built.problem.n_slots)
-    if (method, checker) == ("auto", "auto") and core and is_auto(search.backend) and \
-            _counted(built):
-        proof = COUNT  # the count is the proof (no proof file; a DRAT one grows as N!)
+    proof: ProofProducer | CountRefutation = producer_for_backend(
+        search.backend, method, solver, built.problem.n_slots)
+    # the count is the proof (no proof file; a DRAT one grows as N!), unless a proof method,
+    # a checker or the whole formula was asked for
+    counted = (count_refutation(built.problem)
+               if (method, checker) == ("auto", "auto") and core and is_auto(search.backend)
+               else None)
+    if counted is not None:
+        proof = counted
     facts = {"min_length": rules.min_length, "min_score": words.min_score,
              "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
              "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
@@ -211,21 +216,6 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     else:
         typer.echo("\n".join(lines))
     return built, run.outcome, run.exit_code, data
-
-
-def _counted(built: Built) -> bool:
-    """Whether the no-repeat rule, counted (``xwsat.hall``), refutes the grid, from its given
-    letters or after arc consistency (the certificate is then the count, unless a proof method,
-    a checker or the whole formula was asked for)."""
-    from xwsat.hall import hall_set
-    from xwsat.propagate import propagate
-
-    if any(len(c) == 0 for c in built.problem.candidates):
-        return False  # a slot no word fits: arc consistency's certificate says so plainly
-    if hall_set(built.problem) is not None:
-        return True
-    propagated = propagate(built.problem)
-    return propagated.wiped is None and hall_set(propagated.problem) is not None
 
 
 def register(app: typer.Typer) -> None:

@@ -30,6 +30,17 @@ from xwsat.encode.cnf import CNF, dimacs_text
 from xwsat.encode.legend import variable_map
 from xwsat.encode.solver_files import CNF_ENCODING, cnf_comments, complete_cnf
 from xwsat.errors import XwsatError
+from xwsat.evidence.count_certificate import (
+    COUNT_FILE,
+    COUNT_FORMAT,
+    GIVEN,
+    CountRefutation,
+    count_check,
+    count_text,
+    fitting_words,
+    patterns_of,
+    slots_of,
+)
 from xwsat.evidence.drat_check import check_in_parts, checker_engine, checker_label, parts_for
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
@@ -108,11 +119,12 @@ def _compressed_copy(path: Path) -> Path:
 
 
 def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
-            proof: ProofProducer | str = "auto", engine: str = "auto", rules: dict | None = None,
+            proof: ProofProducer | CountRefutation | str = "auto", engine: str = "auto",
+            rules: dict | None = None,
             on_tick: Tick | None = None, seed: int = 0, core: bool = True) -> CertificateRun:
     """Write and check a certificate for ``built`` in ``directory`` (new or empty), all within
-    ``time_limit`` seconds. ``proof`` is a producer, a ``--proof-method`` name, or ``COUNT``
-    (the no-repeat count, ``xwsat.evidence.count_certificate``: no proof file). With ``core``
+    ``time_limit`` seconds. ``proof`` is a producer, a ``--proof-method`` name, or the count
+    that refutes the grid (``xwsat.evidence.count_certificate``: no proof file). With ``core``
     the formula keeps only the slots a refutation needs (``xwsat.evidence.slot_core``), when
     the compiled search finds fewer than all in a quarter of the time.
 
@@ -125,8 +137,8 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
     try:
         directory.mkdir(exist_ok=True)
         stage.mkdir()
-        if proof == COUNT:
-            run = _certify_count(built, directory, stage, grid_source, rules or {})
+        if isinstance(proof, CountRefutation):
+            run = _certify_count(built, directory, stage, grid_source, rules or {}, proof)
         else:
             if isinstance(proof, str):
                 proof = producer(proof, n_slots=built.problem.n_slots)
@@ -371,34 +383,12 @@ def _fillable(built: Built, method: str, choice: list[int], directory: Path, sta
 
 
 def _certify_count(built: Built, directory: Path, stage: Path, grid_source: str,
-                   rules: dict) -> CertificateRun:
-    """The slots the no-repeat count refutes (``xwsat.hall``: from the given letters, else
-    after arc consistency), named in the manifest and listed in ``count.txt``, counted again
-    by the certificate's own check before anything is published."""
-    from xwsat.evidence.count_certificate import (
-        COUNT_FILE,
-        COUNT_FORMAT,
-        GIVEN,
-        PRUNED,
-        count_check,
-        count_text,
-        fitting_words,
-        patterns_of,
-        slots_of,
-    )
-    from xwsat.hall import hall_set
-    from xwsat.propagate import propagate
-
+                   rules: dict, refutation: CountRefutation) -> CertificateRun:
+    """The slots the no-repeat count refutes, named in the manifest and listed in
+    ``count.txt``, counted again by the certificate's own check before anything is published."""
     started = time.perf_counter()
     method = f"certificate:{COUNT}"
-    found, after = hall_set(built.problem), GIVEN
-    if found is None:
-        propagated = propagate(built.problem)
-        if propagated.wiped is None:
-            found, after = hall_set(propagated.problem), PRUNED
-    if found is None:
-        return CertificateRun(stopped(method, Stop.FAILED, "the no-repeat count does not "
-                                      "refute this grid"), directory, {})
+    found, after = refutation.hall, refutation.after
     names = [built.problem.slot_names[s] for s in found.slots]
     repeats = built.problem.allow_repeats
     fits = fitting_words(built.grid, slots_of(built), built.words.words, after, repeats)

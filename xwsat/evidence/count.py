@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
 from xwsat.guard import Tick, report_partial, run_function
-from xwsat.hall import hall_set
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 from xwsat.words import WordList
@@ -229,7 +228,7 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
         return Count(0, True, "arc consistency empties a slot", time.monotonic() - start,
                      "arc consistency")
     problem = propagated.problem
-    found = hall_set(problem)
+    found = propagated.hall
     if found is not None:  # every search would try the permutations (results/hard/hall/)
         words = "1 different word" if len(found.words) == 1 else \
             f"{len(found.words)} different words"

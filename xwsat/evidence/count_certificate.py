@@ -19,13 +19,36 @@ import time
 from dataclasses import dataclass
 
 from xwsat.grid import Grid
-from xwsat.problem import Built, build_problem
+from xwsat.hall import HallSet, hall_set
+from xwsat.problem import Built, FillProblem, build_problem
+from xwsat.propagate import propagate
 from xwsat.words import build_wordlist
 
 COUNT_FORMAT = "xwsat-count/1"
 COUNT_FILE = "count.txt"
 GIVEN = "given letters"  # what the words that fit a slot are read from: the grid alone,
 PRUNED = "arc consistency"  # or the grid and arc consistency redone
+
+
+@dataclass(frozen=True)
+class CountRefutation:
+    """Slots the no-repeat count refutes, and what their words are read from (``after``)."""
+
+    hall: HallSet
+    after: str  # GIVEN or PRUNED
+
+
+def count_refutation(problem: FillProblem) -> CountRefutation | None:
+    """The count that refutes ``problem`` (unpruned), from its given letters if it can, else
+    after arc consistency; None when it does not, or when a slot fits no word at all (arc
+    consistency's own certificate says that plainly)."""
+    if any(len(c) == 0 for c in problem.candidates):
+        return None
+    found = hall_set(problem)
+    if found is not None:
+        return CountRefutation(found, GIVEN)
+    propagated = propagate(problem)
+    return CountRefutation(propagated.hall, PRUNED) if propagated.hall is not None else None
 
 
 class OutOfTime(Exception):
