@@ -5,7 +5,8 @@ hard 15x15 grids); this is the same kind of search compiled with numba, in the s
 
 - a variable per cell (uint64 letter mask), a compact-table propagator per slot: each slot keeps
   the bitset of its rows still consistent with its cells; a letter leaves a cell when no row
-  supports it (residues make most checks one AND);
+  supports it (residues make most checks one AND; a slot down to a few live rows lists them
+  instead);
 - the no-repeat rule: a slot whose cells are all fixed removes its word from the other slots of
   its length;
 - binary branching (cell = letter, then cell != letter), dom/wdeg cell choice, the letter with
@@ -93,10 +94,7 @@ def single(x: np.uint64) -> bool:
 
 @compiled_kernel
 def low_bit(x: np.uint64) -> int:
-    a = 0
-    while ((x >> np.uint64(a)) & U1) == U0:
-        a += 1
-    return a
+    return popcount((x & (~x + U1)) - U1)
 
 
 @compiled_kernel
@@ -202,10 +200,11 @@ def update_ct(m: Model, st: State, s: int, p: int, old: np.uint64, new: np.uint6
     keep = popcount(removed) > popcount(new)
     pick = new if keep else removed
     k = 0
-    for a in range(n_letters):
-        if (pick >> np.uint64(a)) & U1:
-            st.letters[k] = base + a * words
-            k += 1
+    bits = pick
+    while bits != U0:
+        st.letters[k] = base + low_bit(bits) * words
+        bits &= bits - U1
+        k += 1
     limit = st.limit[s]
     i = limit - 1
     while i >= 0:
@@ -252,6 +251,44 @@ def remove(m: Model, st: State, c: int, removed: np.uint64, skip: int) -> int:
     return -1
 
 
+# A slot with few live rows is filtered by listing them (each row ORs its letters into its
+# positions) instead of a support check per open letter; "few": at most this many rows per open
+# letter of a position, on average. Same prunings either way; 1.5x faster on the 5x5
+# refutations, 1.2x on the quick subset's hard grids (results/latency/).
+ROWS_FACTOR = 8
+
+
+@compiled_kernel
+def _few_rows(m: Model, st: State, s: int, most: int) -> bool:
+    """Whether slot s has at most ``most`` live rows (counted only as far as needed)."""
+    off = m.ct_off[s]
+    if st.limit[s] > most:  # every listed word holds a row
+        return False
+    n = 0
+    for i in range(st.limit[s]):
+        n += popcount(st.ct[off + st.nz[off + i]])
+        if n > most:
+            return False
+    return True
+
+
+@compiled_kernel
+def _live_letters(m: Model, st: State, s: int, t: int, off: int, length: int) -> None:
+    """``scratch[p]``: the letters at position p of slot s's live rows."""
+    for p in range(length):
+        st.scratch[p] = U0
+    base = m.let_off[t]
+    for i in range(st.limit[s]):
+        w = st.nz[off + i]
+        x = st.ct[off + w]
+        while x != U0:
+            row = w * 64 + low_bit(x)
+            x &= x - U1
+            rb = base + row * length
+            for p in range(length):
+                st.scratch[p] |= U1 << np.uint64(m.row_letters[rb + p])
+
+
 @compiled_kernel
 def filter_slot(m: Model, st: State, s: int) -> int:
     """Remove every letter of s's cells that no row of s supports; then the no-repeat rule."""
@@ -262,29 +299,48 @@ def filter_slot(m: Model, st: State, s: int) -> int:
     first = m.slot_start[s]
     length = m.slot_start[s + 1] - first
     all_fixed = True
+    open_letters = 0
+    for p in range(length):
+        d = st.dom[m.slot_cells[first + p]]
+        if not single(d):
+            open_letters += popcount(d)
+    by_rows = open_letters > 0 and _few_rows(m, st, s, ROWS_FACTOR * open_letters // length)
+    if by_rows:
+        _live_letters(m, st, s, t, off, length)
     for p in range(length):
         c = m.slot_cells[first + p]
         d = st.dom[c]
         if single(d):
             continue
+        if by_rows:
+            removed = d & ~st.scratch[p]
+            if removed != U0:
+                conflict = remove(m, st, c, removed, s)
+                if conflict >= 0:
+                    return conflict
+            if not single(st.dom[c]):
+                all_fixed = False
+            continue
         base = m.sup_off[t] + p * n_letters * words
         removed = U0
-        for a in range(n_letters):
-            if (d >> np.uint64(a)) & U1:
-                sb = base + a * words
-                ri = m.res_off[s] + p * n_letters + a
-                r = st.res[ri]
-                if st.ct[off + r] & m.sup[sb + r] != U0:
-                    continue
-                found = False
-                for i in range(st.limit[s]):
-                    w = st.nz[off + i]
-                    if st.ct[off + w] & m.sup[sb + w] != U0:
-                        st.res[ri] = w
-                        found = True
-                        break
-                if not found:
-                    removed |= U1 << np.uint64(a)
+        bits = d
+        while bits != U0:
+            a = low_bit(bits)
+            bits &= bits - U1
+            sb = base + a * words
+            ri = m.res_off[s] + p * n_letters + a
+            r = st.res[ri]
+            if st.ct[off + r] & m.sup[sb + r] != U0:
+                continue
+            found = False
+            for i in range(st.limit[s]):
+                w = st.nz[off + i]
+                if st.ct[off + w] & m.sup[sb + w] != U0:
+                    st.res[ri] = w
+                    found = True
+                    break
+            if not found:
+                removed |= U1 << np.uint64(a)
         if removed != U0:
             conflict = remove(m, st, c, removed, s)
             if conflict >= 0:
