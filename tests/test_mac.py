@@ -111,6 +111,40 @@ def test_tiny_budgets_give_the_same_verdict(english) -> None:
     assert sliced.sc[kernel.NODES] == whole.sc[kernel.NODES]
 
 
+def letters_left(problem: FillProblem) -> list[int]:
+    """Each cell's letters that some candidate of each of its slots still has there."""
+    masks = [(1 << problem.alphabet_size) - 1] * problem.n_cells
+    for cells, letters in zip(problem.slot_cells, problem.letters, strict=True):
+        for p, c in enumerate(cells.tolist()):
+            used = 0
+            for a in set(letters[:, p].tolist()):
+                used |= 1 << a
+            masks[c] &= used
+    return masks
+
+
+@pytest.mark.parametrize("share", [0.02, 0.06, 0.2, 0.5])
+def test_root_filtering_reaches_the_arc_consistent_letters(english, share: float) -> None:
+    """The kernel's filtering at the root (rows listed when a slot has few, supports checked
+    otherwise) leaves each cell exactly the letters that ``propagate``'s independent arc
+    consistency leaves, or fails where it wipes a slot out."""
+    decided = 0
+    for seed in range(10):
+        for size in (4, 5, 6):
+            problem = random_problem(english, seed, size, share, repeats=seed % 2 == 1)
+            model, start = build_model(problem)
+            st = kernel.new_state(model, start, 0)
+            code = kernel.run(model, st, 0)  # a budget of 0: the root's propagation only
+            reference = propagate(problem)
+            if reference.wiped is not None:
+                assert code == kernel.UNSAT
+                continue
+            assert code == kernel.BUDGET
+            assert [int(d) for d in st.dom] == letters_left(reference.problem)
+            decided += 1
+    assert decided >= 5
+
+
 def given_letters_problem(english) -> FillProblem:
     """A 5x5 with two given letters, propagated: slots of one length keep different rows."""
     words = [w for w in english.words if len(w) == 5][::3]
