@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from xwsat.bench.execute import _recheck, run_isolated
+from xwsat.bench.execute import _recheck, child_command, run_isolated
 from xwsat.bench.suites import list_suites, load_suite
 from xwsat.bench.sweep import ROWS, disagreements, read_rows, task_key
 from xwsat.bench.tables import splice
@@ -417,3 +419,16 @@ def test_an_unknown_suite_without_named_suites_says_where_they_are(monkeypatch) 
     with pytest.raises(XwsatError, match="in the repository's grids/ folder") as caught:
         suites.find_suite("classic-typo")
     assert "none found" not in str(caught.value)
+
+
+def test_the_child_runs_this_xwsat_not_a_tree_in_the_working_directory(tmp_path: Path) -> None:
+    """A bench started inside another source tree must not run that tree's code."""
+    (tmp_path / "xwsat" / "bench").mkdir(parents=True)
+    (tmp_path / "xwsat" / "__init__.py").write_text("raise SystemExit('shadow tree ran')\n")
+    (tmp_path / "xwsat" / "bench" / "__init__.py").write_text("")
+    plain = subprocess.run([sys.executable, "-m", "xwsat.bench.child"], cwd=tmp_path,
+                           input="{}", capture_output=True, text=True, timeout=60)
+    assert "shadow tree ran" in plain.stderr  # what ``python -m`` did: the tree came first
+    ours = subprocess.run(child_command(), cwd=tmp_path, input="{}", capture_output=True,
+                          text=True, timeout=60)
+    assert "shadow tree ran" not in ours.stderr + ours.stdout

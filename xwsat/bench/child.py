@@ -1,4 +1,4 @@
-"""One bench run, inside its own fresh Python process: ``python -m xwsat.bench.child``.
+"""One bench run, inside its own fresh Python process (``xwsat.bench.execute.child_command``).
 
 Reads a task (JSON) on stdin, loads the dictionary and the grid, calls ``fill_grid`` (which runs
 the back-end in a further child with the time and memory limits and verifies every fill), and

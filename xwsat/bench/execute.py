@@ -77,10 +77,26 @@ def machine() -> dict[str, Any]:
             "memory_mb": memory_mb, "os": f"{platform.system()} {platform.release()}"}
 
 
+def child_command() -> list[str]:
+    """``python`` running ``xwsat.bench.child`` from the same xwsat as this process.
+
+    Not ``python -m``: it puts the working directory first on ``sys.path``, so a bench started
+    in a source checkout next to an installed xwsat ran the checkout's code, whose compiled
+    search was not built yet: the first run compiled it inside its own time limit (28 s on a
+    0.3 s instance, session 32)."""
+    import xwsat
+
+    root = str(Path(xwsat.__file__).resolve().parent.parent)
+    return [sys.executable, "-c",
+            f"import runpy, sys; sys.path[0] = {root!r}; "
+            "runpy.run_module('xwsat.bench.child', run_name='__main__', alter_sys=True)"]
+
+
 def run_isolated(task: dict[str, Any]) -> dict[str, Any]:
-    """Run ``task`` in ``python -m xwsat.bench.child``; always returns a row (task + result)."""
+    """Run ``task`` in a child process (``child_command``); always returns a row (task +
+    result)."""
     started = time.time()
-    run = run_command([sys.executable, "-m", "xwsat.bench.child"], json.dumps(task),
+    run = run_command(child_command(), json.dumps(task),
                       hard_limit(task["time_limit"]), task.get("memory_mb"), STOP.is_set)
     result = _parse(run)
     if result.get("status") == "filled":
