@@ -290,11 +290,40 @@ def _live_letters(m: Model, st: State, s: int, t: int, off: int, length: int) ->
 
 
 @compiled_kernel
-def filter_slot(m: Model, st: State, s: int) -> int:
-    """Remove every letter of s's cells that no row of s supports; then the no-repeat rule."""
+def _unsupported(m: Model, st: State, s: int, p: int, d: np.uint64) -> np.uint64:
+    """The letters of ``d`` that no live row of slot s has at position p: a residue check per
+    letter, then a scan of the live words for a new residue."""
     t = m.slot_table[s]
     words = m.tab_words[t]
     n_letters = m.n_letters
+    off = m.ct_off[s]
+    base = m.sup_off[t] + p * n_letters * words
+    removed = U0
+    bits = d
+    while bits != U0:
+        a = low_bit(bits)
+        bits &= bits - U1
+        sb = base + a * words
+        ri = m.res_off[s] + p * n_letters + a
+        r = st.res[ri]
+        if st.ct[off + r] & m.sup[sb + r] != U0:
+            continue
+        found = False
+        for i in range(st.limit[s]):
+            w = st.nz[off + i]
+            if st.ct[off + w] & m.sup[sb + w] != U0:
+                st.res[ri] = w
+                found = True
+                break
+        if not found:
+            removed |= U1 << np.uint64(a)
+    return removed
+
+
+@compiled_kernel
+def filter_slot(m: Model, st: State, s: int) -> int:
+    """Remove every letter of s's cells that no row of s supports; then the no-repeat rule."""
+    t = m.slot_table[s]
     off = m.ct_off[s]
     first = m.slot_start[s]
     length = m.slot_start[s + 1] - first
@@ -312,35 +341,7 @@ def filter_slot(m: Model, st: State, s: int) -> int:
         d = st.dom[c]
         if single(d):
             continue
-        if by_rows:
-            removed = d & ~st.scratch[p]
-            if removed != U0:
-                conflict = remove(m, st, c, removed, s)
-                if conflict >= 0:
-                    return conflict
-            if not single(st.dom[c]):
-                all_fixed = False
-            continue
-        base = m.sup_off[t] + p * n_letters * words
-        removed = U0
-        bits = d
-        while bits != U0:
-            a = low_bit(bits)
-            bits &= bits - U1
-            sb = base + a * words
-            ri = m.res_off[s] + p * n_letters + a
-            r = st.res[ri]
-            if st.ct[off + r] & m.sup[sb + r] != U0:
-                continue
-            found = False
-            for i in range(st.limit[s]):
-                w = st.nz[off + i]
-                if st.ct[off + w] & m.sup[sb + w] != U0:
-                    st.res[ri] = w
-                    found = True
-                    break
-            if not found:
-                removed |= U1 << np.uint64(a)
+        removed = d & ~st.scratch[p] if by_rows else _unsupported(m, st, s, p, d)
         if removed != U0:
             conflict = remove(m, st, c, removed, s)
             if conflict >= 0:
