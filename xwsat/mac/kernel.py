@@ -274,9 +274,9 @@ def _few_rows(m: Model, st: State, s: int, most: int) -> bool:
 
 @compiled_kernel
 def _live_letters(m: Model, st: State, s: int, t: int, off: int, length: int) -> None:
-    """``scratch[p]``: the letters at position p of slot s's live rows."""
+    """``live_letters[p]``: the letters at position p of slot s's live rows."""
     for p in range(length):
-        st.scratch[p] = U0
+        st.live_letters[p] = U0
     base = m.let_off[t]
     for i in range(st.limit[s]):
         w = st.nz[off + i]
@@ -286,7 +286,7 @@ def _live_letters(m: Model, st: State, s: int, t: int, off: int, length: int) ->
             x &= x - U1
             rb = base + row * length
             for p in range(length):
-                st.scratch[p] |= U1 << np.uint64(m.row_letters[rb + p])
+                st.live_letters[p] |= U1 << np.uint64(m.row_letters[rb + p])
 
 
 @compiled_kernel
@@ -341,7 +341,7 @@ def filter_slot(m: Model, st: State, s: int) -> int:
         d = st.dom[c]
         if single(d):
             continue
-        removed = d & ~st.scratch[p] if by_rows else _unsupported(m, st, s, p, d)
+        removed = d & ~st.live_letters[p] if by_rows else _unsupported(m, st, s, p, d)
         if removed != U0:
             conflict = remove(m, st, c, removed, s)
             if conflict >= 0:

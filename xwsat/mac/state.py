@@ -55,7 +55,7 @@ class State(NamedTuple):
     ng_w: np.ndarray
     w_next: np.ndarray
     w_head: np.ndarray
-    scratch: np.ndarray  # uint64[max(table words, longest slot)]: the live letters per position
+    live_letters: np.ndarray  # uint64[longest slot]: the letters of a slot's live rows, by position
     letters: np.ndarray
     sc: np.ndarray
     cutoff: np.ndarray
@@ -129,8 +129,7 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
         ng_w=np.zeros(2 * max_nogoods, dtype=np.int64),
         w_next=np.zeros(2 * max_nogoods, dtype=np.int64),  # set by _watch before any use
         w_head=np.full(n_cells, -1, dtype=np.int64),
-        scratch=np.zeros(max(int(model.tab_words.max()) if len(model.tab_words) else 1,
-                             max_len), dtype=np.uint64),
+        live_letters=np.zeros(max_len, dtype=np.uint64),
         letters=np.zeros(64, dtype=np.int64),
         sc=sc,
         cutoff=np.array([RESTART_FIRST]),
