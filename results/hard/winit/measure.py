@@ -1,5 +1,14 @@
 """Initial dom/wdeg weights of the compiled letter search from the planner's analysis.
-python results/hard/winit/measure.py LIMIT SEEDS MODES GRID@DICT ...   (MODES: plain,pd,probe)"""
+
+    python results/hard/winit/measure.py LIMIT SEEDS MODES GRID@DICT ...
+
+MODES, comma-separated: ``plain`` (weights 1), ``pd`` (1 + 2 x the slot's placement-difficulty
+rank, ``xwsat.planner``), ``probeS`` (plus the weights that S-second searches of the region
+probe's first windows learned, ``xwsat.probe``). One JSON row per run on stdout.
+"""
+
+from __future__ import annotations
+
 import json
 import sys
 import time
@@ -12,16 +21,17 @@ from xwsat.grid import parse_grid
 from xwsat.mac import inprocess
 from xwsat.mac import state as S
 from xwsat.planner import placement_difficulty
-from xwsat.probe import starts, window_slots
-from xwsat.problem import build_problem
+from xwsat.probe import FIRST_SHARE, SMALLEST, starts, window_slots
+from xwsat.problem import FillProblem, build_problem
 from xwsat.propagate import propagate as py_propagate
 from xwsat.words import load_words
 
 
-def probe_weights(problem, width, height, per_window, seed):
+def probe_weights(problem: FillProblem, width: int, height: int, per_window: float,
+                  seed: int) -> np.ndarray:
     """Sum of the weights each window's short search learned, per slot of the whole grid."""
     side = min(height, width)
-    size = max(min(4, side), round(0.6 * side))
+    size = max(min(SMALLEST, side), round(FIRST_SHARE * side))  # as the probe's first scan
     stride = max(1, size // 3)
     extra = np.zeros(problem.n_slots)
     for t in starts(height, size, stride):
@@ -35,7 +45,7 @@ def probe_weights(problem, width, height, per_window, seed):
     return extra
 
 
-def main():
+def main() -> None:
     limit = float(sys.argv[1])
     seeds = [int(x) for x in sys.argv[2].split(',')]
     modes = sys.argv[3].split(',')
@@ -68,4 +78,5 @@ def main():
                            s=round(time.monotonic() - t0, 2), fails=int(st.sc[S.FAILS]))
                 print(json.dumps(out), flush=True)
 
-main()
+if __name__ == "__main__":
+    main()
