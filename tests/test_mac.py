@@ -46,13 +46,14 @@ def random_problem(english, seed: int, size: int, share: float, repeats: bool) -
 CASES = [(seed, size, share) for seed in range(12) for size, share in ((4, 0.05), (5, 0.12))]
 
 
-@pytest.mark.parametrize("variant", ["letters", "words", "phase"])
+@pytest.mark.parametrize("variant", ["letters", "words", "phase", "planned"])
 @pytest.mark.parametrize(("seed", "size", "share"), CASES)
 def test_verdict_equals_native_search(english, seed: int, size: int, share: float,
                                       variant: str) -> None:
     problem = random_problem(english, seed, size, share, repeats=seed % 4 == 1)
     limits = Limits(time_limit=60, seed=seed)
-    mine = MacBackend(words=variant == "words", phase=variant == "phase").solve(problem, limits)
+    mine = MacBackend(words=variant == "words", phase=variant == "phase",
+                      planned=variant == "planned").solve(problem, limits)
     theirs = from_spec("csp").solve(problem, limits)
     assert theirs.status.definitive and mine.status.definitive
     assert mine.status == theirs.status
@@ -70,6 +71,19 @@ def test_phase_saving_changes_the_letter_search(english) -> None:
         saved = MacBackend(phase=True).solve(problem, limits)
         assert saved.method == "mac:phase"
         differ += plain.stats.nodes != saved.stats.nodes
+    assert differ >= 1
+
+
+def test_planned_weights_change_the_letter_search(english) -> None:
+    """``mac:planned`` starts from the planner's weights (its verdicts are checked above)."""
+    differ = 0
+    for seed, size, share in CASES:
+        problem = random_problem(english, seed, size, share, repeats=False)
+        limits = Limits(time_limit=60, seed=seed)
+        plain = MacBackend().solve(problem, limits)
+        planned = MacBackend(planned=True).solve(problem, limits)
+        assert planned.method == "mac:planned"
+        differ += plain.stats.nodes != planned.stats.nodes
     assert differ >= 1
 
 

@@ -8,6 +8,7 @@ from xwsat.grid import parse_grid
 from xwsat.planner import (
     Plan,
     default_plan,
+    difficulty_ranks,
     generation_difficulty,
     make_plan,
     placement_difficulty,
@@ -79,6 +80,19 @@ def test_accelerators_touch_their_fragment_once() -> None:
         ]
         assert shared == [acc.cell]
         assert int(problem.slot_cells[acc.slot][acc.position]) == acc.cell
+
+
+def test_difficulty_ranks_put_the_hardest_slot_last_and_break_ties_by_the_key() -> None:
+    problem = problem_of("....\n....\n#...")
+    place = placement_difficulty(problem)
+    ranks = difficulty_ranks(problem)
+    assert sorted(ranks) == [r / (problem.n_slots - 1) for r in range(problem.n_slots)]
+    assert ranks[max(range(problem.n_slots), key=lambda s: (place[s], s))] == 1.0
+    tied = [s for s in range(problem.n_slots) if place[s] == place[0]]
+    assert len(tied) >= 2
+    flipped = difficulty_ranks(problem, [-s for s in range(problem.n_slots)])
+    assert [ranks[s] for s in tied] == sorted(ranks[s] for s in tied)
+    assert [flipped[s] for s in tied] == sorted((flipped[s] for s in tied), reverse=True)
 
 
 def test_difficulty_figures() -> None:

@@ -23,6 +23,7 @@ analysis, ARCHITECTURE.md).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xwsat.problem import FillProblem
@@ -96,6 +97,20 @@ def placement_difficulty(problem: FillProblem) -> list[float]:
     return [
         crossed[s] * log_a - math.log1p(len(problem.candidates[s])) for s in range(problem.n_slots)
     ]
+
+
+def difficulty_ranks(problem: FillProblem, tie: Sequence[float] | None = None) -> list[float]:
+    """Each slot's placement-difficulty rank scaled to [0, 1] (0 easiest, 1 hardest): a
+    scale-free form of the planner's measure, for a search's first weights. Many slots tie (a
+    symmetric grid has pairs); ``tie`` orders them (e.g. a seeded noise), else slot index."""
+    place = placement_difficulty(problem)
+    order = sorted(range(problem.n_slots),
+                   key=lambda s: (place[s], s if tie is None else tie[s]))
+    top = max(1, problem.n_slots - 1)
+    ranks = [0.0] * problem.n_slots
+    for rank, s in enumerate(order):
+        ranks[s] = rank / top
+    return ranks
 
 
 def generation_difficulty(problem: FillProblem) -> float:

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from xwsat.mac.share import Endpoint
     from xwsat.mac.state import State
 
+# mac:planned's first weight of a slot: 1 + this x its placement-difficulty rank in [0, 1]
+# (results/hard/winit/, results/hard/planned/: with its ties broken by the seed, as many
+# 21x21 fills as weights 1; a comparison variant, not in auto)
+PLANNED_WEIGHT = 2.0
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
 # decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share_quick)
@@ -129,10 +133,13 @@ class MacBackend:
 
     name: ClassVar[str] = "mac"
 
-    def __init__(self, words: bool = False, phase: bool = False) -> None:
+    def __init__(self, words: bool = False, phase: bool = False, planned: bool = False) -> None:
         self.words = words  # decide whole words (fills large grids sooner) instead of letters
         self.phase = phase and not words  # letters, each cell trying its last letter first
-        self.label = "mac:words" if words else "mac:phase" if self.phase else "mac"
+        # letters, the slots' first dom/wdeg weights from the planner's placement difficulty
+        self.planned = planned and not words and not self.phase
+        self.label = ("mac:words" if words else "mac:phase" if self.phase
+                      else "mac:planned" if self.planned else "mac")
         # a certificate for any variant comes from the letter-deciding search's DRUP proof
         self.traits = Traits("mac", proof="mac", shares_nogoods=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
@@ -163,6 +170,12 @@ class MacBackend:
                                        mirror=os.environ.get("XWSAT_SYMMETRY", "1") != "0")
             state = mstate.new_state(model, start, limits.seed, words=self.words,
                                      phase=self.phase)
+            if self.planned:
+                from xwsat.planner import difficulty_ranks
+
+                # ties ordered by the state's seeded tie-break, so each seed is its own run
+                for s, rank in enumerate(difficulty_ranks(problem, state.weight.tolist())):
+                    state.weight[s] += PLANNED_WEIGHT * rank
         self.kept = (model, state)
         run = aot.runner()
         built = time.perf_counter()
@@ -257,13 +270,15 @@ def _handed_over(problem: FillProblem, seed: int, label: str) -> tuple | None:
     return entry[3], entry[4]
 
 
-LISTED: tuple[str, ...] = ("words", "phase")
+LISTED: tuple[str, ...] = ("words", "phase", "planned")
 
 
 def from_spec(sub: str | None) -> MacBackend:
     """``mac`` (letter decisions: the refuter), ``mac:words`` (word decisions: the filler of
-    15x15 grids) or ``mac:phase`` (letter decisions with phase saving: the second filler of
-    large grids)."""
+    15x15 grids), ``mac:phase`` (letter decisions with phase saving: the second filler of
+    large grids) or ``mac:planned`` (letter decisions, the planner's hardest slots weighted
+    first: for comparison, not in ``auto``)."""
     if sub not in (None, *LISTED):
-        raise XwsatError(f"unknown mac variant {sub!r} (use mac, mac:words or mac:phase)")
-    return MacBackend(words=sub == "words", phase=sub == "phase")
+        known = ", ".join(["mac", *(f"mac:{v}" for v in LISTED)])
+        raise XwsatError(f"unknown mac variant {sub!r} (use one of {known})")
+    return MacBackend(words=sub == "words", phase=sub == "phase", planned=sub == "planned")
