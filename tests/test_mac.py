@@ -19,10 +19,12 @@ from xwsat.words import build_wordlist, load_words
 
 pytest.importorskip("numba")
 
-from xwsat.backends.mac import MacBackend  # noqa: E402
+from xwsat.backends.mac import PLANNED_WEIGHT, MacBackend, add_planned_weights  # noqa: E402
 from xwsat.mac import kernel  # noqa: E402
 from xwsat.mac import model as model_module  # noqa: E402
 from xwsat.mac.model import build_model, slot_rows, word_of_row  # noqa: E402
+from xwsat.mac.state import new_state  # noqa: E402
+from xwsat.planner import placement_difficulty  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +87,29 @@ def test_planned_weights_change_the_letter_search(english) -> None:
         assert planned.method == "mac:planned"
         differ += plain.stats.nodes != planned.stats.nodes
     assert differ >= 1
+
+
+def test_planned_weights_follow_the_planner_and_the_seed(english) -> None:
+    """A harder slot (placement difficulty) starts heavier, by at most PLANNED_WEIGHT; slots of
+    equal difficulty keep the order of the seeded tie-break, so two seeds rank them apart."""
+    problem = random_problem(english, 3, 5, 0.12, repeats=False)
+    place = placement_difficulty(problem)
+    model, start = build_model(problem)
+    orders = set()
+    for seed in (1, 2, 3):
+        state = new_state(model, start, seed)
+        before = state.weight.copy()
+        add_planned_weights(problem, state)
+        after = state.weight
+        assert all(0 <= after[s] - before[s] <= PLANNED_WEIGHT + 1e-9 for s in range(len(after)))
+        pairs = [(s, t) for s in range(len(after)) for t in range(len(after)) if s != t]
+        assert all(after[s] < after[t] for s, t in pairs if place[s] < place[t])
+        assert all(after[s] < after[t] for s, t in pairs
+                   if place[s] == place[t] and before[s] < before[t])
+        tied = sorted((s for s in range(len(after)) if place[s] == place[0]),
+                      key=lambda s: after[s])
+        orders.add(tuple(tied))
+    assert len(orders) > 1  # the random 5x5's tied slots are ranked differently by the seeds
 
 
 def test_word_decisions_restart_and_learn_nogoods_over_letters(english) -> None:

@@ -100,9 +100,10 @@ def placement_difficulty(problem: FillProblem) -> list[float]:
 
 
 def difficulty_ranks(problem: FillProblem, tie: Sequence[float] | None = None) -> list[float]:
-    """Each slot's placement-difficulty rank scaled to [0, 1] (0 easiest, 1 hardest): a
-    scale-free form of the planner's measure, for a search's first weights. Many slots tie (a
-    symmetric grid has pairs); ``tie`` orders them (e.g. a seeded noise), else slot index."""
+    """Each slot's placement-difficulty rank scaled to [0, 1] (0 easiest, 1 hardest; a lone
+    slot 0): a scale-free form of the planner's measure, for a search's first weights. Many
+    slots tie (a symmetric grid has pairs); ``tie`` orders them (e.g. a seeded noise), else
+    slot index."""
     place = placement_difficulty(problem)
     order = sorted(range(problem.n_slots),
                    key=lambda s: (place[s], s if tie is None else tie[s]))

@@ -128,6 +128,16 @@ def _forget_jit_cache(kernel) -> None:
             path.unlink()
 
 
+def add_planned_weights(problem: FillProblem, state: State) -> None:
+    """Raise each slot's first dom/wdeg weight by ``PLANNED_WEIGHT`` x its placement-difficulty
+    rank, so the search starts on the slots the planner finds hardest; tied slots are ranked by
+    the state's seeded tie-break, so each seed is a search of its own."""
+    from xwsat.planner import difficulty_ranks
+
+    for s, rank in enumerate(difficulty_ranks(problem, state.weight.tolist())):
+        state.weight[s] += PLANNED_WEIGHT * rank
+
+
 class MacBackend:
     """Run the compiled search in slices until a verdict, the time limit or an abort."""
 
@@ -171,11 +181,7 @@ class MacBackend:
             state = mstate.new_state(model, start, limits.seed, words=self.words,
                                      phase=self.phase)
             if self.planned:
-                from xwsat.planner import difficulty_ranks
-
-                # ties ordered by the state's seeded tie-break, so each seed is its own run
-                for s, rank in enumerate(difficulty_ranks(problem, state.weight.tolist())):
-                    state.weight[s] += PLANNED_WEIGHT * rank
+                add_planned_weights(problem, state)
         self.kept = (model, state)
         run = aot.runner()
         built = time.perf_counter()

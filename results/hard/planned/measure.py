@@ -27,7 +27,7 @@ def one(job: tuple[str, str, str, int, float]) -> dict:
     grid_path, dict_path, spec, seed, limit = job
     grid = parse_grid(Path(grid_path).read_text(encoding="utf-8"), grid_path)
     problem = propagate(build_problem(grid, load_words(dict_path)).problem).problem
-    outcome = make_backend(spec).solve(problem, Limits(limit, None, seed))
+    outcome = make_backend(spec).solve(problem, Limits(time_limit=limit, seed=seed))
     return {"inst": f"{Path(grid_path).stem}@{Path(dict_path).name.split('.')[0]}",
             "spec": spec, "seed": seed, "status": outcome.status.value,
             "solve_s": round(outcome.stats.solve_s, 2), "fails": outcome.stats.conflicts}
