@@ -82,7 +82,7 @@ def test_accelerators_touch_their_fragment_once() -> None:
         assert int(problem.slot_cells[acc.slot][acc.position]) == acc.cell
 
 
-def test_difficulty_ranks_put_the_hardest_slot_last_and_break_ties_by_the_key() -> None:
+def test_difficulty_ranks_put_the_hardest_slot_last_and_order_ties_by_tie() -> None:
     problem = problem_of("....\n....\n#...")
     place = placement_difficulty(problem)
     ranks = difficulty_ranks(problem)
