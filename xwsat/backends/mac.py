@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from xwsat.mac.state import State
 
 # mac:planned's first weight of a slot: 1 + this x its placement-difficulty rank in [0, 1]
-# (results/hard/winit/, results/hard/planned/: with its ties broken by the seed, as many
-# 21x21 fills as weights 1; a comparison variant, not in auto)
+# (results/hard/planned/: with its ties broken by the seed, as many 21x21 fills as weights 1
+# on the tuning grids, one more on the held-out ones; a comparison variant, not in auto)
 PLANNED_WEIGHT = 2.0
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
