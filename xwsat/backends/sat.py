@@ -7,6 +7,7 @@ no-repeat clauses, forbid the repeats a model shows, re-solve incrementally).
 
 from __future__ import annotations
 
+import random
 import time
 from collections import deque
 from contextlib import suppress
@@ -15,6 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from xwsat.backends.base import Traits, fill_from_choice, importable
+from xwsat.backends.cube import CubeReport, conquer, make_cubes
 from xwsat.encode.cnf import CNF, encode_cnf, repeat_clauses
 from xwsat.errors import XwsatError
 from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status
@@ -27,7 +29,7 @@ SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose42", "m
 NOT_INCREMENTAL = ("kissat404",)  # cannot take clauses after solve: repeats go in eagerly
 PROOF_LOGGING = ("cadical195", "cadical153", "glucose4", "glucose42", "lingeling",
                  "maplechrono", "maplecm")  # pysat's proof-logging solvers, Maplesat excluded
-LISTED = ("plan", "glucose4")  # variants the contract suite runs besides plain ``sat``
+LISTED = ("plan", "glucose4", "cube")  # variants the contract suite runs besides plain ``sat``
 
 
 class SatBackend:
@@ -36,12 +38,15 @@ class SatBackend:
     name: ClassVar[str] = "sat"
 
     def __init__(
-        self, solver: str = DEFAULT_SOLVER, lazy_repeats: bool = True, use_plan: bool = False
+        self, solver: str = DEFAULT_SOLVER, lazy_repeats: bool = True, use_plan: bool = False,
+        cube: bool = False,
     ) -> None:
         self.solver = solver
         self.lazy = lazy_repeats and solver not in NOT_INCREMENTAL
         self.use_plan = use_plan
-        self.traits = Traits("cdcl", proof=f"cdcl:{solver}" if solver in PROOF_LOGGING else None)
+        self.cube = cube
+        proof = f"cdcl:{solver}" if solver in PROOF_LOGGING and not cube else None
+        self.traits = Traits("cdcl", proof=proof)
 
     @staticmethod
     def available() -> bool:
@@ -51,7 +56,9 @@ class SatBackend:
               progress: Progress | None = None) -> Outcome:
         from pysat.solvers import Solver
 
-        label = f"sat:{self.solver}"
+        label = f"sat:{self.solver}" + (":cube" if self.cube else "")
+        if self.cube:
+            return solve_by_cubes(self.solver, problem, limits, label)
         start = time.perf_counter()
         order = make_plan(problem, limits.seed).order if self.use_plan else None
         cnf = encode_cnf(problem, repeats=not self.lazy, order=order)
@@ -115,16 +122,74 @@ def _solver_stats(solver: object) -> dict[str, int]:
         return {}
 
 
+def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) -> Outcome:
+    """Cube and conquer (``backends/cube.py``) on the CNF without the no-repeat clauses, which
+    are added as models break them."""
+    from pysat.solvers import Solver
+
+    start = time.perf_counter()
+    deadline = start + limits.time_limit if limits.time_limit else None
+    cnf = encode_cnf(problem, repeats=False)
+    built = time.perf_counter()
+    report = CubeReport()
+    added = 0
+
+    def broken(model: list[int]) -> list[list[int]]:
+        nonlocal added
+        choice = cnf.decode(problem, np.array(model, dtype=np.int64))
+        extra = repeat_clauses(problem, cnf, fill_from_choice(problem, choice))
+        added += len(extra)
+        return extra
+
+    with Solver(name=name) as solver:
+        load_cnf(solver, cnf)
+        _set_word_phases(solver, cnf)
+        loaded = time.perf_counter()
+        order = list(make_plan(problem, limits.seed).order)
+        cubes = make_cubes(solver, problem, cnf, order, random.Random(limits.seed), report,
+                           deadline)
+        report.split_s = time.perf_counter() - loaded
+        verdict, model = (False, None) if cubes is None else conquer(
+            solver, cubes, broken, report, deadline)
+        report.cubes = len(cubes or ())
+        solved = time.perf_counter()
+        counts = _solver_stats(solver)
+    stats = Stats(
+        build_s=built - start, load_s=loaded - built, solve_s=solved - loaded,
+        variables=cnf.n_vars, constraints=cnf.n_clauses + added,
+        conflicts=counts.get("conflicts", 0), nodes=counts.get("decisions", 0),
+        extra={"solver": name, "cubes": report.cubes, "depth": report.depth,
+               "refuted_at_split": report.refuted_at_split, "rounds": report.rounds,
+               "closed": report.closed, "split_s": round(report.split_s, 3),
+               "repeat_clauses": added},
+    )
+    if verdict is None:
+        return Outcome(Status.UNKNOWN, label, stats=stats)
+    if verdict:
+        choice = cnf.decode(problem, np.array(model, dtype=np.int64))
+        return Outcome(Status.FILLED, label, fill_from_choice(problem, choice), stats)
+    detail = (f"CDCL solver {name} refuted every cube: {report.cubes} choices of words for the "
+              f"planner's first {report.depth} slots that unit propagation left open, after "
+              f"{report.refuted_at_split} that it refuted")
+    return Outcome(Status.UNFILLABLE, label, stats=stats, evidence=Evidence(label, detail))
+
+
 def from_spec(sub: str | None) -> SatBackend:
     """``sat``, ``sat:SOLVER``, ``sat:plan`` or ``sat:SOLVER:plan`` (variables numbered in the
-    fragment planner's order, the only ordering pysat exposes besides phases)."""
+    fragment planner's order, the only ordering pysat exposes besides phases), ``sat:cube`` or
+    ``sat:SOLVER:cube`` (cube and conquer on the planner's first slots)."""
     parts = (sub or "").split(":")
     use_plan = parts[-1] == "plan"
-    if use_plan:
+    cube = parts[-1] == "cube"
+    if use_plan or cube:
         parts.pop()
     if len(parts) > 1:
-        raise XwsatError(f"unknown SAT variant {sub!r} (use sat, sat:SOLVER, sat:SOLVER:plan)")
+        raise XwsatError(f"unknown SAT variant {sub!r} (use sat, sat:SOLVER, sat:SOLVER:plan, "
+                         "sat:SOLVER:cube)")
     solver = (parts[0] if parts else "") or DEFAULT_SOLVER
     if solver not in SOLVERS:
         raise XwsatError(f"unknown SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-    return SatBackend(solver, use_plan=use_plan)
+    if cube and solver in NOT_INCREMENTAL:
+        raise XwsatError(f"{solver} cannot solve under assumptions: sat:{solver}:cube is not "
+                         "available")
+    return SatBackend(solver, use_plan=use_plan, cube=cube)

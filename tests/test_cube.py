@@ -1,0 +1,100 @@
+"""Cube and conquer (``sat:cube``): the split covers every fill exactly once, the rounds reach
+the verdicts brute force gives even with tiny budgets, and the deadline is kept."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from oracle import brute_fills
+
+from xwsat.backends import cube as cube_module
+from xwsat.backends.cube import CubeReport, conquer, make_cubes
+from xwsat.backends.registry import make_backend
+from xwsat.backends.sat import load_cnf
+from xwsat.encode.cnf import encode_cnf
+from xwsat.errors import XwsatError
+from xwsat.grid import parse_grid
+from xwsat.outcome import Limits, Status
+from xwsat.problem import build_problem, fill_letters
+from xwsat.propagate import propagate
+from xwsat.words import build_wordlist
+
+pytest.importorskip("pysat.solvers")
+from pysat.solvers import Solver  # noqa: E402
+
+OPEN_3X3 = ("...\n...\n...", ["ABC", "BCA", "CAB", "ACB", "BAC", "CBA", "AAA", "BBB", "CCC"])
+LATIN_ROWS = ("...\n...\n...", ["ABC", "BCA", "CAB", "AAB", "BBC", "CCA", "ABB"])
+
+
+def problem_of(text: str, words: list[str], allow_repeats: bool = False):
+    built = build_problem(parse_grid(text), build_wordlist({w: (50, None) for w in words}),
+                          allow_repeats=allow_repeats)
+    return built, propagate(built.problem).problem
+
+
+@pytest.mark.parametrize(("text", "words"), [OPEN_3X3, LATIN_ROWS])
+def test_every_fill_lies_in_exactly_one_cube(text: str, words: list[str]) -> None:
+    built, problem = problem_of(text, words, allow_repeats=True)
+    cnf = encode_cnf(problem, repeats=False)
+    with Solver(name="cadical195") as solver:
+        load_cnf(solver, cnf)
+        report = CubeReport()
+        cubes = make_cubes(solver, problem, cnf, list(range(problem.n_slots)),
+                           random.Random(0), report, None)
+        fills = brute_fills(text, words, allow_repeats=True)
+        assert cubes and report.depth >= 1 and len(fills) > 1
+        for rows in fills:
+            choice = [int(np.flatnonzero(problem.candidates[s] == word_id(built, rows, s))[0])
+                      for s in range(problem.n_slots)]
+            lits = {int(cnf.x_base[s]) + k + 1 for s, k in enumerate(choice)}
+            assert sum(set(cube) <= lits for cube in cubes) == 1
+
+
+def word_id(built, rows: tuple[str, ...], slot: int) -> int:
+    """The global id of the word a brute-force fill puts in ``slot``."""
+    width = built.grid.width
+    letters = "".join(rows[c // width][c % width] for c in built.slots[slot].cells)
+    return built.words.words.index(letters)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_tiny_budgets_still_reach_the_brute_force_verdicts(monkeypatch, seed: int) -> None:
+    monkeypatch.setattr(cube_module, "FIRST_BUDGET", 1)
+    rng = random.Random(seed)
+    alphabet = "ABC"
+    seen = set()
+    for _ in range(12):
+        words = sorted({"".join(rng.choice(alphabet) for _ in range(3)) for _ in range(9)})
+        text = "...\n...\n..."
+        _, problem = problem_of(text, words)
+        if any(len(c) == 0 for c in problem.candidates):
+            continue
+        outcome = make_backend("sat:cube").solve(problem, Limits(time_limit=20, seed=seed))
+        assert (outcome.status is Status.FILLED) == bool(brute_fills(text, words, False))
+        assert outcome.status in (Status.FILLED, Status.UNFILLABLE)
+        seen.add(outcome.status)
+    assert seen == {Status.FILLED, Status.UNFILLABLE}
+
+
+def test_a_past_deadline_gives_no_verdict() -> None:
+    _, problem = problem_of(*OPEN_3X3)
+    cnf = encode_cnf(problem, repeats=False)
+    with Solver(name="cadical195") as solver:
+        load_cnf(solver, cnf)
+        verdict, model = conquer(solver, [[]], lambda m: [], CubeReport(), deadline=0.0001)
+    assert verdict is None and model is None
+
+
+def test_a_solver_without_assumptions_is_refused() -> None:
+    with pytest.raises(XwsatError, match="kissat404"):
+        make_backend("sat:kissat404:cube")
+
+
+def test_fill_letters_of_a_cube_fill_make_a_valid_grid() -> None:
+    built, problem = problem_of(*OPEN_3X3)
+    outcome = make_backend("sat:cube").solve(problem, Limits(time_limit=20, seed=3))
+    assert outcome.status is Status.FILLED
+    assert len(set(outcome.fill)) == len(outcome.fill)  # no repeats: the lazy clauses worked
+    assert len(fill_letters(built, outcome.fill)) == 9

@@ -1,0 +1,124 @@
+"""Cube and conquer: the fragment planner's first slots split the CNF into cubes, each solved
+by the CDCL solver under assumptions, its learned clauses kept from cube to cube.
+
+The hard-grid issue's route for giving the planner a job inside an external learning solver.
+A cube is a choice of words for the planner's first slots; the cubes are enumerated depth
+first and those that unit propagation refutes are dropped. Unit propagation on the support
+encoding is arc consistency (``encode/cnf.py``), so a dropped cube has no fill and the kept ones
+cover every fill: all kept cubes unsatisfiable means the grid is. The cubes are solved in rounds
+with a conflict budget that doubles each round, so one hard cube cannot hide an easy satisfiable
+one; the least constrained cubes (fewest literals implied) go first.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from xwsat.encode.cnf import CNF
+from xwsat.problem import FillProblem
+
+TARGET_CUBES = 256  # deepen the split while fewer cubes than this survive
+SPLIT_CALLS = 1024  # unit propagations the split may spend without a deadline; with one, as
+# many as fit in SPLIT_SHARE of the time left at the cost of a propagation at the root
+SPLIT_SHARE = 0.2  # of the time left: the split stops deepening after this
+FIRST_BUDGET = 1000  # conflicts per cube in the first round, doubled every round
+
+
+@dataclass
+class CubeReport:
+    """What the split and the rounds did (for the run's statistics)."""
+
+    depth: int = 0
+    cubes: int = 0
+    refuted_at_split: int = 0
+    rounds: int = 0
+    closed: int = 0
+    split_s: float = 0.0
+    cube_slots: list[int] = field(default_factory=list)
+
+
+def make_cubes(solver: object, problem: FillProblem, cnf: CNF, order: list[int],
+               rng: random.Random, report: CubeReport, deadline: float | None,
+               ) -> list[list[int]] | None:
+    """Word choices for the first slots of ``order`` that unit propagation does not refute,
+    least constrained first; ``None`` if the formula fails unit propagation on its own."""
+    now = time.perf_counter()
+    ok, _ = solver.propagate(assumptions=[])
+    if not ok:
+        return None
+    per_call = time.perf_counter() - now  # a propagation at the root: the cost of one call
+    cubes: list[tuple[int, list[int]]] = [(0, [])]
+    now = time.perf_counter()
+    stop = now + SPLIT_SHARE * (deadline - now) if deadline else None
+    calls = SPLIT_CALLS if stop is None else (stop - now) / max(per_call, 1e-6)
+    for slot in order:
+        if len(cubes) >= TARGET_CUBES or (stop and time.perf_counter() > stop):
+            break
+        n = len(problem.candidates[slot])
+        if n * len(cubes) > calls:
+            continue  # too wide to split on: a later slot of the order may be narrower
+        calls -= n * len(cubes)
+        first = int(cnf.x_base[slot]) + 1
+        deeper: list[tuple[int, list[int]]] = []
+        refuted = 0
+        for _, cube in cubes:
+            for k in range(n):
+                ok, implied = solver.propagate(assumptions=[*cube, first + k])
+                if ok:
+                    deeper.append((len(implied), [*cube, first + k]))
+                else:
+                    refuted += 1
+                if stop and time.perf_counter() > stop:
+                    break
+            else:
+                continue
+            break
+        else:
+            cubes = deeper
+            report.refuted_at_split += refuted
+            report.depth += 1
+            report.cube_slots.append(slot)
+            if not cubes:
+                break
+            continue
+        break  # out of time: keep the level before
+    keyed = [(implied, rng.random(), cube) for implied, cube in cubes]
+    keyed.sort()
+    return [cube for _, _, cube in keyed]
+
+
+def conquer(solver: object, cubes: list[list[int]], model_ok: callable,
+            report: CubeReport, deadline: float | None) -> tuple[bool | None, list[int] | None]:
+    """(True, model), (False, None) or (None, None) at the deadline.
+
+    ``model_ok(model)`` returns the clauses a model breaks (the lazy no-repeat clauses); they
+    are added and the cube is tried again."""
+    budget = FIRST_BUDGET
+    open_cubes = cubes
+    while open_cubes:
+        report.rounds += 1
+        still: list[list[int]] = []
+        for cube in open_cubes:
+            if deadline and time.perf_counter() > deadline:
+                return None, None
+            solver.conf_budget(budget)
+            result = solver.solve_limited(assumptions=cube)
+            if result is None:
+                still.append(cube)
+            elif result:
+                model = solver.get_model()
+                extra = model_ok(model)
+                if not extra:
+                    return True, model
+                for clause in extra:
+                    solver.add_clause(clause)
+                still.append(cube)
+            else:
+                report.closed += 1
+                if not set(solver.get_core() or ()) & set(cube):
+                    return False, None  # refuted without the cube's words: the whole grid
+        open_cubes = still
+        budget *= 2
+    return False, None
