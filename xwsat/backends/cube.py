@@ -24,6 +24,7 @@ SPLIT_CALLS = 1024  # unit propagations the split may spend without a deadline; 
 # many as fit in SPLIT_SHARE of the time left at the cost of a propagation at the root
 SPLIT_SHARE = 0.2  # of the time left: the split stops deepening after this
 FIRST_BUDGET = 1000  # conflicts per cube in the first round, doubled every round
+MAX_BUDGET = 1 << 30  # pysat takes the budget as a C long
 
 
 @dataclass
@@ -44,11 +45,10 @@ def make_cubes(solver: object, problem: FillProblem, cnf: CNF, order: list[int],
                ) -> list[list[int]] | None:
     """Word choices for the first slots of ``order`` that unit propagation does not refute,
     least constrained first; ``None`` if the formula fails unit propagation on its own."""
-    now = time.perf_counter()
     ok, _ = solver.propagate(assumptions=[])
     if not ok:
         return None
-    per_call = time.perf_counter() - now  # a propagation at the root: the cost of one call
+    per_call = _one_call(solver, cnf, order)
     cubes: list[tuple[int, list[int]]] = [(0, [])]
     now = time.perf_counter()
     stop = now + SPLIT_SHARE * (deadline - now) if deadline else None
@@ -89,6 +89,15 @@ def make_cubes(solver: object, problem: FillProblem, cnf: CNF, order: list[int],
     return [cube for _, _, cube in keyed]
 
 
+def _one_call(solver: object, cnf: CNF, order: list[int]) -> float:
+    """Seconds one propagation of a word takes (most of it is copying the implied literals)."""
+    if not order:
+        return 0.0
+    start = time.perf_counter()
+    solver.propagate(assumptions=[int(cnf.x_base[order[0]]) + 1])
+    return time.perf_counter() - start
+
+
 def conquer(solver: object, cubes: list[list[int]], model_ok: callable,
             report: CubeReport, deadline: float | None) -> tuple[bool | None, list[int] | None]:
     """(True, model), (False, None) or (None, None) at the deadline.
@@ -101,24 +110,25 @@ def conquer(solver: object, cubes: list[list[int]], model_ok: callable,
         report.rounds += 1
         still: list[list[int]] = []
         for cube in open_cubes:
-            if deadline and time.perf_counter() > deadline:
-                return None, None
-            solver.conf_budget(budget)
-            result = solver.solve_limited(assumptions=cube)
-            if result is None:
-                still.append(cube)
-            elif result:
+            while True:  # again on the same cube while its models break the no-repeat rule
+                if deadline and time.perf_counter() > deadline:
+                    return None, None
+                solver.conf_budget(budget)
+                result = solver.solve_limited(assumptions=cube)
+                if not result:
+                    break
                 model = solver.get_model()
                 extra = model_ok(model)
                 if not extra:
                     return True, model
                 for clause in extra:
                     solver.add_clause(clause)
+            if result is None:
                 still.append(cube)
-            else:
-                report.closed += 1
-                if not set(solver.get_core() or ()) & set(cube):
-                    return False, None  # refuted without the cube's words: the whole grid
+                continue
+            report.closed += 1
+            if not set(solver.get_core() or ()) & set(cube):
+                return False, None  # refuted without the cube's words: the whole grid
         open_cubes = still
-        budget *= 2
+        budget = min(2 * budget, MAX_BUDGET)
     return False, None
