@@ -34,8 +34,11 @@ def problem_of(text: str, words: list[str], allow_repeats: bool = False):
     return built, propagate(built.problem).problem
 
 
+@pytest.mark.parametrize("target", [10, 256])  # 10: the split stops at mixed depths
 @pytest.mark.parametrize(("text", "words"), [OPEN_3X3, LATIN_ROWS])
-def test_every_fill_lies_in_exactly_one_cube(text: str, words: list[str]) -> None:
+def test_every_fill_lies_in_exactly_one_cube(monkeypatch, text: str, words: list[str],
+                                             target: int) -> None:
+    monkeypatch.setattr(cube_module, "TARGET_CUBES", target)
     built, problem = problem_of(text, words, allow_repeats=True)
     cnf = encode_cnf(problem, repeats=False)
     with Solver(name="cadical195") as solver:
@@ -45,6 +48,8 @@ def test_every_fill_lies_in_exactly_one_cube(text: str, words: list[str]) -> Non
                            random.Random(0), report, None)
         fills = brute_fills(text, words, allow_repeats=True)
         assert cubes and report.depth >= 1 and len(fills) > 1
+        if target == 10:
+            assert len({len(c) for c in cubes}) > 1
         for rows in fills:
             choice = [int(np.flatnonzero(problem.candidates[s] == word_id(built, rows, s))[0])
                       for s in range(problem.n_slots)]
@@ -64,7 +69,7 @@ def test_tiny_budgets_still_reach_the_brute_force_verdicts(monkeypatch, seed: in
     monkeypatch.setattr(cube_module, "FIRST_BUDGET", 1)
     rng = random.Random(seed)
     alphabet = "ABC"
-    seen = set()
+    seen, split = set(), 0
     for _ in range(12):
         words = sorted({"".join(rng.choice(alphabet) for _ in range(3)) for _ in range(9)})
         text = "...\n...\n..."
@@ -75,7 +80,9 @@ def test_tiny_budgets_still_reach_the_brute_force_verdicts(monkeypatch, seed: in
         assert (outcome.status is Status.FILLED) == bool(brute_fills(text, words, False))
         assert outcome.status in (Status.FILLED, Status.UNFILLABLE)
         seen.add(outcome.status)
+        split += outcome.stats.extra["cubes"] > 1
     assert seen == {Status.FILLED, Status.UNFILLABLE}
+    assert split  # some instance got past the first attempt on the whole formula
 
 
 def test_a_past_deadline_gives_no_verdict() -> None:

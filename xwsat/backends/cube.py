@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 
 from xwsat.encode.cnf import CNF
 from xwsat.problem import FillProblem
@@ -37,54 +38,54 @@ class CubeReport:
     rounds: int = 0
     closed: int = 0
     split_s: float = 0.0
-    cube_slots: list[int] = field(default_factory=list)
 
 
 def make_cubes(solver: object, problem: FillProblem, cnf: CNF, order: list[int],
                rng: random.Random, report: CubeReport, deadline: float | None,
                ) -> list[list[int]] | None:
-    """Word choices for the first slots of ``order`` that unit propagation does not refute,
-    least constrained first; ``None`` if the formula fails unit propagation on its own."""
+    """Word choices for slots of ``order`` that unit propagation does not refute, least
+    constrained first; ``None`` if the formula fails unit propagation on its own.
+
+    Cubes are split breadth first, one at a time: a cube is replaced by its extensions by every
+    word of the next slot in ``order`` (those that propagation refutes dropped), so the cubes
+    always cover every fill, whatever depth each reached when the split stopped."""
     ok, _ = solver.propagate(assumptions=[])
     if not ok:
         return None
     per_call = _one_call(solver, cnf, order)
-    cubes: list[tuple[int, list[int]]] = [(0, [])]
     now = time.perf_counter()
     stop = now + SPLIT_SHARE * (deadline - now) if deadline else None
     calls = SPLIT_CALLS if stop is None else (stop - now) / max(per_call, 1e-6)
-    for slot in order:
-        if len(cubes) >= TARGET_CUBES or (stop and time.perf_counter() > stop):
-            break
-        n = len(problem.candidates[slot])
-        if n * len(cubes) > calls:
-            continue  # too wide to split on: a later slot of the order may be narrower
-        calls -= n * len(cubes)
-        first = int(cnf.x_base[slot]) + 1
-        deeper: list[tuple[int, list[int]]] = []
-        refuted = 0
-        for _, cube in cubes:
-            for k in range(n):
-                ok, implied = solver.propagate(assumptions=[*cube, first + k])
-                if ok:
-                    deeper.append((len(implied), [*cube, first + k]))
-                else:
-                    refuted += 1
-                if stop and time.perf_counter() > stop:
-                    break
-            else:
-                continue
-            break
-        else:
-            cubes = deeper
-            report.refuted_at_split += refuted
-            report.depth += 1
-            report.cube_slots.append(slot)
-            if not cubes:
-                break
+    queue: deque[tuple[int, list[int], int]] = deque([(0, [], 0)])
+    kept: list[tuple[int, list[int]]] = []
+    while queue and len(queue) + len(kept) < TARGET_CUBES:
+        implied, cube, at = queue.popleft()
+        while at < len(order) and len(problem.candidates[order[at]]) > calls:
+            at += 1  # too wide for what the split has left: a later slot may be narrower
+        if at == len(order) or (stop and time.perf_counter() > stop):
+            kept.append((implied, cube))
             continue
-        break  # out of time: keep the level before
-    keyed = [(implied, rng.random(), cube) for implied, cube in cubes]
+        slot = order[at]
+        first = int(cnf.x_base[slot]) + 1
+        children: list[tuple[int, list[int], int]] = []
+        refuted = 0
+        for k in range(len(problem.candidates[slot])):
+            if stop and time.perf_counter() > stop:
+                break
+            ok, implied_now = solver.propagate(assumptions=[*cube, first + k])
+            if ok:
+                children.append((len(implied_now), [*cube, first + k], at + 1))
+            else:
+                refuted += 1
+        else:
+            calls -= len(problem.candidates[slot])
+            queue.extend(children)
+            report.refuted_at_split += refuted
+            report.depth = max(report.depth, len(cube) + 1)
+            continue
+        kept.append((implied, cube))  # out of time: the cube stays whole
+    kept.extend((implied, cube) for implied, cube, _ in queue)
+    keyed = [(implied, rng.random(), cube) for implied, cube in kept]
     keyed.sort()
     return [cube for _, _, cube in keyed]
 
@@ -99,14 +100,19 @@ def _one_call(solver: object, cnf: CNF, order: list[int]) -> float:
 
 
 def conquer(solver: object, cubes: list[list[int]], model_ok: callable,
-            report: CubeReport, deadline: float | None) -> tuple[bool | None, list[int] | None]:
-    """(True, model), (False, None) or (None, None) at the deadline.
+            report: CubeReport, deadline: float | None, rounds: int | None = None,
+            ) -> tuple[bool | None, list[int] | None]:
+    """(True, model), (False, None), or (None, None) at the deadline or after ``rounds``.
 
     ``model_ok(model)`` returns the clauses a model breaks (the lazy no-repeat clauses); they
     are added and the cube is tried again."""
     budget = FIRST_BUDGET
     open_cubes = cubes
     while open_cubes:
+        if rounds is not None and rounds <= 0:
+            return None, None
+        if rounds is not None:
+            rounds -= 1
         report.rounds += 1
         still: list[list[int]] = []
         for cube in open_cubes:

@@ -19,7 +19,7 @@ from xwsat.backends.base import Traits, fill_from_choice, importable
 from xwsat.backends.cube import CubeReport, conquer, make_cubes
 from xwsat.encode.cnf import CNF, encode_cnf, repeat_clauses
 from xwsat.errors import XwsatError
-from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status
+from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
 from xwsat.planner import make_plan
 from xwsat.problem import FillProblem
 
@@ -145,12 +145,17 @@ def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) 
         load_cnf(solver, cnf)
         _set_word_phases(solver, cnf)
         loaded = time.perf_counter()
-        order = list(make_plan(problem, limits.seed).order)
-        cubes = make_cubes(solver, problem, cnf, order, random.Random(limits.seed), report,
-                           deadline)
-        report.split_s = time.perf_counter() - loaded
-        verdict, model = (False, None) if cubes is None else conquer(
-            solver, cubes, broken, report, deadline)
+        # the whole formula first, on the first round's budget: an easy grid needs no split
+        verdict, model = conquer(solver, [[]], broken, report, deadline, rounds=1)
+        cubes: list[list[int]] | None = []
+        if verdict is None:
+            split = time.perf_counter()
+            order = list(make_plan(problem, limits.seed).order)
+            cubes = make_cubes(solver, problem, cnf, order, random.Random(limits.seed), report,
+                               deadline)
+            report.split_s = time.perf_counter() - split
+            verdict, model = (False, None) if cubes is None else conquer(
+                solver, cubes, broken, report, deadline)
         report.cubes = len(cubes or ())
         solved = time.perf_counter()
         counts = _solver_stats(solver)
@@ -164,13 +169,17 @@ def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) 
                "repeat_clauses": added},
     )
     if verdict is None:
-        return Outcome(Status.UNKNOWN, label, stats=stats)
+        return stopped(label, Stop.TIME, f"time limit reached after {report.rounds} rounds over "
+                       f"{report.cubes} cubes, {report.closed} of them refuted", stats)
     if verdict:
         choice = cnf.decode(problem, np.array(model, dtype=np.int64))
         return Outcome(Status.FILLED, label, fill_from_choice(problem, choice), stats)
-    detail = (f"CDCL solver {name} refuted every cube: {report.cubes} choices of words for the "
-              f"planner's first {report.depth} slots that unit propagation left open, after "
-              f"{report.refuted_at_split} that it refuted")
+    if report.depth == 0:
+        detail = f"CDCL solver {name} found the CNF unsatisfiable before any split"
+    else:
+        detail = (f"CDCL solver {name} refuted every cube: {report.cubes} choices of words for "
+                  f"up to {report.depth} slots in the planner's order that unit propagation "
+                  f"left open, after {report.refuted_at_split} that it refuted")
     return Outcome(Status.UNFILLABLE, label, stats=stats, evidence=Evidence(label, detail))
 
 
