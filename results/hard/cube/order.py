@@ -1,5 +1,5 @@
-"""Does the planner's order matter to cube and conquer? The same split and rounds as
-``sat:cube``, with the cube slots taken in another order.
+"""Does the planner's order matter to cube and conquer? The split and rounds of ``sat:cube``
+(without its first attempt on the whole formula), with the cube slots taken in another order.
 
     python results/hard/cube/order.py LIMIT SEEDS ORDERS GRID@DICT ...
 
