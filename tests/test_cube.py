@@ -94,9 +94,12 @@ def test_a_past_deadline_gives_no_verdict() -> None:
     assert verdict is None and model is None
 
 
-def test_a_solver_without_assumptions_is_refused() -> None:
-    with pytest.raises(XwsatError, match="kissat404"):
-        make_backend("sat:kissat404:cube")
+@pytest.mark.parametrize(("spec", "says"), [("sat:kissat404:cube", "kissat404"),
+                                             ("sat:cube:plan", "do not combine"),
+                                             ("sat:plan:cube", "do not combine")])
+def test_variants_that_cannot_run_are_refused(spec: str, says: str) -> None:
+    with pytest.raises(XwsatError, match=says):
+        make_backend(spec)
 
 
 def test_fill_letters_of_a_cube_fill_make_a_valid_grid() -> None:

@@ -192,6 +192,8 @@ def from_spec(sub: str | None) -> SatBackend:
     cube = parts[-1] == "cube"
     if use_plan or cube:
         parts.pop()
+    if parts and parts[-1] in ("plan", "cube"):
+        raise XwsatError(f"sat:{sub}: plan and cube do not combine (use one of them)")
     if len(parts) > 1:
         raise XwsatError(f"unknown SAT variant {sub!r} (use sat, sat:SOLVER, sat:SOLVER:plan, "
                          "sat:SOLVER:cube)")
