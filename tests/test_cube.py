@@ -10,10 +10,11 @@ import pytest
 from oracle import brute_fills
 
 from xwsat.backends import cube as cube_module
+from xwsat.backends.base import fill_from_choice
 from xwsat.backends.cube import CubeReport, conquer, make_cubes
 from xwsat.backends.registry import make_backend
 from xwsat.backends.sat import load_cnf
-from xwsat.encode.cnf import encode_cnf
+from xwsat.encode.cnf import encode_cnf, repeat_clauses
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
 from xwsat.outcome import Limits, Status
@@ -73,11 +74,14 @@ def test_tiny_budgets_still_reach_the_brute_force_verdicts(monkeypatch, seed: in
     for _ in range(12):
         words = sorted({"".join(rng.choice(alphabet) for _ in range(3)) for _ in range(9)})
         text = "...\n...\n..."
-        _, problem = problem_of(text, words)
+        built, problem = problem_of(text, words)
         if any(len(c) == 0 for c in problem.candidates):
             continue
         outcome = make_backend("sat:cube").solve(problem, Limits(time_limit=20, seed=seed))
-        assert (outcome.status is Status.FILLED) == bool(brute_fills(text, words, False))
+        fills = brute_fills(text, words, False)
+        assert (outcome.status is Status.FILLED) == bool(fills)
+        if outcome.status is Status.FILLED:
+            assert rows_of(built, outcome.fill) in fills
         assert outcome.status in (Status.FILLED, Status.UNFILLABLE)
         seen.add(outcome.status)
         split += outcome.stats.extra["cubes"] > 1
@@ -95,6 +99,7 @@ def test_a_past_deadline_gives_no_verdict() -> None:
 
 
 @pytest.mark.parametrize(("spec", "says"), [("sat:kissat404:cube", "kissat404"),
+                                             ("sat:lingeling:cube", "lingeling"),
                                              ("sat:cube:plan", "do not combine"),
                                              ("sat:plan:cube", "do not combine")])
 def test_variants_that_cannot_run_are_refused(spec: str, says: str) -> None:
@@ -102,9 +107,28 @@ def test_variants_that_cannot_run_are_refused(spec: str, says: str) -> None:
         make_backend(spec)
 
 
-def test_fill_letters_of_a_cube_fill_make_a_valid_grid() -> None:
+def test_a_fill_found_inside_a_cube_is_a_brute_force_fill() -> None:
     built, problem = problem_of(*OPEN_3X3)
-    outcome = make_backend("sat:cube").solve(problem, Limits(time_limit=20, seed=3))
-    assert outcome.status is Status.FILLED
-    assert len(set(outcome.fill)) == len(outcome.fill)  # no repeats: the lazy clauses worked
-    assert len(fill_letters(built, outcome.fill)) == 9
+    cnf = encode_cnf(problem, repeats=False)
+    report = CubeReport()
+
+    def broken(model: list[int]) -> list[list[int]]:
+        choice = cnf.decode(problem, np.array(model, dtype=np.int64))
+        return repeat_clauses(problem, cnf, fill_from_choice(problem, choice))
+
+    with Solver(name="cadical195") as solver:
+        load_cnf(solver, cnf)
+        cubes = make_cubes(solver, problem, cnf, list(range(problem.n_slots)),
+                           random.Random(0), report, None)
+        verdict, model = conquer(solver, cubes, broken, report, None)
+    assert verdict and report.depth >= 1 and len(cubes) > 1
+    fill = fill_from_choice(problem, cnf.decode(problem, np.array(model, dtype=np.int64)))
+    assert rows_of(built, fill) in brute_fills(OPEN_3X3[0], OPEN_3X3[1], False)
+
+
+def rows_of(built, fill: tuple[int, ...]) -> tuple[str, ...]:
+    """The grid's rows with a fill's letters written in."""
+    letters = fill_letters(built, fill)
+    width = built.grid.width
+    return tuple("".join(letters.get(r * width + c, "#") for c in range(width))
+                 for r in range(built.grid.height))

@@ -2,12 +2,13 @@
 by the CDCL solver under assumptions, its learned clauses kept from cube to cube.
 
 The hard-grid issue's route for giving the planner a job inside an external learning solver.
-A cube is a choice of words for the planner's first slots; the cubes are enumerated depth
-first and those that unit propagation refutes are dropped. Unit propagation on the support
-encoding is arc consistency (``encode/cnf.py``), so a dropped cube has no fill and the kept ones
-cover every fill: all kept cubes unsatisfiable means the grid is. The cubes are solved in rounds
-with a conflict budget that doubles each round, so one hard cube cannot hide an easy satisfiable
-one; the least constrained cubes (fewest literals implied) go first.
+A cube is a choice of words for slots taken in the planner's order, split breadth first; the
+cubes that unit propagation refutes are dropped. Each split replaces a cube by its extensions
+by every word of one slot, whose clause says some word fills it, so the kept cubes cover every
+fill (and at most one word per slot makes it exactly once): all kept cubes unsatisfiable means
+the grid is. The cubes are solved in rounds with a conflict budget that doubles each round, so
+one hard cube cannot hide an easy satisfiable one; the least constrained cubes (fewest literals
+implied) go first.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import random
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xwsat.encode.cnf import CNF
@@ -25,7 +27,7 @@ SPLIT_CALLS = 1024  # unit propagations the split may spend without a deadline; 
 # many as fit in SPLIT_SHARE of the time left at the cost of a propagation at the root
 SPLIT_SHARE = 0.2  # of the time left: the split stops deepening after this
 FIRST_BUDGET = 1000  # conflicts per cube in the first round, doubled every round
-MAX_BUDGET = 1 << 30  # pysat takes the budget as a C long
+MAX_BUDGET = 1 << 30  # pysat casts the budget to a C int
 
 
 @dataclass
@@ -37,6 +39,7 @@ class CubeReport:
     refuted_at_split: int = 0
     rounds: int = 0
     closed: int = 0
+    whole: bool = False  # a cube's refutation did not use the cube: the formula itself failed
     split_s: float = 0.0
 
 
@@ -99,7 +102,8 @@ def _one_call(solver: object, cnf: CNF, order: list[int]) -> float:
     return time.perf_counter() - start
 
 
-def conquer(solver: object, cubes: list[list[int]], model_ok: callable,
+def conquer(solver: object, cubes: list[list[int]],
+            model_ok: Callable[[list[int]], list[list[int]]],
             report: CubeReport, deadline: float | None, rounds: int | None = None,
             ) -> tuple[bool | None, list[int] | None]:
     """(True, model), (False, None), or (None, None) at the deadline or after ``rounds``.
@@ -134,6 +138,7 @@ def conquer(solver: object, cubes: list[list[int]], model_ok: callable,
                 continue
             report.closed += 1
             if not set(solver.get_core() or ()) & set(cube):
+                report.whole = True
                 return False, None  # refuted without the cube's words: the whole grid
         open_cubes = still
         budget = min(2 * budget, MAX_BUDGET)

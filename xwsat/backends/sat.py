@@ -27,6 +27,7 @@ DEFAULT_SOLVER = "cadical195"
 SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose42", "maplecm",
            "maplechrono", "lingeling", "minisat22", "mergesat3", "kissat404")
 NOT_INCREMENTAL = ("kissat404",)  # cannot take clauses after solve: repeats go in eagerly
+NO_ASSUMPTION_LIMITS = ("kissat404", "lingeling")  # no budgeted solve or propagate in pysat
 PROOF_LOGGING = ("cadical195", "cadical153", "glucose4", "glucose42", "lingeling",
                  "maplechrono", "maplecm")  # pysat's proof-logging solvers, Maplesat excluded
 LISTED = ("plan", "glucose4", "cube")  # variants the contract suite runs besides plain ``sat``
@@ -148,7 +149,7 @@ def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) 
         # the whole formula first, on the first round's budget: an easy grid needs no split
         verdict, model = conquer(solver, [[]], broken, report, deadline, rounds=1)
         cubes: list[list[int]] | None = []
-        if verdict is None:
+        if verdict is None and not (deadline and time.perf_counter() > deadline):
             split = time.perf_counter()
             order = list(make_plan(problem, limits.seed).order)
             cubes = make_cubes(solver, problem, cnf, order, random.Random(limits.seed), report,
@@ -163,7 +164,8 @@ def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) 
         build_s=built - start, load_s=loaded - built, solve_s=solved - loaded,
         variables=cnf.n_vars, constraints=cnf.n_clauses + added,
         conflicts=counts.get("conflicts", 0), nodes=counts.get("decisions", 0),
-        extra={"solver": name, "cubes": report.cubes, "depth": report.depth,
+        extra={"literals": cnf.n_literals, "solver": name, "repeats": "lazy",
+               "cubes": report.cubes, "depth": report.depth,
                "refuted_at_split": report.refuted_at_split, "rounds": report.rounds,
                "closed": report.closed, "split_s": round(report.split_s, 3),
                "repeat_clauses": added},
@@ -176,6 +178,9 @@ def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) 
         return Outcome(Status.FILLED, label, fill_from_choice(problem, choice), stats)
     if report.depth == 0:
         detail = f"CDCL solver {name} found the CNF unsatisfiable before any split"
+    elif report.whole:
+        detail = (f"CDCL solver {name} found the CNF unsatisfiable without any cube's words, "
+                  f"after refuting {report.closed} of {report.cubes} cubes")
     else:
         detail = (f"CDCL solver {name} refuted every cube: {report.cubes} choices of words for "
                   f"up to {report.depth} slots in the planner's order that unit propagation "
@@ -200,7 +205,7 @@ def from_spec(sub: str | None) -> SatBackend:
     solver = (parts[0] if parts else "") or DEFAULT_SOLVER
     if solver not in SOLVERS:
         raise XwsatError(f"unknown SAT solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-    if cube and solver in NOT_INCREMENTAL:
-        raise XwsatError(f"{solver} cannot solve under assumptions: sat:{solver}:cube is not "
-                         "available")
+    if cube and solver in NO_ASSUMPTION_LIMITS:
+        raise XwsatError(f"{solver} has no budgeted solve under assumptions in pysat: "
+                         f"sat:{solver}:cube is not available")
     return SatBackend(solver, use_plan=use_plan, cube=cube)
