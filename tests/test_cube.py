@@ -132,3 +132,13 @@ def rows_of(built, fill: tuple[int, ...]) -> tuple[str, ...]:
     width = built.grid.width
     return tuple("".join(letters.get(r * width + c, "#") for c in range(width))
                  for r in range(built.grid.height))
+
+
+def test_the_same_seed_splits_and_solves_the_same_way() -> None:
+    """The split's budget is an estimate from the formula's size, not a clock reading."""
+    _, problem = problem_of(*LATIN_ROWS)
+    runs = [make_backend("sat:cube").solve(problem, Limits(time_limit=30, seed=5))
+            for _ in range(2)]
+    keys = [(r.status, r.fill, r.stats.conflicts, r.stats.extra["cubes"], r.stats.extra["depth"])
+            for r in runs]
+    assert keys[0] == keys[1]

@@ -153,7 +153,7 @@ def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) 
             split = time.perf_counter()
             order = list(make_plan(problem, limits.seed).order)
             cubes = make_cubes(solver, problem, cnf, order, random.Random(limits.seed), report,
-                               deadline)
+                               deadline, limits.time_limit)
             report.split_s = time.perf_counter() - split
             verdict, model = (False, None) if cubes is None else conquer(
                 solver, cubes, broken, report, deadline)

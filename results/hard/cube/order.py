@@ -62,7 +62,7 @@ def one(job: tuple[str, str, str, int, float]) -> dict:
         _set_word_phases(solver, cnf)
         split = time.perf_counter()
         cubes = make_cubes(solver, problem, cnf, slot_order(problem, how, seed),
-                           random.Random(seed), report, deadline)
+                           random.Random(seed), report, deadline, limit)
         report.split_s = time.perf_counter() - split
         verdict, model = (False, None) if cubes is None else conquer(
             solver, cubes, broken, report, deadline)
