@@ -11,10 +11,10 @@ from oracle import brute_fills
 
 from xwsat.backends import cube as cube_module
 from xwsat.backends.base import fill_from_choice
-from xwsat.backends.cube import CubeReport, conquer, make_cubes
+from xwsat.backends.cube import CubeReport, broken_repeats, conquer, make_cubes
 from xwsat.backends.registry import make_backend
 from xwsat.backends.sat import load_cnf
-from xwsat.encode.cnf import encode_cnf, repeat_clauses
+from xwsat.encode.cnf import encode_cnf
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
 from xwsat.outcome import Limits, Status
@@ -112,10 +112,7 @@ def test_a_fill_found_inside_a_cube_is_a_brute_force_fill() -> None:
     cnf = encode_cnf(problem, repeats=False)
     report = CubeReport()
 
-    def broken(model: list[int]) -> list[list[int]]:
-        choice = cnf.decode(problem, np.array(model, dtype=np.int64))
-        return repeat_clauses(problem, cnf, fill_from_choice(problem, choice))
-
+    broken = broken_repeats(problem, cnf)
     with Solver(name="cadical195") as solver:
         load_cnf(solver, cnf)
         cubes = make_cubes(solver, problem, cnf, list(range(problem.n_slots)),

@@ -20,7 +20,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xwsat.encode.cnf import CNF
+import numpy as np
+
+from xwsat.backends.base import fill_from_choice
+from xwsat.encode.cnf import CNF, repeat_clauses
 from xwsat.problem import FillProblem
 
 TARGET_CUBES = 256  # deepen the split while fewer cubes than this survive
@@ -98,6 +101,14 @@ def make_cubes(solver: object, problem: FillProblem, cnf: CNF, order: list[int],
     keyed = [(implied, rng.random(), cube) for implied, cube in kept]
     keyed.sort()
     return [cube for _, _, cube in keyed]
+
+
+def broken_repeats(problem: FillProblem, cnf: CNF) -> Callable[[list[int]], list[list[int]]]:
+    """For ``conquer``: the no-repeat clauses a model breaks (none when no word repeats)."""
+    def broken(model: list[int]) -> list[list[int]]:
+        choice = cnf.decode(problem, np.array(model, dtype=np.int64))
+        return repeat_clauses(problem, cnf, fill_from_choice(problem, choice))
+    return broken
 
 
 def conquer(solver: object, cubes: list[list[int]],

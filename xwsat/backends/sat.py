@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from xwsat.backends.base import Traits, fill_from_choice, importable
-from xwsat.backends.cube import CubeReport, conquer, make_cubes
+from xwsat.backends.cube import CubeReport, broken_repeats, conquer, make_cubes
 from xwsat.encode.cnf import CNF, encode_cnf, repeat_clauses
 from xwsat.errors import XwsatError
 from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
@@ -135,10 +135,11 @@ def solve_by_cubes(name: str, problem: FillProblem, limits: Limits, label: str) 
     report = CubeReport()
     added = 0
 
+    repeats = broken_repeats(problem, cnf)
+
     def broken(model: list[int]) -> list[list[int]]:
         nonlocal added
-        choice = cnf.decode(problem, np.array(model, dtype=np.int64))
-        extra = repeat_clauses(problem, cnf, fill_from_choice(problem, choice))
+        extra = repeats(model)
         added += len(extra)
         return extra
 

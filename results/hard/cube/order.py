@@ -22,9 +22,9 @@ import numpy as np
 from pysat.solvers import Solver
 
 from xwsat.backends.base import fill_from_choice
-from xwsat.backends.cube import CubeReport, conquer, make_cubes
+from xwsat.backends.cube import CubeReport, broken_repeats, conquer, make_cubes
 from xwsat.backends.sat import _set_word_phases, load_cnf
-from xwsat.encode.cnf import encode_cnf, repeat_clauses
+from xwsat.encode.cnf import encode_cnf
 from xwsat.grid import parse_grid
 from xwsat.planner import make_plan
 from xwsat.problem import build_problem
@@ -53,10 +53,7 @@ def one(job: tuple[str, str, str, int, float]) -> dict:
     cnf = encode_cnf(problem, repeats=False)
     report = CubeReport()
 
-    def broken(model: list[int]) -> list[list[int]]:
-        choice = cnf.decode(problem, np.array(model, dtype=np.int64))
-        return repeat_clauses(problem, cnf, fill_from_choice(problem, choice))
-
+    broken = broken_repeats(problem, cnf)
     with Solver(name="cadical195") as solver:
         load_cnf(solver, cnf)
         _set_word_phases(solver, cnf)
