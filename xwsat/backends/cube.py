@@ -29,10 +29,11 @@ from xwsat.problem import FillProblem
 TARGET_CUBES = 256  # deepen the split while fewer cubes than this survive
 SPLIT_CALLS = 1024  # unit propagations the split may spend when the run has no time limit
 SPLIT_SHARE = 0.2  # of the time limit: what the split may spend, by the estimate below
-# One word's propagation, measured with CaDiCaL 1.9.5 through pysat: about 8 ns per literal of
-# the formula up to 1M literals (the 5x5s: 1.6-2.1 ms), 20-25 ns beyond (15x15-21x21: 50-500
-# ms). The split's budget is counted with this estimate, not timed, so the same seed splits the
-# same way on a loaded machine; a clock stop at twice the share guards against a far-off estimate.
+# One word's propagation, measured with CaDiCaL 1.9.5 through pysat, alone: about 8 ns per
+# literal of the formula up to 1M literals (the 5x5s: 1.2-2.1 ms; 9-18 ns with two runs at a
+# time), 20-25 ns beyond (step_two x en, 2.4M literals: 50 ms; 15x15-21x21: 180-500 ms). The
+# split's budget is counted with this estimate, not timed, so a seed splits the same way
+# whatever the load, unless the clock stop at twice the share cuts it (a far-off estimate).
 SMALL_FORMULA = 1_000_000  # literals
 SECONDS_PER_LITERAL = (8e-9, 25e-9)  # small formula, large formula
 FIRST_BUDGET = 1000  # conflicts per cube in the first round, doubled every round
@@ -60,13 +61,16 @@ def make_cubes(solver: object, problem: FillProblem, cnf: CNF, order: list[int],
 
     Cubes are split breadth first, one at a time: a cube is replaced by its extensions by every
     word of the next slot in ``order`` (those that propagation refutes dropped), so the cubes
-    always cover every fill, whatever depth each reached when the split stopped."""
+    always cover every fill, whatever depth each reached when the split stopped. The split's
+    budget is a share of ``time_limit`` (seconds) at a cost estimated from the formula's size;
+    ``deadline`` (``time.perf_counter()``) only stops it if the estimate is far off."""
     ok, _ = solver.propagate(assumptions=[])
     if not ok:
         return None
     now = time.perf_counter()
     stop = now + 2 * SPLIT_SHARE * (deadline - now) if deadline else None
     per_call = cnf.n_literals * SECONDS_PER_LITERAL[cnf.n_literals > SMALL_FORMULA]
+    # whole seconds: the time left that the pipeline hands over differs by milliseconds
     calls = (SPLIT_SHARE * math.ceil(time_limit) / max(per_call, 1e-9)
              if time_limit else SPLIT_CALLS)
     queue: deque[tuple[int, list[int], int]] = deque([(0, [], 0)])
