@@ -19,7 +19,14 @@ from xwsat.words import build_wordlist, load_words
 
 pytest.importorskip("numba")
 
-from xwsat.backends.mac import PLANNED_WEIGHT, MacBackend, add_planned_weights  # noqa: E402
+from xwsat.backends import mac as mac_backend  # noqa: E402
+from xwsat.backends.mac import (  # noqa: E402
+    PLANNED_WEIGHT,
+    MacBackend,
+    add_planned_weights,
+    epoch_seed,
+    luby,
+)
 from xwsat.mac import kernel  # noqa: E402
 from xwsat.mac import model as model_module  # noqa: E402
 from xwsat.mac.model import build_model, slot_rows, word_of_row  # noqa: E402
@@ -48,14 +55,16 @@ def random_problem(english, seed: int, size: int, share: float, repeats: bool) -
 CASES = [(seed, size, share) for seed in range(12) for size, share in ((4, 0.05), (5, 0.12))]
 
 
-@pytest.mark.parametrize("variant", ["letters", "words", "phase", "planned"])
+@pytest.mark.parametrize("variant", ["letters", "words", "phase", "planned", "reseed"])
 @pytest.mark.parametrize(("seed", "size", "share"), CASES)
 def test_verdict_equals_native_search(english, seed: int, size: int, share: float,
-                                      variant: str) -> None:
+                                      variant: str, monkeypatch) -> None:
+    monkeypatch.setattr(mac_backend, "RESEED_UNIT", 100)  # many fresh searches, even here
     problem = random_problem(english, seed, size, share, repeats=seed % 4 == 1)
     limits = Limits(time_limit=60, seed=seed)
     mine = MacBackend(words=variant == "words", phase=variant == "phase",
-                      planned=variant == "planned").solve(problem, limits)
+                      planned=variant == "planned", reseed=variant == "reseed").solve(
+                          problem, limits)
     theirs = from_spec("csp").solve(problem, limits)
     assert theirs.status.definitive and mine.status.definitive
     assert mine.status == theirs.status
@@ -77,6 +86,38 @@ def test_variant_is_a_different_letter_search(english, variant: str) -> None:
         assert other.method == f"mac:{variant}"
         differ += plain.stats.nodes != other.stats.nodes
     assert differ >= 1
+
+
+def test_luby_sequence() -> None:
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_reseed_starts_fresh_searches_the_same_way_for_a_seed(english, monkeypatch) -> None:
+    """With short epochs the reseeding search starts over several times on the sample; the
+    same seed gives the same search, and no epoch starts from the run's own seed (the ``mac``
+    it races starts there)."""
+    monkeypatch.setattr(mac_backend, "RESEED_UNIT", 100)
+    several = 0
+    for seed, size, share in CASES:
+        problem = random_problem(english, seed, size, share, repeats=False)
+        limits = Limits(time_limit=60, seed=seed)
+        first = MacBackend(reseed=True).solve(problem, limits)
+        again = MacBackend(reseed=True).solve(problem, limits)
+        assert first.method == "mac:reseed"
+        assert (first.status, first.fill, first.stats.nodes, first.stats.conflicts) == \
+            (again.status, again.fill, again.stats.nodes, again.stats.conflicts)
+        epochs = int(first.stats.extra["epochs"])
+        several += epochs > 2
+        if first.status is Status.UNFILLABLE and epochs > 1:
+            assert f"over {epochs} fresh searches" in first.evidence.detail
+    assert several >= 3
+    assert all(epoch_seed(seed, k) != seed for seed in (0, 1, 7) for k in range(50))
+
+
+def test_reseed_variant_is_listed_and_not_sharing() -> None:
+    backend = mac_backend.from_spec("reseed")
+    assert backend.label == "mac:reseed" and not backend.traits.shares_nogoods
+    assert mac_backend.from_spec(None).traits.shares_nogoods
 
 
 def test_planned_weights_follow_the_planner_and_the_seed(english) -> None:

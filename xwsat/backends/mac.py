@@ -12,6 +12,7 @@ import os
 import time
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -29,6 +30,11 @@ if TYPE_CHECKING:
 # on the tuning grids, one more on the held-out ones; a comparison variant, not in auto)
 PLANNED_WEIGHT = 2.0
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
+# mac:reseed: a fresh search (new tie-break, weights 1, no nogoods) after each epoch of
+# RESEED_UNIT x luby(k) decisions. Counted in decisions, not seconds, so a seed gives the same
+# epochs under any load. results/hard/tails_s36/: the heavy-tailed instances were decided by
+# some seeds within 330-18,000 failures (5,000 a second), by others not in 30 s.
+RESEED_UNIT = 8_000
 SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
 # decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share_quick)
 
@@ -143,15 +149,20 @@ class MacBackend:
 
     name: ClassVar[str] = "mac"
 
-    def __init__(self, words: bool = False, phase: bool = False, planned: bool = False) -> None:
+    def __init__(self, words: bool = False, phase: bool = False, planned: bool = False,
+                 reseed: bool = False) -> None:
         self.words = words  # decide whole words (fills large grids sooner) instead of letters
         self.phase = phase and not words  # letters, each cell trying its last letter first
         # letters, the slots' first dom/wdeg weights from the planner's placement difficulty
         self.planned = planned and not words and not self.phase
+        # letters, started afresh with another seed at growing intervals (heavy tails)
+        self.reseed = reseed and not words and not self.phase and not self.planned
         self.label = ("mac:words" if words else "mac:phase" if self.phase
-                      else "mac:planned" if self.planned else "mac")
-        # a certificate for any variant comes from the letter-deciding search's DRUP proof
-        self.traits = Traits("mac", proof="mac", shares_nogoods=True)
+                      else "mac:planned" if self.planned
+                      else "mac:reseed" if self.reseed else "mac")
+        # a certificate for any variant comes from the letter-deciding search's DRUP proof;
+        # a reseeding search drops its nogoods at each epoch, so it does not trade them
+        self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
         self.kept: tuple | None = None  # the last search's (model, state), to hand over
 
@@ -178,8 +189,8 @@ class MacBackend:
         else:
             model, start = build_model(problem,
                                        mirror=os.environ.get("XWSAT_SYMMETRY", "1") != "0")
-            state = mstate.new_state(model, start, limits.seed, words=self.words,
-                                     phase=self.phase)
+            seed = epoch_seed(limits.seed, 0) if self.reseed else limits.seed
+            state = mstate.new_state(model, start, seed, words=self.words, phase=self.phase)
             if self.planned:
                 add_planned_weights(problem, state)
         self.kept = (model, state)
@@ -187,6 +198,7 @@ class MacBackend:
         built = time.perf_counter()
         budget, code, last_report, rate = 16, mstate.BUDGET, built, 0.0
         seen, sent, taken = 0, 0, 0  # nogoods: looked at for sharing, sent, taken from others
+        epoch, epoch_end, earlier = 0, _epoch_length(0), Earlier()
         while code == mstate.BUDGET:
             before = time.perf_counter()
             if deadline is not None and before >= deadline:
@@ -194,6 +206,14 @@ class MacBackend:
             if rate > 0:  # about SLICE_S of decisions, less near the deadline
                 span = SLICE_S if deadline is None else min(SLICE_S, (deadline - before) / 2)
                 budget = max(1, min(1 << 20, int(rate * span)))
+            if self.reseed:
+                if state.sc[mstate.NODES] >= epoch_end:  # a fresh search under the next seed
+                    earlier.add(state)
+                    epoch += 1
+                    epoch_end = _epoch_length(epoch)
+                    state = mstate.new_state(model, start, epoch_seed(limits.seed, epoch))
+                    self.kept = (model, state)
+                budget = min(budget, epoch_end - int(state.sc[mstate.NODES]))
             nodes = int(state.sc[mstate.NODES])
             code = run(model, state, budget)
             if self.exchange is not None and code == mstate.BUDGET:
@@ -210,17 +230,19 @@ class MacBackend:
                 rate = done / spent if rate == 0 else 0.5 * rate + 0.5 * done / spent
             if progress is not None and time.perf_counter() - last_report >= 1.0:
                 last_report = time.perf_counter()
-                progress(self._progress_text(state, last_report - built))
+                progress(self._progress_text(state, last_report - built, earlier))
         sc = state.sc
         stats = Stats(
             build_s=built - started,
             solve_s=time.perf_counter() - built,
             variables=problem.n_cells,
             constraints=problem.n_slots,
-            conflicts=int(sc[mstate.FAILS]),
-            nodes=int(sc[mstate.NODES]),
-            extra={"restarts": int(sc[mstate.RESTARTS]), "nogoods": int(sc[mstate.NG]),
+            conflicts=earlier.fails + int(sc[mstate.FAILS]),
+            nodes=earlier.nodes + int(sc[mstate.NODES]),
+            extra={"restarts": earlier.restarts + int(sc[mstate.RESTARTS]),
+                   "nogoods": int(sc[mstate.NG]),
                    "mirrored": bool(len(model.mirror_cell)),
+                   **({"epochs": epoch + 1} if self.reseed else {}),
                    **({"nogoods_sent": sent, "nogoods_taken": taken}
                       if self.exchange is not None else {})},
         )
@@ -241,18 +263,62 @@ class MacBackend:
                 f"maintained arc consistency on the letters model (compact tables, "
                 f"{'whole-word' if self.words else 'letter'} decisions, restarts with nogoods) "
                 f"exhausted the space after {stats.nodes} decisions and "
-                f"{stats.conflicts} failures{mirrored}"))
+                f"{stats.conflicts} failures{_epoch_note(epoch)}{mirrored}"))
         return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)
 
     @staticmethod
-    def _progress_text(state: State, elapsed: float) -> str:
+    def _progress_text(state: State, elapsed: float, earlier: Earlier) -> str:
         from xwsat.mac import state as mstate
 
         sc = state.sc
-        nodes = int(sc[mstate.NODES])
-        return (f"{nodes:,} decisions, {int(sc[mstate.FAILS]):,} failures, "
-                f"{int(sc[mstate.RESTARTS])} restarts, {nodes / max(elapsed, 1e-9):,.0f}/s")
+        nodes = earlier.nodes + int(sc[mstate.NODES])
+        return (f"{nodes:,} decisions, {earlier.fails + int(sc[mstate.FAILS]):,} failures, "
+                f"{earlier.restarts + int(sc[mstate.RESTARTS])} restarts, "
+                f"{nodes / max(elapsed, 1e-9):,.0f}/s")
+
+
+@dataclass
+class Earlier:
+    """The counts of a reseeding search's finished epochs."""
+
+    nodes: int = 0
+    fails: int = 0
+    restarts: int = 0
+
+    def add(self, state: State) -> None:
+        from xwsat.mac import state as mstate
+
+        self.nodes += int(state.sc[mstate.NODES])
+        self.fails += int(state.sc[mstate.FAILS])
+        self.restarts += int(state.sc[mstate.RESTARTS])
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ...: restart lengths
+    within a constant factor of the best for any run-time distribution (Luby et al. 1993)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if i == (1 << k) - 1:
+        return 1 << (k - 1)
+    return luby(i - (1 << (k - 1)) + 1)
+
+
+def _epoch_length(epoch: int) -> int:
+    return RESEED_UNIT * luby(epoch + 1)
+
+
+def epoch_seed(seed: int, epoch: int) -> int:
+    """The seed of a reseeding search's epoch: never the run's own seed, which the ``mac`` it
+    races in ``auto:reseed`` starts from."""
+    return (seed + (epoch + 1) * 0x9E3779B1) % (1 << 32)
+
+
+def _epoch_note(epoch: int) -> str:
+    if epoch == 0:
+        return ""
+    return f" over {epoch + 1} fresh searches (the last, complete on its own, refuted it)"
 
 
 _HANDOVER: dict[str, tuple] = {}  # a search begun in this process, for a forked racer to go on
@@ -276,15 +342,17 @@ def _handed_over(problem: FillProblem, seed: int, label: str) -> tuple | None:
     return entry[3], entry[4]
 
 
-LISTED: tuple[str, ...] = ("words", "phase", "planned")
+LISTED: tuple[str, ...] = ("words", "phase", "planned", "reseed")
 
 
 def from_spec(sub: str | None) -> MacBackend:
     """``mac`` (letter decisions: the refuter), ``mac:words`` (word decisions: the filler of
     15x15 grids), ``mac:phase`` (letter decisions with phase saving: the second filler of
-    large grids) or ``mac:planned`` (letter decisions, the planner's hardest slots weighted
-    first: for comparison, not in ``auto``)."""
+    large grids), ``mac:planned`` (letter decisions, the planner's hardest slots weighted
+    first: for comparison, not in ``auto``) or ``mac:reseed`` (letter decisions, a fresh search
+    under a new seed after each Luby epoch of decisions: for heavy-tailed grids)."""
     if sub not in (None, *LISTED):
         known = ", ".join(["mac", *(f"mac:{v}" for v in LISTED)])
         raise XwsatError(f"unknown mac variant {sub!r} (use one of {known})")
-    return MacBackend(words=sub == "words", phase=sub == "phase", planned=sub == "planned")
+    return MacBackend(words=sub == "words", phase=sub == "phase", planned=sub == "planned",
+                      reseed=sub == "reseed")
