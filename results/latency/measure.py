@@ -3,6 +3,7 @@ run at a time, round robin over instances and methods (so load hits all of them 
 
     python results/latency/measure.py [--reps 5] [--time-limit 30] [--out results/latency]
                                   [--ablate-symmetry] [--baseline OTHER/.venv/bin/xwsat]
+                                  [--pure-python]
 
 Qxw runs on a deck and word list prepared beforehand (not timed) from the problem xwsat builds,
 so it reads exactly xwsat's words; it is timed as the bare ``qxw -b`` process, at its best value
@@ -80,6 +81,8 @@ def main() -> None:
     parser.add_argument("--ablate-symmetry", action="store_true",
                         help="also run auto and mac with XWSAT_SYMMETRY=0")
     parser.add_argument("--baseline", help="another install's xwsat, run alike in the same rounds")
+    parser.add_argument("--pure-python", action="store_true",
+                        help="also time pure_python_probe.py (no numpy) on the plain-text lists")
     args = parser.parse_args()
     xwsat = str(Path(sys.executable).with_name("xwsat"))
     suite = load_suite(str(ROOT / "grids" / "latency"))
@@ -95,6 +98,9 @@ def main() -> None:
             variants.append((xwsat, NO_SYMMETRY, {**os.environ, "XWSAT_SYMMETRY": "0"}))
         if args.baseline:
             variants.append((args.baseline, BASELINE, None))
+        if args.pure_python and inst.dictionary_path.endswith(".txt"):
+            jobs.append((inst, "pure python", [sys.executable, str(Path(__file__).with_name(
+                "pure_python_probe.py")), str(inst.grid_path), inst.dictionary_path], None))
         for program, methods, env in variants:
             for method, extra in methods.items():
                 jobs.append((inst, method, [program, "fill", str(inst.grid_path), "--dict",
