@@ -25,7 +25,6 @@ from xwsat.backends.mac import (  # noqa: E402
     MacBackend,
     add_planned_weights,
     epoch_seed,
-    luby,
 )
 from xwsat.mac import kernel  # noqa: E402
 from xwsat.mac import model as model_module  # noqa: E402
@@ -86,10 +85,6 @@ def test_variant_is_a_different_letter_search(english, variant: str) -> None:
         assert other.method == f"mac:{variant}"
         differ += plain.stats.nodes != other.stats.nodes
     assert differ >= 1
-
-
-def test_luby_sequence() -> None:
-    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 def test_reseed_starts_fresh_searches_the_same_way_for_a_seed(english, monkeypatch) -> None:

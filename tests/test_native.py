@@ -17,12 +17,12 @@ from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
 from xwsat.native import Search, SearchConfig
 from xwsat.native.bitsets import bit_indices, letter_bitsets, members, to_bitset
-from xwsat.native.engine import luby
 from xwsat.native.symmetry import transpose_pair
 from xwsat.outcome import Limits, Status
 from xwsat.planner import default_plan
 from xwsat.problem import FillProblem, build_problem
 from xwsat.propagate import propagate
+from xwsat.restarts import luby
 from xwsat.words import build_wordlist
 
 COMPLETE = ["csp", "letters", "fragments"]

@@ -20,6 +20,7 @@ from xwsat.backends.base import Traits
 from xwsat.errors import XwsatError
 from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
 from xwsat.problem import FillProblem
+from xwsat.restarts import luby
 
 if TYPE_CHECKING:
     from xwsat.mac.share import Endpoint
@@ -292,17 +293,6 @@ class Earlier:
         self.nodes += int(state.sc[mstate.NODES])
         self.fails += int(state.sc[mstate.FAILS])
         self.restarts += int(state.sc[mstate.RESTARTS])
-
-
-def luby(i: int) -> int:
-    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ...: restart lengths
-    within a constant factor of the best for any run-time distribution (Luby et al. 1993)."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    if i == (1 << k) - 1:
-        return 1 << (k - 1)
-    return luby(i - (1 << (k - 1)) + 1)
 
 
 def _epoch_length(epoch: int) -> int:

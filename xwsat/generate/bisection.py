@@ -24,6 +24,7 @@ from xwsat.generate.automaton import LayeredStates, LineAutomaton
 from xwsat.generate.cpsat_lines import SolveReport
 from xwsat.generate.lazy import neighbours
 from xwsat.generate.spec import GenerateSpec
+from xwsat.restarts import luby
 from xwsat.words import Alphabet
 
 Progress = Callable[[str], None]
@@ -34,16 +35,6 @@ Node = tuple[np.ndarray, np.ndarray, list[Sub]]               # cell symbol sets
 
 
 RESTART_BASE = 500  # nodes in the first runs; Luby restarts keep the search complete
-
-
-def _luby(i: int) -> int:
-    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, ... (1-based)."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    if i == (1 << k) - 1:
-        return 1 << (k - 1)
-    return _luby(i - (1 << (k - 1)) + 1)
 
 
 class _Dead(Exception):
@@ -217,7 +208,7 @@ class NativeGenerator:
         try:
             while True:
                 restart += 1
-                limit = RESTART_BASE * _luby(restart)
+                limit = RESTART_BASE * luby(restart)
                 verdict = self._dfs(root, limit, deadline, stop, progress, started)
                 if verdict is not None:
                     verdict.stats["restarts"] = restart - 1

@@ -34,6 +34,7 @@ from xwsat.native.symmetry import transpose_pair
 from xwsat.outcome import Status, Stop
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
+from xwsat.restarts import luby
 
 CLOCK_EVERY = 8  # nodes between clock checks
 PROGRESS_EVERY_S = 1.0  # seconds between progress reports
@@ -377,20 +378,6 @@ class Search:
         if estimate is not None:
             res.extra["log10_tree_nodes"] = round(estimate, 2)
         return res
-
-
-def luby(i: int) -> int:
-    """Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (1-based): restart cutoffs that keep completeness."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while True:
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
 
 
 def log_space(problem: FillProblem) -> float:

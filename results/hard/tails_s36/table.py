@@ -14,9 +14,10 @@ DECIDED = ("filled", "unfillable")
 
 def main(path: str) -> None:
     runs: dict[tuple[str, str], dict[int, dict]] = defaultdict(dict)
-    for line in open(path, encoding="utf-8"):
-        row = json.loads(line)
-        runs[(f"{row['grid']}@{row['dictionary']}", row["backend"])][row["seed"]] = row
+    with open(path, encoding="utf-8") as rows:
+        for line in rows:
+            row = json.loads(line)
+            runs[(f"{row['grid']}@{row['dictionary']}", row["backend"])][row["seed"]] = row
     seeds = sorted({seed for by_seed in runs.values() for seed in by_seed})
     print("| instance | back-end | " + " | ".join(f"seed {s}" for s in seeds) + " |")
     print("|---|---|" + "---|" * len(seeds))
