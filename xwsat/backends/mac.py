@@ -34,7 +34,7 @@ SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 # mac:reseed: a fresh search (new tie-break, weights 1, no nogoods) after each epoch of
 # RESEED_UNIT x luby(k) decisions. Counted in decisions, not seconds, so a seed gives the same
 # epochs under any load. results/hard/tails_s36/: the heavy-tailed instances were decided by
-# some seeds within 330-18,000 failures (5,000 a second), by others not in 30 s.
+# some seeds within 330-18,000 failures (1,700-5,400 a second), by others not in 30 s.
 RESEED_UNIT = 8_000
 SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
 # decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share_quick)
