@@ -1,7 +1,7 @@
 """End-to-end wall and CPU time of whole processes: xwsat's CLI against Qxw's batch mode, one
 run at a time, round robin over instances and methods (so load hits all of them alike).
 
-    python results/latency/measure.py [--reps 5] [--time-limit 30] [--out results/latency]
+    python results/latency/measure.py [--reps 5] [--time-limit 30] --out FOLDER
                                   [--ablate-symmetry] [--baseline OTHER/.venv/bin/xwsat]
                                   [--pure-python]
 
@@ -77,13 +77,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--time-limit", type=float, default=30.0)
-    parser.add_argument("--out", type=Path, default=ROOT / "results" / "latency")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="a folder for rows.jsonl (an existing rows.jsonl is never replaced)")
     parser.add_argument("--ablate-symmetry", action="store_true",
                         help="also run auto and mac with XWSAT_SYMMETRY=0")
     parser.add_argument("--baseline", help="another install's xwsat, run alike in the same rounds")
     parser.add_argument("--pure-python", action="store_true",
                         help="also time pure_python_probe.py (no numpy) on the plain-text lists")
     args = parser.parse_args()
+    if (args.out / "rows.jsonl").exists():
+        parser.error(f"{args.out / 'rows.jsonl'} exists: give another --out")
     xwsat = str(Path(sys.executable).with_name("xwsat"))
     suite = load_suite(str(ROOT / "grids" / "latency"))
     work = Path(tempfile.mkdtemp(prefix="xwsat-latency-"))
@@ -109,7 +112,8 @@ def main() -> None:
     for program in [xwsat] + ([args.baseline] if args.baseline else []):  # warm, compile
         timed([program, "fill", str(ROOT / "grids/small/amer15.txt"), "-t", "60"], 120)
     rows = []
-    with open(args.out / "rows.jsonl", "w", encoding="utf-8") as out:
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "rows.jsonl", "x", encoding="utf-8") as out:
         for rep in range(args.reps):
             for inst, method, command, env in jobs:
                 wall, cpu, code = timed(command, args.time_limit + 5, env)

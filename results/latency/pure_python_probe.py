@@ -9,6 +9,7 @@ interpreter. It prints the verdict, decisions and failures, and the setup and se
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -164,4 +165,11 @@ def main(grid_path: str, dict_path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("grid", help="a text grid ('.' empty, '#' block)")
+    parser.add_argument("words", help="a plain-text word list, one word a line")
+    args = parser.parse_args()
+    try:
+        main(args.grid, args.words)
+    except (OSError, UnicodeDecodeError, IndexError) as exc:
+        parser.exit(2, f"pure_python_probe: {exc}\n")

@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from collections import defaultdict
 
 DECIDED = ("filled", "unfillable")
@@ -44,4 +44,10 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rows", help="a bench folder's rows.jsonl")
+    args = parser.parse_args()
+    try:
+        main(args.rows)
+    except (OSError, ValueError, KeyError) as exc:
+        parser.exit(2, f"table.py: {exc!r}\n")
