@@ -54,7 +54,7 @@ def random_problem(english, seed: int, size: int, share: float, repeats: bool) -
 CASES = [(seed, size, share) for seed in range(12) for size, share in ((4, 0.05), (5, 0.12))]
 
 
-@pytest.mark.parametrize("variant", ["letters", "words", "phase", "planned", "reseed"])
+@pytest.mark.parametrize("variant", ["letters", "words", "phase", "planned", "reseed", "renew"])
 @pytest.mark.parametrize(("seed", "size", "share"), CASES)
 def test_verdict_equals_native_search(english, seed: int, size: int, share: float,
                                       variant: str, monkeypatch) -> None:
@@ -62,8 +62,8 @@ def test_verdict_equals_native_search(english, seed: int, size: int, share: floa
     problem = random_problem(english, seed, size, share, repeats=seed % 4 == 1)
     limits = Limits(time_limit=60, seed=seed)
     mine = MacBackend(words=variant == "words", phase=variant == "phase",
-                      planned=variant == "planned", reseed=variant == "reseed").solve(
-                          problem, limits)
+                      planned=variant == "planned", reseed=variant == "reseed",
+                      renew=variant == "renew").solve(problem, limits)
     theirs = from_spec("csp").solve(problem, limits)
     assert theirs.status.definitive and mine.status.definitive
     assert mine.status == theirs.status
@@ -87,7 +87,9 @@ def test_variant_is_a_different_letter_search(english, variant: str) -> None:
     assert differ >= 1
 
 
-def test_reseed_starts_fresh_searches_the_same_way_for_a_seed(english, monkeypatch) -> None:
+@pytest.mark.parametrize("variant", ["reseed", "renew"])
+def test_reseed_starts_fresh_searches_the_same_way_for_a_seed(english, variant: str,
+                                                             monkeypatch) -> None:
     """With short epochs the reseeding search starts over several times on the sample; the
     same seed gives the same search, and no epoch starts from the run's own seed (the ``mac``
     it races starts there)."""
@@ -96,23 +98,60 @@ def test_reseed_starts_fresh_searches_the_same_way_for_a_seed(english, monkeypat
     for seed, size, share in CASES:
         problem = random_problem(english, seed, size, share, repeats=False)
         limits = Limits(time_limit=60, seed=seed)
-        first = MacBackend(reseed=True).solve(problem, limits)
-        again = MacBackend(reseed=True).solve(problem, limits)
-        assert first.method == "mac:reseed"
+        first = mac_backend.from_spec(variant).solve(problem, limits)
+        again = mac_backend.from_spec(variant).solve(problem, limits)
+        assert first.method == f"mac:{variant}"
         assert (first.status, first.fill, first.stats.nodes, first.stats.conflicts) == \
             (again.status, again.fill, again.stats.nodes, again.stats.conflicts)
         epochs = int(first.stats.extra["epochs"])
         several += epochs > 2
         if first.status is Status.UNFILLABLE and epochs > 1:
-            assert f"over {epochs} fresh searches" in first.evidence.detail
+            said = "searches in fresh orders" if variant == "renew" else "fresh searches"
+            assert f"over {epochs} {said}" in first.evidence.detail
     assert several >= 3
     assert all(epoch_seed(seed, k) != seed for seed in (0, 1, 7) for k in range(50))
 
 
-def test_reseed_variant_is_listed_and_not_sharing() -> None:
-    backend = mac_backend.from_spec("reseed")
-    assert backend.label == "mac:reseed" and not backend.traits.shares_nogoods
+@pytest.mark.parametrize("variant", ["reseed", "renew"])
+def test_reseed_variant_is_listed_and_not_sharing(variant: str) -> None:
+    backend = mac_backend.from_spec(variant)
+    assert backend.label == f"mac:{variant}" and not backend.traits.shares_nogoods
+    assert variant in mac_backend.LISTED
     assert mac_backend.from_spec(None).traits.shares_nogoods
+
+
+def test_what_a_search_proved_is_its_nogoods_and_its_root_removals(english) -> None:
+    """``share.learned`` finds the root domains by undoing the trail on a copy: the same
+    domains the kernel itself goes back to; its units are the letters gone at the root."""
+    from xwsat.mac import share
+    from xwsat.mac import state as mstate
+
+    checked, with_units = 0, 0
+    for seed, size, share_of_words in CASES:
+        problem = random_problem(english, seed, size, share_of_words, repeats=False)
+        model, start = build_model(problem)
+        state = new_state(model, start, seed)
+        for budget in (7, 13, 29):
+            if kernel.run(model, state, budget) != mstate.BUDGET:  # decided: nothing to carry
+                break
+            proved = share.learned(state, start.dom)
+            units, i = [], 0
+            while i < len(proved) and proved[i] == 1:
+                units.append((int(proved[i + 1]), int(proved[i + 2])))
+                i += 3
+            root = state.dom.copy()
+            kept = [a.copy() for a in state]
+            kernel.undo(state, 0)
+            gone = {(c, a) for c in range(len(start.dom)) for a in range(model.n_letters)
+                    if start.dom[c] >> a & 1 and not state.dom[c] >> a & 1}
+            assert set(units) == gone
+            with_units += bool(units)
+            assert share.count(proved) == len(units) + int(state.sc[mstate.NG])
+            for array, copy in zip(state, kept, strict=True):
+                array[...] = copy
+            assert (state.dom == root).all()
+            checked += 1
+    assert checked >= 10 and with_units >= 1
 
 
 def test_planned_weights_follow_the_planner_and_the_seed(english) -> None:

@@ -151,18 +151,22 @@ class MacBackend:
     name: ClassVar[str] = "mac"
 
     def __init__(self, words: bool = False, phase: bool = False, planned: bool = False,
-                 reseed: bool = False) -> None:
+                 reseed: bool = False, renew: bool = False) -> None:
         self.words = words  # decide whole words (fills large grids sooner) instead of letters
         self.phase = phase and not words  # letters, each cell trying its last letter first
         # letters, the slots' first dom/wdeg weights from the planner's placement difficulty
         self.planned = planned and not words and not self.phase
         # letters, started afresh with another seed at growing intervals (heavy tails)
-        self.reseed = reseed and not words and not self.phase and not self.planned
+        self.reseed = (reseed or renew) and not words and not self.phase and not self.planned
+        # as reseed, each fresh search starting with what the earlier ones proved (their
+        # nogoods and root removals), so no refutation work is lost at an epoch's end
+        self.renew = renew and self.reseed
         self.label = ("mac:words" if words else "mac:phase" if self.phase
                       else "mac:planned" if self.planned
+                      else "mac:renew" if self.renew
                       else "mac:reseed" if self.reseed else "mac")
         # a certificate for any variant comes from the letter-deciding search's DRUP proof;
-        # a reseeding search drops its nogoods at each epoch, so it does not trade them
+        # a reseeding search starts new nogood stores at each epoch, so it does not trade them
         self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
         self.kept: tuple | None = None  # the last search's (model, state), to hand over
@@ -176,7 +180,7 @@ class MacBackend:
 
     def solve(self, problem: FillProblem, limits: Limits,
               progress: Progress | None = None) -> Outcome:
-        from xwsat.mac import aot
+        from xwsat.mac import aot, share
         from xwsat.mac import state as mstate  # the kernel's codes and state, without numba
         from xwsat.mac.model import build_model, slot_rows, word_of_row
 
@@ -212,14 +216,15 @@ class MacBackend:
                     earlier.add(state)
                     epoch += 1
                     epoch_end = _epoch_length(epoch)
+                    proved = share.learned(state, start.dom) if self.renew else None
                     state = mstate.new_state(model, start, epoch_seed(limits.seed, epoch))
+                    if proved is not None:
+                        share.absorb(state, proved)
                     self.kept = (model, state)
                 budget = min(budget, epoch_end - int(state.sc[mstate.NODES]))
             nodes = int(state.sc[mstate.NODES])
             code = run(model, state, budget)
             if self.exchange is not None and code == mstate.BUDGET:
-                from xwsat.mac import share
-
                 mine = share.recorded(state, seen, SHARE_MAX_LEN)
                 if self.exchange.publish(mine):
                     sent += share.count(mine)
@@ -264,7 +269,7 @@ class MacBackend:
                 f"maintained arc consistency on the letters model (compact tables, "
                 f"{'whole-word' if self.words else 'letter'} decisions, restarts with nogoods) "
                 f"exhausted the space after {stats.nodes} decisions and "
-                f"{stats.conflicts} failures{_epoch_note(epoch)}{mirrored}"))
+                f"{stats.conflicts} failures{_epoch_note(epoch, self.renew)}{mirrored}"))
         return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)
 
@@ -305,9 +310,12 @@ def epoch_seed(seed: int, epoch: int) -> int:
     return (seed + (epoch + 1) * 0x9E3779B1) % (1 << 32)
 
 
-def _epoch_note(epoch: int) -> str:
+def _epoch_note(epoch: int, renew: bool) -> str:
     if epoch == 0:
         return ""
+    if renew:
+        return (f" over {epoch + 1} searches in fresh orders, each starting from the nogoods "
+                f"and root removals the earlier ones proved")
     return f" over {epoch + 1} fresh searches (the last, complete on its own, refuted it)"
 
 
@@ -332,7 +340,7 @@ def _handed_over(problem: FillProblem, seed: int, label: str) -> tuple | None:
     return entry[3], entry[4]
 
 
-LISTED: tuple[str, ...] = ("words", "phase", "planned", "reseed")
+LISTED: tuple[str, ...] = ("words", "phase", "planned", "reseed", "renew")
 
 
 def from_spec(sub: str | None) -> MacBackend:
@@ -340,9 +348,10 @@ def from_spec(sub: str | None) -> MacBackend:
     15x15 grids), ``mac:phase`` (letter decisions with phase saving: the second filler of
     large grids), ``mac:planned`` (letter decisions, the planner's hardest slots weighted
     first: for comparison, not in ``auto``) or ``mac:reseed`` (letter decisions, a fresh search
-    under a new seed after each Luby epoch of decisions: for heavy-tailed grids)."""
+    under a new seed after each Luby epoch of decisions: for heavy-tailed grids) or
+    ``mac:renew`` (as ``mac:reseed``, each new search keeping what the earlier ones proved)."""
     if sub not in (None, *LISTED):
         known = ", ".join(["mac", *(f"mac:{v}" for v in LISTED)])
         raise XwsatError(f"unknown mac variant {sub!r} (use one of {known})")
     return MacBackend(words=sub == "words", phase=sub == "phase", planned=sub == "planned",
-                      reseed=sub == "reseed")
+                      reseed=sub == "reseed", renew=sub == "renew")

@@ -39,7 +39,9 @@ _MODULES = {
 # time (robust21, heldout21, classic 19x19-23x23; results/hard/phase/), so plain ``auto`` runs it
 # from LARGE_SLOTS slots up. ``reseed`` races ``mac`` against ``mac:reseed``, a letter search
 # started afresh under a new seed after each Luby epoch of decisions, for grids whose search
-# time is heavy-tailed across seeds (results/hard/tails_s36/); not the default.
+# time is heavy-tailed across seeds (results/hard/tails_s36/); not the default. ``renew`` races
+# ``mac:words`` against ``mac:renew``, the reseeding letter search that keeps what its earlier
+# searches proved, in the place of ``mac`` (results/hard/renew/).
 _WORDS_AND_LETTERS = (("mac:words|native", 0.0), ("mac|native:letters", 0.0))
 AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "default": _WORDS_AND_LETTERS,
@@ -52,6 +54,7 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "share": _WORDS_AND_LETTERS,
     "phase": (("mac:phase|native", 0.0), ("mac|native:letters", 0.0)),
     "reseed": (("mac:reseed|native", 0.0), ("mac|native:letters", 0.0)),
+    "renew": (("mac:words|native", 0.0), ("mac:renew|native:letters", 0.0)),
 }
 # every 19x19 and larger grid of the benchmark has 118 slots or more, every 15x15 at most 88
 LARGE_SLOTS = 100

@@ -32,6 +32,24 @@ def recorded(st: State, since: int, max_len: int) -> np.ndarray:
     return np.concatenate(out) if out else np.empty(0, dtype=np.int32)
 
 
+def learned(st: State, start_dom: np.ndarray) -> np.ndarray:
+    """Everything a search has proved, laid out as ``recorded`` writes it: its nogoods, and
+    each letter it removed at the root (from ``start_dom``) as a nogood of one literal. The
+    root removals are found by undoing the whole trail on a copy of the domains (below the
+    root every change is trailed with its old value; root changes never are)."""
+    root = st.dom.copy()
+    kinds, cells, olds = st.tr_kind, st.tr_idx, st.tr_val
+    for n in range(int(st.sc[mstate.TR]) - 1, -1, -1):
+        if kinds[n] == mstate.K_DOM:
+            root[cells[n]] = olds[n]
+    units = []
+    for c in np.flatnonzero(start_dom & ~root):
+        gone = int(start_dom[c] & ~root[c])
+        units += [(1, int(c), a) for a in range(64) if gone >> a & 1]
+    flat = np.array(units, dtype=np.int32).reshape(-1)
+    return np.concatenate([flat, recorded(st, 0, len(st.ng_var))])
+
+
 def count(flat: np.ndarray) -> int:
     """How many nogoods ``flat`` holds."""
     n, i = 0, 0
