@@ -16,6 +16,7 @@ from xwsat.words import build_wordlist, load_words
 
 pytest.importorskip("numba")
 
+from xwsat.backends import mac as mac_backend  # noqa: E402
 from xwsat.backends.mac import MacBackend  # noqa: E402
 
 
@@ -59,6 +60,20 @@ def test_an_undecided_look_is_handed_over_and_goes_on(thinned, monkeypatch) -> N
     monkeypatch.setattr("xwsat.pipeline.first_look", spy)
     result = fill_grid(grid, words, FillOptions(backend="mac", time_limit=30, seed=2))
     assert looked == [None]  # the look did not decide: the race did
+    assert result.outcome.status is Status.UNFILLABLE
+    assert result.outcome.stats.conflicts == whole.stats.conflicts
+    assert result.outcome.stats.build_s < whole.stats.build_s
+
+
+def test_the_renewing_racer_goes_on_with_the_look(thinned, monkeypatch) -> None:
+    """``mac:renew``'s first epoch is the plain letter search under the run's seed, so it takes
+    the look's search over: the same failures as ``mac`` uninterrupted, within one epoch."""
+    grid, words = thinned
+    problem = propagate(build_problem(grid, words).problem).problem
+    whole = MacBackend().solve(problem, Limits(time_limit=30, seed=2))
+    assert whole.stats.nodes < mac_backend.RESEED_UNIT  # decided within the first epoch
+    monkeypatch.setattr(portfolio, "FIRST_LOOK_S", 0.002)
+    result = fill_grid(grid, words, FillOptions(backend="mac:renew", time_limit=30, seed=2))
     assert result.outcome.status is Status.UNFILLABLE
     assert result.outcome.stats.conflicts == whole.stats.conflicts
     assert result.outcome.stats.build_s < whole.stats.build_s

@@ -143,7 +143,7 @@ def test_auto_policies_are_valid_and_unknown_ones_refused() -> None:
 
 def test_plain_auto_races_the_phase_saving_search_on_large_grids_only() -> None:
     small, large = resolve("auto", LARGE_SLOTS - 1), resolve("auto", LARGE_SLOTS)
-    assert [s for s, _ in small] == ["mac:words", "mac"]
+    assert [s for s, _ in small] == ["mac:words", "mac:renew"]
     assert [s for s, _ in large] == ["mac:phase", "mac"]
     assert resolve("auto") == small  # size unknown: the default
     assert resolve("auto:letters", 500) == resolve("auto:letters")  # a named policy is kept

@@ -50,14 +50,14 @@ FIRST_LOOK_S = 0.25  # the letter search's first look, in this process, before a
 
 def first_look(specs: list[tuple[str, float]], problem: FillProblem, limits: Limits,
                label: str | None = None) -> Outcome | None:
-    """The compiled letter search (``mac``), when it is one of the racers, run here for at most
-    ``FIRST_LOOK_S``: a small grid is then decided before any process is forked, which with
-    its racers' start costs about as much as the whole search on a 5x5 (results/latency/).
-    None when it did not decide, or when the time limit is too short to spare it; the ``mac``
-    racer then goes on with this search where it stopped (``mac.hand_over``), so the race loses
-    nothing but the other racers' late start. An interrupted look returns UNKNOWN, as the race
-    would."""
-    if all(spec != "mac" for spec, _ in specs):
+    """The compiled letter search (``mac``), when it or ``mac:renew`` (whose first epoch it is)
+    is one of the racers, run here for at most ``FIRST_LOOK_S``: a small grid is then decided
+    before any process is forked, which with its racers' start costs about as much as the whole
+    search on a 5x5 (results/latency/). None when it did not decide, or when the time limit is
+    too short to spare it; that racer then goes on with this search where it stopped
+    (``mac.hand_over``), so the race loses nothing but the other racers' late start. An
+    interrupted look returns UNKNOWN, as the race would."""
+    if all(spec not in ("mac", "mac:renew") for spec, _ in specs):
         return None
     if limits.time_limit and limits.time_limit < 4 * FIRST_LOOK_S:
         return None

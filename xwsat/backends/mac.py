@@ -169,7 +169,7 @@ class MacBackend:
         # a reseeding search starts new nogood stores at each epoch, so it does not trade them
         self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
-        self.kept: tuple | None = None  # the last search's (model, state), to hand over
+        self.kept: tuple | None = None  # the last search's (model, state, start), to hand over
 
     @staticmethod
     def available() -> bool:
@@ -188,17 +188,20 @@ class MacBackend:
         deadline = started + limits.time_limit if limits.time_limit else None
         if progress is not None and not compiled():
             progress("compiling the search (first run only, about 30 s)")
-        handed = _handed_over(problem, limits.seed, self.label)
+        # mac:renew's first epoch is the plain letter search under the run's seed (no ``mac``
+        # races it), so it goes on with the first look's search as ``mac`` would
+        handed = _handed_over(problem, limits.seed, "mac" if self.renew else self.label)
         if handed is not None:
-            model, state = handed
+            model, state, start = handed
         else:
             model, start = build_model(problem,
                                        mirror=os.environ.get("XWSAT_SYMMETRY", "1") != "0")
-            seed = epoch_seed(limits.seed, 0) if self.reseed else limits.seed
+            fresh = self.reseed and not self.renew
+            seed = epoch_seed(limits.seed, 0) if fresh else limits.seed
             state = mstate.new_state(model, start, seed, words=self.words, phase=self.phase)
             if self.planned:
                 add_planned_weights(problem, state)
-        self.kept = (model, state)
+        self.kept = (model, state, start)
         run = aot.runner()
         built = time.perf_counter()
         budget, code, last_report, rate = 16, mstate.BUDGET, built, 0.0
@@ -220,7 +223,7 @@ class MacBackend:
                     state = mstate.new_state(model, start, epoch_seed(limits.seed, epoch))
                     if proved is not None:
                         share.absorb(state, proved)
-                    self.kept = (model, state)
+                    self.kept = (model, state, start)
                 budget = min(budget, epoch_end - int(state.sc[mstate.NODES]))
             nodes = int(state.sc[mstate.NODES])
             code = run(model, state, budget)
@@ -306,7 +309,8 @@ def _epoch_length(epoch: int) -> int:
 
 def epoch_seed(seed: int, epoch: int) -> int:
     """The seed of a reseeding search's epoch: never the run's own seed, which the ``mac`` it
-    races in ``auto:reseed`` starts from."""
+    races in ``auto:reseed`` starts from (``mac:renew``'s first epoch, raced against no
+    ``mac``, is the run's seed)."""
     return (seed + (epoch + 1) * 0x9E3779B1) % (1 << 32)
 
 
@@ -331,13 +335,13 @@ def hand_over(problem: FillProblem, seed: int, label: str, kept: tuple | None) -
 
 
 def _handed_over(problem: FillProblem, seed: int, label: str) -> tuple | None:
-    """The (model, state) handed over for exactly this problem object, seed and kind, taken once:
-    the search then goes on where it stopped (the kernel's decisions do not depend on where its
-    runs are cut), instead of starting again."""
+    """The (model, state, start) handed over for exactly this problem object, seed and kind,
+    taken once: the search then goes on where it stopped (the kernel's decisions do not depend
+    on where its runs are cut), instead of starting again."""
     entry = _HANDOVER.pop("search", None)
     if entry is None or entry[0] is not problem or entry[1] != seed or entry[2] != label:
         return None
-    return entry[3], entry[4]
+    return entry[3], entry[4], entry[5]
 
 
 LISTED: tuple[str, ...] = ("words", "phase", "planned", "reseed", "renew")

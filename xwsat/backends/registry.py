@@ -31,7 +31,7 @@ _MODULES = {
 # the earlier default (native against mac); ``python`` races the two Python searches; ``race``
 # races native against SAT; ``staged`` runs native alone first and escalates to SAT after a short
 # budget; ``regions`` races native with the region-first prover. ``words`` is the default's old
-# name, kept for earlier result rows. ``share`` is the default race with the two searches trading
+# name, kept for earlier result rows. ``share`` is the ``words`` race with the two searches trading
 # nogoods (``xwsat.mac.share``): 0.87x the default's worst-seed time (geometric mean) on the
 # quick subset, 1.00x on the held-out grids, the same instances decided; not the default.
 # ``phase`` races the letter search with phase saving (``mac:phase``) against ``mac``: on large
@@ -41,10 +41,13 @@ _MODULES = {
 # started afresh under a new seed after each Luby epoch of decisions, for grids whose search
 # time is heavy-tailed across seeds (results/hard/tails_s36/); not the default. ``renew`` races
 # ``mac:words`` against ``mac:renew``, the reseeding letter search that keeps what its earlier
-# searches proved, in the place of ``mac`` (results/hard/renew/).
+# searches proved, in the place of ``mac``: the default below LARGE_SLOTS slots since session
+# 37 (results/hard/renew/: the heavy-tailed 15x15s decided at every seed, nothing lost on the
+# held-out 15x15s). ``words`` is the default before it.
 _WORDS_AND_LETTERS = (("mac:words|native", 0.0), ("mac|native:letters", 0.0))
+_WORDS_AND_RENEW = (("mac:words|native", 0.0), ("mac:renew|native:letters", 0.0))
 AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
-    "default": _WORDS_AND_LETTERS,
+    "default": _WORDS_AND_RENEW,
     "letters": (("native", 0.0), ("mac|native:letters", 0.0)),
     "python": (("native", 0.0), ("native:letters", 0.0)),
     "race": (("native", 0.0), ("sat", 0.0)),
@@ -54,7 +57,7 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "share": _WORDS_AND_LETTERS,
     "phase": (("mac:phase|native", 0.0), ("mac|native:letters", 0.0)),
     "reseed": (("mac:reseed|native", 0.0), ("mac|native:letters", 0.0)),
-    "renew": (("mac:words|native", 0.0), ("mac:renew|native:letters", 0.0)),
+    "renew": _WORDS_AND_RENEW,
 }
 # every 19x19 and larger grid of the benchmark has 118 slots or more, every 15x15 at most 88
 LARGE_SLOTS = 100
