@@ -23,7 +23,6 @@ from xwsat.problem import FillProblem
 from xwsat.restarts import luby
 
 if TYPE_CHECKING:
-    from xwsat.mac.renew import Renewal
     from xwsat.mac.share import Endpoint
     from xwsat.mac.state import State
 
@@ -157,20 +156,18 @@ class MacBackend:
         self.phase = phase and not words  # letters, each cell trying its last letter first
         # letters, the slots' first dom/wdeg weights from the planner's placement difficulty
         self.planned = planned and not words and not self.phase
-        plain = not words and not self.phase and not self.planned
         # letters, started afresh with another seed at growing intervals (heavy tails)
-        self.reseed = reseed and plain
-        # letters, with short fresh probes between its turns, the two trading what they
-        # proved (xwsat.mac.renew)
-        self.renew = renew and plain and not self.reseed
+        self.reseed = (reseed or renew) and not words and not self.phase and not self.planned
+        # as reseed, each fresh search starting with what the earlier ones proved (their
+        # nogoods and root removals), so no refutation work is lost at an epoch's end
+        self.renew = renew and self.reseed
         self.label = ("mac:words" if words else "mac:phase" if self.phase
                       else "mac:planned" if self.planned
                       else "mac:renew" if self.renew
                       else "mac:reseed" if self.reseed else "mac")
         # a certificate for any variant comes from the letter-deciding search's DRUP proof;
-        # the reseeding searches start new nogood stores, so they do not trade with racers
-        self.traits = Traits("mac", proof="mac",
-                             shares_nogoods=not self.reseed and not self.renew)
+        # a reseeding search starts new nogood stores at each epoch, so it does not trade them
+        self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
         self.kept: tuple | None = None  # the last search's (model, state, start), to hand over
 
@@ -186,21 +183,21 @@ class MacBackend:
         from xwsat.mac import aot, share
         from xwsat.mac import state as mstate  # the kernel's codes and state, without numba
         from xwsat.mac.model import build_model, slot_rows, word_of_row
-        from xwsat.mac.renew import Renewal
 
         started = time.perf_counter()
         deadline = started + limits.time_limit if limits.time_limit else None
         if progress is not None and not compiled():
             progress("compiling the search (first run only, about 30 s)")
-        # mac:renew's letter search is the plain one under the run's seed (no ``mac`` races
-        # it), so it goes on with the first look's search as ``mac`` would
+        # mac:renew's first epoch is the plain letter search under the run's seed (no ``mac``
+        # races it), so it goes on with the first look's search as ``mac`` would
         handed = _handed_over(problem, limits.seed, "mac" if self.renew else self.label)
         if handed is not None:
             model, state, start = handed
         else:
             model, start = build_model(problem,
                                        mirror=os.environ.get("XWSAT_SYMMETRY", "1") != "0")
-            seed = epoch_seed(limits.seed, 0) if self.reseed else limits.seed
+            fresh = self.reseed and not self.renew
+            seed = epoch_seed(limits.seed, 0) if fresh else limits.seed
             state = mstate.new_state(model, start, seed, words=self.words, phase=self.phase)
             if self.planned:
                 add_planned_weights(problem, state)
@@ -210,8 +207,6 @@ class MacBackend:
         budget, code, last_report, rate = 16, mstate.BUDGET, built, 0.0
         seen, sent, taken = 0, 0, 0  # nogoods: looked at for sharing, sent, taken from others
         epoch, epoch_end, earlier = 0, _epoch_length(0), Earlier()
-        renewal = Renewal(model, start, state, RESEED_UNIT,
-                          lambda k: epoch_seed(limits.seed, k)) if self.renew else None
         while code == mstate.BUDGET:
             before = time.perf_counter()
             if deadline is not None and before >= deadline:
@@ -219,15 +214,15 @@ class MacBackend:
             if rate > 0:  # about SLICE_S of decisions, less near the deadline
                 span = SLICE_S if deadline is None else min(SLICE_S, (deadline - before) / 2)
                 budget = max(1, min(1 << 20, int(rate * span)))
-            if renewal is not None:
-                state, left = renewal.next_run()
-                budget = min(budget, left)
-            elif self.reseed:
+            if self.reseed:
                 if state.sc[mstate.NODES] >= epoch_end:  # a fresh search under the next seed
                     earlier.add(state)
                     epoch += 1
                     epoch_end = _epoch_length(epoch)
+                    proved = share.learned(state, start.dom) if self.renew else None
                     state = mstate.new_state(model, start, epoch_seed(limits.seed, epoch))
+                    if proved is not None:
+                        share.absorb(state, proved)
                     self.kept = (model, state, start)
                 budget = min(budget, epoch_end - int(state.sc[mstate.NODES]))
             nodes = int(state.sc[mstate.NODES])
@@ -244,22 +239,19 @@ class MacBackend:
                 rate = done / spent if rate == 0 else 0.5 * rate + 0.5 * done / spent
             if progress is not None and time.perf_counter() - last_report >= 1.0:
                 last_report = time.perf_counter()
-                progress(_progress_text(*_totals(state, earlier, renewal),
-                                        last_report - built))
-        nodes, fails, restarts = _totals(state, earlier, renewal)
+                progress(self._progress_text(state, last_report - built, earlier))
+        sc = state.sc
         stats = Stats(
             build_s=built - started,
             solve_s=time.perf_counter() - built,
             variables=problem.n_cells,
             constraints=problem.n_slots,
-            conflicts=fails,
-            nodes=nodes,
-            extra={"restarts": restarts,
-                   "nogoods": int(state.sc[mstate.NG]),
+            conflicts=earlier.fails + int(sc[mstate.FAILS]),
+            nodes=earlier.nodes + int(sc[mstate.NODES]),
+            extra={"restarts": earlier.restarts + int(sc[mstate.RESTARTS]),
+                   "nogoods": int(sc[mstate.NG]),
                    "mirrored": bool(len(model.mirror_cell)),
                    **({"epochs": epoch + 1} if self.reseed else {}),
-                   **({"probes": renewal.probes + (renewal.probe is not None)}
-                      if renewal is not None else {}),
                    **({"nogoods_sent": sent, "nogoods_taken": taken}
                       if self.exchange is not None else {})},
         )
@@ -280,26 +272,19 @@ class MacBackend:
                 f"maintained arc consistency on the letters model (compact tables, "
                 f"{'whole-word' if self.words else 'letter'} decisions, restarts with nogoods) "
                 f"exhausted the space after {stats.nodes} decisions and "
-                f"{stats.conflicts} failures{_epoch_note(epoch)}{_probe_note(renewal)}"
-                f"{mirrored}"))
+                f"{stats.conflicts} failures{_epoch_note(epoch, self.renew)}{mirrored}"))
         return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)
 
+    @staticmethod
+    def _progress_text(state: State, elapsed: float, earlier: Earlier) -> str:
+        from xwsat.mac import state as mstate
 
-def _totals(state: State, earlier: Earlier, renewal: Renewal | None) -> tuple[int, int, int]:
-    """Decisions, failures and restarts of every search this run made."""
-    if renewal is not None:
-        return renewal.totals()
-    from xwsat.mac import state as mstate
-
-    sc = state.sc
-    return (earlier.nodes + int(sc[mstate.NODES]), earlier.fails + int(sc[mstate.FAILS]),
-            earlier.restarts + int(sc[mstate.RESTARTS]))
-
-
-def _progress_text(nodes: int, fails: int, restarts: int, elapsed: float) -> str:
-    return (f"{nodes:,} decisions, {fails:,} failures, {restarts} restarts, "
-            f"{nodes / max(elapsed, 1e-9):,.0f}/s")
+        sc = state.sc
+        nodes = earlier.nodes + int(sc[mstate.NODES])
+        return (f"{nodes:,} decisions, {earlier.fails + int(sc[mstate.FAILS]):,} failures, "
+                f"{earlier.restarts + int(sc[mstate.RESTARTS])} restarts, "
+                f"{nodes / max(elapsed, 1e-9):,.0f}/s")
 
 
 @dataclass
@@ -329,20 +314,13 @@ def epoch_seed(seed: int, epoch: int) -> int:
     return (seed + (epoch + 1) * 0x9E3779B1) % (1 << 32)
 
 
-def _epoch_note(epoch: int) -> str:
+def _epoch_note(epoch: int, renew: bool) -> str:
     if epoch == 0:
         return ""
+    if renew:
+        return (f" over {epoch + 1} searches in fresh orders, each starting from the nogoods "
+                f"and root removals the earlier ones proved")
     return f" over {epoch + 1} fresh searches (the last, complete on its own, refuted it)"
-
-
-def _probe_note(renewal: Renewal | None) -> str:
-    if renewal is None:
-        return ""
-    probes = renewal.probes + (renewal.probe is not None)
-    if probes == 0:
-        return ""
-    return (f", counting {probes} short probes in fresh orders run between the letter search's "
-            f"turns, the two trading the nogoods and root removals they proved")
 
 
 _HANDOVER: dict[str, tuple] = {}  # a search begun in this process, for a forked racer to go on
@@ -375,8 +353,7 @@ def from_spec(sub: str | None) -> MacBackend:
     large grids), ``mac:planned`` (letter decisions, the planner's hardest slots weighted
     first: for comparison, not in ``auto``) or ``mac:reseed`` (letter decisions, a fresh search
     under a new seed after each Luby epoch of decisions: for heavy-tailed grids) or
-    ``mac:renew`` (letter decisions, short fresh probes between its turns, the two trading
-    what they proved: the letter racer of ``auto`` below LARGE_SLOTS slots)."""
+    ``mac:renew`` (as ``mac:reseed``, each new search keeping what the earlier ones proved)."""
     if sub not in (None, *LISTED):
         known = ", ".join(["mac", *(f"mac:{v}" for v in LISTED)])
         raise XwsatError(f"unknown mac variant {sub!r} (use one of {known})")

@@ -5,8 +5,7 @@ the same model from the same problem, so a nogood one of them proved holds for t
 Between two slices a search sends the short nogoods it recorded since the last exchange and
 appends what the other sent; the kernel watches them from its next restart on. A nogood is
 a consequence of the problem alone, so sharing changes which branches are explored, never a
-verdict; it is off whenever a proof is written (the other search's lemmas are not in it). The same
-exchange runs inside `mac:renew` between its letter search and its probes (`xwsat.mac.renew`).
+verdict; it is off whenever a proof is written (the other search's lemmas are not in it).
 """
 
 from __future__ import annotations
@@ -33,11 +32,11 @@ def recorded(st: State, since: int, max_len: int) -> np.ndarray:
     return np.concatenate(out) if out else np.empty(0, dtype=np.int32)
 
 
-def root_removals(st: State, start_dom: np.ndarray) -> np.ndarray:
-    """Each letter a search removed at the root (from ``start_dom``), as a nogood of one
-    literal laid out as ``recorded`` writes them. The root domains are found by undoing the
-    whole trail on a copy (below the root every change is trailed with its old value; root
-    changes never are)."""
+def learned(st: State, start_dom: np.ndarray) -> np.ndarray:
+    """Everything a search has proved, laid out as ``recorded`` writes it: its nogoods, and
+    each letter it removed at the root (from ``start_dom``) as a nogood of one literal. The
+    root removals are found by undoing the whole trail on a copy of the domains (below the
+    root every change is trailed with its old value; root changes never are)."""
     root = st.dom.copy()
     kinds, cells, olds = st.tr_kind, st.tr_idx, st.tr_val
     for n in range(int(st.sc[mstate.TR]) - 1, -1, -1):
@@ -47,12 +46,8 @@ def root_removals(st: State, start_dom: np.ndarray) -> np.ndarray:
     for c in np.flatnonzero(start_dom & ~root):
         gone = int(start_dom[c] & ~root[c])
         units += [(1, int(c), a) for a in range(64) if gone >> a & 1]
-    return np.array(units, dtype=np.int32).reshape(-1)
-
-
-def learned(st: State, start_dom: np.ndarray) -> np.ndarray:
-    """Everything a search has proved: its root removals, then all its nogoods."""
-    return np.concatenate([root_removals(st, start_dom), recorded(st, 0, len(st.ng_var))])
+    flat = np.array(units, dtype=np.int32).reshape(-1)
+    return np.concatenate([flat, recorded(st, 0, len(st.ng_var))])
 
 
 def count(flat: np.ndarray) -> int:
