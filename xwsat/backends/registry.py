@@ -42,8 +42,9 @@ _MODULES = {
 # time is heavy-tailed across seeds (results/hard/tails_s36/); not the default. ``renew`` races
 # ``mac:words`` against ``mac:renew``, the reseeding letter search that keeps what its earlier
 # searches proved, in the place of ``mac``: the default below LARGE_SLOTS slots since session
-# 37 (results/hard/renew/: the heavy-tailed 15x15s decided at every seed, nothing lost on the
-# held-out 15x15s). ``words`` is the default before it.
+# 37 (results/hard/renew/, worst of 3 seeds: 3 of the 4 heavy-tailed 15x15s decided at every
+# seed; none lost on the held-out 15x15s or on the 34 longest letter searches of robust15;
+# a long letter refutation takes up to 2x). ``words`` is the default before it.
 _WORDS_AND_LETTERS = (("mac:words|native", 0.0), ("mac|native:letters", 0.0))
 _WORDS_AND_RENEW = (("mac:words|native", 0.0), ("mac:renew|native:letters", 0.0))
 AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
