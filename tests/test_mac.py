@@ -90,9 +90,9 @@ def test_variant_is_a_different_letter_search(english, variant: str) -> None:
 @pytest.mark.parametrize("variant", ["reseed", "renew"])
 def test_reseed_starts_fresh_searches_the_same_way_for_a_seed(english, variant: str,
                                                              monkeypatch) -> None:
-    """With short epochs the reseeding search starts over several times on the sample; the
-    same seed gives the same search, and no epoch starts from the run's own seed (the ``mac``
-    it races starts there)."""
+    """With short epochs the reseeding searches start over several times on the sample; the
+    same seed gives the same search, and no later epoch starts from the run's own seed (the
+    ``mac`` that ``mac:reseed`` races starts there; ``mac:renew``'s first epoch does)."""
     monkeypatch.setattr(mac_backend, "RESEED_UNIT", 100)
     several = 0
     for seed, size, share in CASES:

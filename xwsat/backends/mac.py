@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 # on the tuning grids, one more on the held-out ones; a comparison variant, not in auto)
 PLANNED_WEIGHT = 2.0
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
-# mac:reseed: a fresh search (new tie-break, weights 1, no nogoods) after each epoch of
+# mac:reseed: a fresh search (new tie-break, weights 1, no nogoods; mac:renew keeps the
+# nogoods and root removals, results/hard/renew/) after each epoch of
 # RESEED_UNIT x luby(k) decisions. Counted in decisions, not seconds, so a seed gives the same
 # epochs under any load. results/hard/tails_s36/: the heavy-tailed instances were decided by
 # some seeds within 330-18,000 failures (1,700-5,400 a second), by others not in 30 s.
@@ -351,9 +352,10 @@ def from_spec(sub: str | None) -> MacBackend:
     """``mac`` (letter decisions: the refuter), ``mac:words`` (word decisions: the filler of
     15x15 grids), ``mac:phase`` (letter decisions with phase saving: the second filler of
     large grids), ``mac:planned`` (letter decisions, the planner's hardest slots weighted
-    first: for comparison, not in ``auto``) or ``mac:reseed`` (letter decisions, a fresh search
+    first: for comparison, not in ``auto``), ``mac:reseed`` (letter decisions, a fresh search
     under a new seed after each Luby epoch of decisions: for heavy-tailed grids) or
-    ``mac:renew`` (as ``mac:reseed``, each new search keeping what the earlier ones proved)."""
+    ``mac:renew`` (as ``mac:reseed``, each new search keeping what the earlier ones proved: the
+    letter racer of ``auto`` below LARGE_SLOTS slots)."""
     if sub not in (None, *LISTED):
         known = ", ".join(["mac", *(f"mac:{v}" for v in LISTED)])
         raise XwsatError(f"unknown mac variant {sub!r} (use one of {known})")
