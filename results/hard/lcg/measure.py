@@ -42,7 +42,7 @@ class TablePropagator:
 
     has_clause = None  # not callable: pysat asks add_clause alone (one call, not two)
 
-    def __init__(self, problem: FillProblem, deadline: float, use_decide: bool) -> None:
+    def __init__(self, problem: FillProblem, deadline: float, decide: str) -> None:
         self.is_lazy = False
         self.problem = problem
         self.m, start = build_model(problem)
@@ -71,8 +71,12 @@ class TablePropagator:
         self.counts = {"propagate": 0, "pruned": 0, "conflicts": 0, "reasons": 0, "models": 0}
         self.deadline = deadline
         self.timed_out = False
-        self.use_decide = use_decide
+        self.decide_by = decide
         self.letters: np.ndarray | None = None
+        # dom/wdeg: a slot's weight grows by one each time CaDiCaL's conflict analysis asks
+        # for an explanation it gave (or it wiped out), as the compiled search's does per failure
+        self.weight = np.ones(max(problem.n_slots, 1), np.float64)
+        self.reason_slot: dict[int, int] = {}
 
     def _room(self) -> None:
         """One kernel call saves each bitset word at most once (it works at one level): room
@@ -114,13 +118,29 @@ class TablePropagator:
         self.pending.extend(lit for lit in self.fixed if self.val[abs(lit)] == 0)
 
     def decide(self) -> int:
-        if not self.use_decide:
+        if self.decide_by == "cadical":
             return 0
         self._flush()
         m = self.m
-        return int(K.decide(self.A, self.problem.n_cells, self.val, m.cell_nslots, m.cell_slot,
-                            m.cell_pos, m.slot_table, m.tab_words, m.sup_off, m.sup, m.ct_off,
-                            self.ct))
+        if self.decide_by == "dom":
+            return int(K.decide(self.A, self.problem.n_cells, self.val, m.cell_nslots,
+                                m.cell_slot, m.cell_pos, m.slot_table, m.tab_words, m.sup_off,
+                                m.sup, m.ct_off, self.ct))
+        return int(K.decide_wdeg(self.A, self.problem.n_cells, self.val, m.cell_nslots,
+                                 m.cell_slot, m.cell_pos, m.slot_table, m.tab_words, m.sup_off,
+                                 m.sup, m.ct_off, self.ct, self.weight))
+
+    def _slot_of(self, clause: list[int]) -> int:
+        """The slot whose table gave ``clause``: the one slot through all its cells (the
+        letters of one slot explain a pruning or a wipe-out of that slot)."""
+        A, cs = self.A, self.m.cell_slot
+        common: set[int] | None = None
+        for lit in clause:
+            slots = {int(s) for s in cs[(abs(lit) - 1) // A] if s >= 0}
+            common = slots if common is None else common & slots
+            if len(common) <= 1:
+                break
+        return min(common) if common else -1
 
     def propagate(self) -> list[int]:
         self._flush()
@@ -147,7 +167,11 @@ class TablePropagator:
             raise RuntimeError(f"explanation failed (code {conflict})")
         if conflict == 1:
             self.counts["conflicts"] += 1
-            self.clauses.append(self.pool[: self.cnt[K.NPOOL]].tolist())
+            clause = self.pool[: self.cnt[K.NPOOL]].tolist()
+            self.clauses.append(clause)
+            s = self._slot_of(clause)
+            if s >= 0:
+                self.weight[s] += 1.0
             return []
         n = int(self.cnt[K.NOUT])
         if n == 0:
@@ -159,12 +183,22 @@ class TablePropagator:
         out = lits.tolist()
         for k in range(n):
             self.reasons[out[k]] = pool[starts[k]: starts[k + 1]]
+            if self.decide_by == "wdeg":
+                self.reason_slot[out[k]] = -1
         self.counts["pruned"] += n
         return out
 
     def provide_reason(self, lit: int) -> list[int]:
         self.counts["reasons"] += 1
-        return self.reasons[lit]
+        reason = self.reasons[lit]
+        if self.decide_by == "wdeg":
+            s = self.reason_slot.get(lit, -1)
+            if s < 0:
+                s = self._slot_of(reason)
+                self.reason_slot[lit] = s
+            if s >= 0:
+                self.weight[s] += 1.0
+        return reason
 
     def add_clause(self) -> list[int]:
         return self.clauses.pop(0) if self.clauses else []
@@ -200,10 +234,10 @@ class TablePropagator:
         return True
 
 
-def solve_lcg(problem: FillProblem, limit: float, use_decide: bool) -> tuple[str, dict]:
+def solve_lcg(problem: FillProblem, limit: float, decide: str) -> tuple[str, dict]:
     """Verdict ("filled", "unfillable" or "timeout") and counts."""
     A = problem.alphabet_size
-    prop = TablePropagator(problem, time.perf_counter() + limit, use_decide)
+    prop = TablePropagator(problem, time.perf_counter() + limit, decide)
     with Solver(name="cadical195") as solver:
         for c in range(problem.n_cells):
             mask = int(problem.cell_masks[c])
@@ -232,14 +266,14 @@ def solve_lcg(problem: FillProblem, limit: float, use_decide: bool) -> tuple[str
     return "filled", counts
 
 
-def in_child(problem: FillProblem, limit: float, use_decide: bool) -> tuple[str, dict]:
+def in_child(problem: FillProblem, limit: float, decide: str) -> tuple[str, dict]:
     """``solve_lcg`` in a forked child, killed 10 s after the limit: CaDiCaL's own inprocessing
     can run for minutes without calling the propagator back, so its clock goes unread."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
     queue = context.SimpleQueue()
-    child = context.Process(target=lambda: queue.put(solve_lcg(problem, limit, use_decide)))
+    child = context.Process(target=lambda: queue.put(solve_lcg(problem, limit, decide)))
     child.start()
     child.join(limit + 10.0)
     if child.is_alive():
@@ -267,8 +301,10 @@ def main() -> None:
     parser.add_argument("instances", nargs="+", help="GRID@DICT")
     parser.add_argument("--limit", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1, help="the MAC search's seed")
-    parser.add_argument("--decide", action="store_true",
-                        help="the propagator chooses decisions (smallest domain, most rows)")
+    parser.add_argument("--decide", choices=("cadical", "dom", "wdeg"), default="cadical",
+                        help="who chooses decisions: CaDiCaL (VSIDS), or the propagator by "
+                        "smallest domain (dom) or dom/wdeg with explanation-bumped slot weights "
+                        "(wdeg); the propagator's letter is the one with the most rows")
     args = parser.parse_args()
     mac = make_backend("mac")
     print("| instance | LCG (CaDiCaL + tables) | conflicts | MAC (compiled) | failures |",
