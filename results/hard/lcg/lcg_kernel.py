@@ -378,55 +378,9 @@ def empty_buffers(n_vars: int, n_ct: int, n_slots: int, n_res: int, wmax: int):
 
 @njit(cache=True)
 def decide(A, n_cells, val, cell_nslots, cell_slot, cell_pos, slot_table, tab_words, sup_off,
-           sup, ct_off, ct):
-    """Smallest domain first; its letter with the most rows left in its slots."""
-    best = -1
-    best_n = 1 << 30
-    for c in range(n_cells):
-        n = 0
-        placed = False
-        for a in range(A):
-            x = val[1 + c * A + a]
-            if x == 1:
-                placed = True
-                break
-            if x == 0:
-                n += 1
-        if placed or n == 0:
-            continue
-        if n < best_n:
-            best_n = n
-            best = c
-    if best < 0:
-        return 0
-    c = best
-    best_a = -1
-    best_score = -1
-    for a in range(A):
-        if val[1 + c * A + a] != 0:
-            continue
-        score = 1
-        for j in range(cell_nslots[c]):
-            _, W, base, off = _where(c, j, a, A, cell_slot, cell_pos, slot_table, tab_words,
-                                     sup_off, ct_off)
-            k = 0
-            for w in range(W):
-                x = ct[off + w] & sup[base + w]
-                while x != 0:
-                    x &= x - np.uint64(1)
-                    k += 1
-            score *= k
-        if score > best_score:
-            best_score = score
-            best_a = a
-    return 1 + c * A + best_a
-
-
-@njit(cache=True)
-def decide_wdeg(A, n_cells, val, cell_nslots, cell_slot, cell_pos, slot_table, tab_words,
-                sup_off, sup, ct_off, ct, weight):
-    """dom/wdeg as the compiled search chooses: the open cell with the fewest letters left per
-    unit of its slots' weight; its letter with the most rows left in its slots."""
+           sup, ct_off, ct, weight, by_weight):
+    """The open cell with the fewest letters left (``by_weight``: per unit of its slots' weight,
+    dom/wdeg as the compiled search chooses); its letter with the most rows left in its slots."""
     best = -1
     best_r = 1e300
     for c in range(n_cells):
@@ -441,16 +395,26 @@ def decide_wdeg(A, n_cells, val, cell_nslots, cell_slot, cell_pos, slot_table, t
                 n += 1
         if placed or n == 0:
             continue
-        w = 0.0
-        for j in range(cell_nslots[c]):
-            w += weight[cell_slot[c, j]]
-        r = n / w
+        r = float(n)
+        if by_weight:
+            w = 0.0
+            for j in range(cell_nslots[c]):
+                w += weight[cell_slot[c, j]]
+            r /= w
         if r < best_r:
             best_r = r
             best = c
     if best < 0:
         return 0
-    c = best
+    return _most_rows(best, A, val, cell_nslots, cell_slot, cell_pos, slot_table, tab_words,
+                      sup_off, sup, ct_off, ct)
+
+
+@njit(cache=True)
+def _most_rows(c, A, val, cell_nslots, cell_slot, cell_pos, slot_table, tab_words, sup_off, sup,
+               ct_off, ct):
+    """The literal placing cell ``c``'s open letter with the most rows left in its slots (the
+    product over its slots)."""
     best_a = -1
     best_score = -1
     for a in range(A):

@@ -122,13 +122,9 @@ class TablePropagator:
             return 0
         self._flush()
         m = self.m
-        if self.decide_by == "dom":
-            return int(K.decide(self.A, self.problem.n_cells, self.val, m.cell_nslots,
-                                m.cell_slot, m.cell_pos, m.slot_table, m.tab_words, m.sup_off,
-                                m.sup, m.ct_off, self.ct))
-        return int(K.decide_wdeg(self.A, self.problem.n_cells, self.val, m.cell_nslots,
-                                 m.cell_slot, m.cell_pos, m.slot_table, m.tab_words, m.sup_off,
-                                 m.sup, m.ct_off, self.ct, self.weight))
+        return int(K.decide(self.A, self.problem.n_cells, self.val, m.cell_nslots, m.cell_slot,
+                            m.cell_pos, m.slot_table, m.tab_words, m.sup_off, m.sup, m.ct_off,
+                            self.ct, self.weight, self.decide_by == "wdeg"))
 
     def _slot_of(self, clause: list[int]) -> int:
         """The slot whose table gave ``clause``: the one slot through all its cells (the
