@@ -165,7 +165,7 @@ class TablePropagator:
             self.counts["conflicts"] += 1
             clause = self.pool[: self.cnt[K.NPOOL]].tolist()
             self.clauses.append(clause)
-            s = self._slot_of(clause)
+            s = self._slot_of(clause) if self.decide_by == "wdeg" else -1
             if s >= 0:
                 self.weight[s] += 1.0
             return []
