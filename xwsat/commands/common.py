@@ -188,6 +188,9 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
     given = [o for o in outputs if o is not None]
     sources = [Path(i) for i in inputs if i is not None and Path(i).exists()]
     for number, path in enumerate(given):
+        if str(path) == "-":  # only ``dict export -o`` and ``encode -o`` take "-" (stdout)
+            raise XwsatError("-: this option writes a file; give its name (the answer itself "
+                             "goes to standard output)")
         check_writable(path)
         for source in sources:
             if same_file(path, source):

@@ -73,7 +73,7 @@ def encode(
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-        binary = fmt == "cpsat" and out is not None and out.suffix == ".pb"
+        binary = fmt == "cpsat" and out is not None and out.suffix.lower() == ".pb"
         result = export_problem(built, fmt, prune, str(grid), binary, legend_out is not None)
     if out is None:
         sys.stdout.buffer.write(result.data)

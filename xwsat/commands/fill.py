@@ -31,7 +31,7 @@ from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Wo
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.formats.html import unchecked_note
-from xwsat.formats.puzfile import lost_text_note
+from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.outcome import Status
@@ -63,12 +63,7 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
     grid, words = load_inputs(grid_path, words_options)
     puzzle = read_puzzle(grid_path)
     fold_yo = words_options.fold_yo
-    if out is not None and out.suffix.lower() == ".puz":
-        wide = [ch for ch in words.alphabet.letters if len(ch.encode("latin-1", "replace")) != 1
-                or ch.encode("latin-1", "replace") == b"?"]
-        if wide:
-            raise XwsatError(f"{out}: .puz cells are one ISO-8859-1 byte and the dictionary's "
-                             f"alphabet has {''.join(wide[:12])}...; write .ipuz instead")
+    refuse_wide_letters(out, words.alphabet.letters)
     if region:
         area = parse_region(region)
         fold = lambda ch: normalize_word(ch, fold_yo=fold_yo)  # noqa: E731
@@ -78,6 +73,7 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
         words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
     known = set(words.alphabet.letters)
     grid, words, placed = apply_locks(grid, words, locks, min_length, fold_yo)
+    refuse_wide_letters(out, "".join(placed.values()))  # a locked word may bring its own
     _note_foreign_letters(grid, placed, known, min_length)
     if out is not None and out.suffix.lower() == ".puz":
         covered = {cell for slot in extract_slots(grid, min_length) for cell in slot.cells}

@@ -25,7 +25,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
-from xwsat.formats.puzfile import lost_text_note
+from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.placer import FreeformResult, default_size, freeform
 from xwsat.outcome import Status
@@ -111,6 +111,7 @@ def freeform_command(
     check_format(out)
     with limited(time_limit):
         entries, notes = load_entries(words)
+        refuse_wide_letters(out, "".join(entry.word for entry in entries))
         if size:
             width, height = parse_size(size)
             if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):

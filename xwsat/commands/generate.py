@@ -27,7 +27,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, read_grid, render_rows
-from xwsat.formats.puzfile import lost_text_note
+from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots
@@ -193,6 +193,7 @@ def generate_command(
         word_list = load_word_list(words)
         for ch in set(spec.givens.values()) - {"#"}:
             word_list.alphabet.code(ch)
+        refuse_wide_letters(out, word_list.alphabet.letters)
         progress = (lambda _: None) if quiet else _progress(started)
         result = generate(spec, word_list, backend, time_left(time_limit), seed, progress)
     if out is not None and result.rows is not None:

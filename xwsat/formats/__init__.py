@@ -81,6 +81,8 @@ def check_format(path: Path | None) -> None:
     """Refuse an output format xwsat cannot write, before any work starts."""
     if path is None:
         return
+    if path.suffix.lower() == ".gz":  # read gzipped, never written so: the name would lie
+        raise XwsatError(f"{path}: xwsat writes no compressed files; drop the .gz")
     ext = _extension(path) or ".txt"
     if ext not in WRITABLE:
         raise XwsatError(f"{path}: unknown output format {ext!r}; use one of "

@@ -145,6 +145,18 @@ def fitted_text(text: str, encoding: str = "ISO-8859-1") -> str:
     return "".join(out)
 
 
+def refuse_wide_letters(path: Path | None, letters: Iterable[str]) -> None:
+    """Before any search: refuse a .puz output some of whose letters are not one ISO-8859-1
+    byte, rather than find the answer and then fail to write it."""
+    if path is None or path.suffix.lower() != ".puz":
+        return
+    wide = sorted({ch for ch in letters if not _fits(ch, "ISO-8859-1")})
+    if wide:
+        raise XwsatError(f"{path}: .puz cells are one ISO-8859-1 byte; these letters do not "
+                         f"fit: {' '.join(wide[:12])}{' ...' if len(wide) > 12 else ''}; write "
+                         ".ipuz instead")
+
+
 def _fits(text: str, encoding: str) -> bool:
     try:
         text.encode(encoding)
