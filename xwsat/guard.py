@@ -34,6 +34,8 @@ from xwsat.outcome import Stop
 GRACE_S = 0.5  # time past a child's limit before it is killed (it reports its own timeout first)
 POLL_S = 0.05
 OTHER_FAILED = "stopped: another part failed"  # run_all's word for the children it stopped
+REPEAT_S = 1.0  # a stop signal this soon after the last one is the same stop (coreutils'
+# timeout signals the process, then its group; a double Ctrl-C), so it is ignored
 WATCH_S = 0.25  # how often the command-wide watch reads the memory (the clock: exactly)
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _PR_SET_PDEATHSIG = 1
@@ -54,7 +56,8 @@ class LimitReached(KeyboardInterrupt):
         self.message = message
 
 
-_interrupted = {"command": False, "yes": False}  # inside a command; Ctrl-C caught there
+_interrupted: dict[str, Any] = {"command": False, "yes": False,  # inside a command; Ctrl-C
+                                "signalled": -REPEAT_S}  # caught there; when it came
 
 
 def interruption(exc: KeyboardInterrupt) -> tuple[Stop, str]:
@@ -71,8 +74,9 @@ def interruption(exc: KeyboardInterrupt) -> tuple[Stop, str]:
 @contextlib.contextmanager
 def one_command() -> Iterator[None]:
     """The span of one command: a Ctrl-C caught by one of its stages stops the stages after
-    it (outside a command, a library caller decides what comes next)."""
-    _interrupted.update(command=True, yes=False)
+    it (outside a command, a library caller decides what comes next), and a second stop signal
+    within ``REPEAT_S`` of the first is the same stop, not a new one."""
+    _interrupted.update(command=True, yes=False, signalled=-REPEAT_S)
     try:
         yield
     finally:
@@ -549,8 +553,14 @@ def watch(time_limit: float | None, memory_mb: int | None = None,
 
 
 def _terminated(signum: int, frame: object) -> None:
-    if not _deferred(signum):
-        raise KeyboardInterrupt
+    if _deferred(signum):
+        return
+    now = time.monotonic()
+    if now - _interrupted["signalled"] < REPEAT_S:
+        return  # the same stop again: it must not cut short the answer the first one ends with
+    if _interrupted["command"]:
+        _interrupted["signalled"] = now
+    raise KeyboardInterrupt
 
 
 def stop_on_termination() -> None:
