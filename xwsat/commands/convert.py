@@ -60,8 +60,14 @@ def convert(
         typer.echo(note, err=True)
     if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
         typer.echo(note, err=True)
+    kept, ext = len(clues), out.suffix.lower() or ".txt"
+    if ext in (".txt", ".svg") and clues:  # the grid alone: no clue goes there
+        typer.echo(f"note: {out}: a {ext} file holds the grid only; "
+                   f"{len(clues)} clues not written (.json, .ipuz, .puz and .html keep them)",
+                   err=True)
+        kept = 0
     typer.echo(f"wrote {out} ({puzzle.pattern.width}x{puzzle.pattern.height}, "
-               f"{len(puzzle.slots)} entries, {len(clues)} clues)")
+               f"{len(puzzle.slots)} entries, {kept} clues)")
 
 
 def register(app: typer.Typer) -> None:
