@@ -52,7 +52,7 @@ def test_committed_suites_load_with_their_known_statuses() -> None:
                      "words5_sub4": "unfillable", "words5_sub5": "unfillable",
                      "words5_sub10": "unfillable"}
     blank = {i.grid: i.known for i in load_suite("blank").instances}
-    assert blank["blank7x7"] == "unfillable" and blank["blank6x6"] == "filled"
+    assert blank["blank7x7"] == "unfillable" and blank["blank6x6"] == "unfillable"
     assert len(load_suite("generated").instances) == 20
     replaced = load_suite("american", ["scowl55"])
     assert {i.dictionary for i in replaced.instances} == {"scowl55"}
