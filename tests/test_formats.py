@@ -198,6 +198,10 @@ def test_convert_between_formats_with_dictionary_clues(tmp_path, tiny_dict):
     assert read_puzzle(again).clues == back.clues
     bad = runner.invoke(app, ["convert", str(out), str(tmp_path / "s.doc")])
     assert bad.exit_code == 2 and "unknown output format" in bad.output
+    # an all-block grid was taken as a complete solution, which .ipuz drops: "would not read back"
+    blocks = write(tmp_path / "b.txt", "###\n###\n")
+    assert runner.invoke(app, ["convert", str(blocks), str(tmp_path / "b.ipuz")]).exit_code == 0
+    assert read_puzzle(tmp_path / "b.ipuz").pattern.rows == ("###", "###")
     # a text grid holds no clues: it said "wrote s.txt (..., 3 clues)" and dropped them
     plain = runner.invoke(app, ["convert", str(again), str(tmp_path / "plain.txt")])
     assert plain.exit_code == 0 and "0 clues" in plain.stdout, plain.output

@@ -18,7 +18,9 @@ from xwsat.words import load_words
 
 
 def _complete(grid: Grid) -> bool:
-    return all(EMPTY not in row for row in grid.rows)
+    """Every white cell holds a letter, and there is one (blocks alone are no solution)."""
+    return (all(EMPTY not in row for row in grid.rows)
+            and any(ch != BLOCK for row in grid.rows for ch in row))
 
 
 def convert(
