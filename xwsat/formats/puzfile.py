@@ -82,7 +82,7 @@ def write_puz(puzzle: Puzzle) -> bytes:
     if puzzle.solution is None or any(EMPTY in row for row in puzzle.solution.rows):
         raise XwsatError(".puz needs a complete solution (every white cell filled)")
     p = puz.Puzzle()
-    outside = sorted(ch for ch in puzzle.letters() if not _fits(ch, p.encoding))
+    outside = _wide(puzzle.letters(), p.encoding)
     if outside:
         raise XwsatError(
             f".puz cells are one byte ({p.encoding}); these letters do not fit: "
@@ -150,11 +150,16 @@ def refuse_wide_letters(path: Path | None, letters: Iterable[str]) -> None:
     byte, rather than find the answer and then fail to write it."""
     if path is None or path.suffix.lower() != ".puz":
         return
-    wide = sorted({ch for ch in letters if not _fits(ch, "ISO-8859-1")})
+    wide = _wide(letters, "ISO-8859-1")
     if wide:
         raise XwsatError(f"{path}: .puz cells are one ISO-8859-1 byte; these letters do not "
                          f"fit: {' '.join(wide[:12])}{' ...' if len(wide) > 12 else ''}; write "
                          ".ipuz instead")
+
+
+def _wide(letters: Iterable[str], encoding: str) -> list[str]:
+    """The letters a .puz cell (one byte of ``encoding``) cannot hold, sorted, each once."""
+    return sorted({ch for ch in letters if not _fits(ch, encoding)})
 
 
 def _fits(text: str, encoding: str) -> bool:
