@@ -430,6 +430,21 @@ def test_a_stop_outside_any_stage_still_prints_the_json_record(stop, unfillable,
     assert plain.exit_code == 3 and plain.stdout == ""
 
 
+def test_a_stop_after_the_json_record_adds_no_second_record(write, tmp_path,
+                                                          monkeypatch) -> None:
+    """Ctrl-C while fill writes its --out file, after its record is on stdout: one record."""
+    import xwsat.commands.fill as fill_command
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fill_command, "write_atomic", interrupted)
+    grid, words = write("g.txt", "..\n..\n"), write("w.txt", "AB\nCD\nAC\nBD\n")
+    result = run("fill", grid, "--dict", words, "--json", "-o", tmp_path / "out.txt")
+    assert result.exit_code == 3, result.output
+    assert json.loads(result.stdout)["status"] == "filled"  # one document: no stand-in after it
+
+
 # --- slow: every long command, every signal ----------------------------------------------------
 
 def _long_commands(tmp: Path, certificate: Path) -> dict[str, list[str]]:

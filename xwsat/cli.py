@@ -64,6 +64,7 @@ class Commands(TyperGroup):
         # read before the group hands them to the command (and clears them)
         given = [*getattr(ctx, "protected_args", ()), *ctx.args]
         wants_json = given[0] if given and "--json" in given else None  # the command's name
+        common.new_command()
         try:
             with guard.one_command():
                 return super().invoke(ctx)
@@ -82,26 +83,14 @@ class Commands(TyperGroup):
             raise typer.Exit(2) from None
         except guard.LimitReached as exc:
             common.clear_status_line()
-            _undecided_record(wants_json, exc.stop.value, exc.message)
+            common.stopped_record(wants_json, exc.stop.value, exc.message)
             typer.echo(f"xwsat: undecided: {exc.message}", err=True)
             raise typer.Exit(3) from None
         except KeyboardInterrupt:
             common.clear_status_line()
-            _undecided_record(wants_json, "interrupted", "interrupted")
+            common.stopped_record(wants_json, "interrupted", "interrupted")
             typer.echo("xwsat: interrupted", err=True)
             raise typer.Exit(3) from None
-
-
-def _undecided_record(command: str | None, stop: str, message: str) -> None:
-    """A command asked for ``--json`` that a limit or Ctrl-C ended before it could print its
-    record still prints one, so a script reading stdout is never left with nothing; its status
-    is the word that command's own records use for "no verdict"."""
-    if command is not None:
-        import json
-
-        status = "undecided" if command == "generate" else "unknown"
-        with contextlib.suppress(OSError):
-            typer.echo(json.dumps({"status": status, "stop": stop, "message": message}))
 
 
 def one_line(text: str) -> str:

@@ -22,6 +22,7 @@ from xwsat.pipeline import FillOptions
 from xwsat.words import WordList, load_words, normalize_word
 
 STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
+_record = {"printed": False}  # whether this command has printed its --json record
 WATCH_SLACK_S = 0.3  # the command-wide watch stops main-process work this long past the limit
 NOT_A_TTY_EVERY_S = 5.0  # progress lines when stderr is a file or a pipe: one per this many s
 
@@ -251,3 +252,34 @@ def clear_status_line() -> None:
     if sys.stderr.isatty():
         sys.stderr.write("\r\x1b[2K")
         sys.stderr.flush()
+
+
+def print_record(data: object) -> None:
+    """A command's ``--json`` record on stdout; a command stopped later (Ctrl-C while it writes
+    its output file) then gets no second, stand-in record from the command line."""
+    import json
+
+    import typer
+
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    _record["printed"] = True
+
+
+def stopped_record(command: str | None, stop: str, message: str) -> None:
+    """The record of a ``--json`` command that a limit or Ctrl-C ended before it printed its
+    own, so a script reading stdout is never left with nothing; its status is the word that
+    command's own records use for "no verdict"."""
+    if command is None or _record["printed"]:
+        return
+    import json
+
+    import typer
+
+    status = "undecided" if command == "generate" else "unknown"
+    with contextlib.suppress(OSError):
+        typer.echo(json.dumps({"status": status, "stop": stop, "message": message}))
+
+
+def new_command() -> None:
+    """Forget the last command's record (library callers and tests run several in a process)."""
+    _record["printed"] = False

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import check_outputs, write_atomic
+from xwsat.commands.common import check_outputs, print_record, write_atomic
 from xwsat.commands.options import (
     AlphabetOpt,
     FoldOpt,
@@ -38,7 +37,7 @@ def info(
     check_min_score(min_score)
     summary = dict_info(load_words(spec, min_score, alphabet, fold_yo=fold_yo))
     if json_out:
-        typer.echo(json.dumps(summary.as_dict(), ensure_ascii=False, indent=2))
+        print_record(summary.as_dict())
     else:
         typer.echo(format_info(summary))
 

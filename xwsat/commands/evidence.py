@@ -3,7 +3,6 @@ re-check a certificate."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +16,7 @@ from xwsat.commands.common import (
     limited,
     load_grid,
     load_inputs,
+    print_record,
     status_line,
     time_left,
     write_atomic,
@@ -114,9 +114,8 @@ def count(
                              rules.min_length, method)
         clear_status_line()
     if json_out:
-        typer.echo(json.dumps({"count": result.count, "exact": result.exact,
-                               "reason": result.reason, "seconds": round(result.seconds, 3),
-                               "method": result.method}, indent=2))
+        print_record({"count": result.count, "exact": result.exact, "reason": result.reason,
+                      "seconds": round(result.seconds, 3), "method": result.method})
     else:
         kind = "exactly" if result.exact else "at least"
         noun = "fill" if result.count == 1 else "fills"

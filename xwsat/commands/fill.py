@@ -7,7 +7,6 @@ writes the puzzle in the format of its extension (.txt .json .ipuz .puz .svg .ht
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -23,6 +22,7 @@ from xwsat.commands.common import (
     fill_options,
     limited,
     load_inputs,
+    print_record,
     status_line,
     time_left,
     write_atomic,
@@ -213,7 +213,7 @@ def fill(
                 "weakest": [{"slot": n, "word": w, "score": s}
                             for n, w, s in weakest_entries(result.built, result.outcome.fill)],
             }
-        typer.echo(json.dumps(record, indent=2, ensure_ascii=False))
+        print_record(record)
     else:
         typer.echo(describe(result, "fill"))
         if result.outcome.status is Status.UNKNOWN and not region and not lock:

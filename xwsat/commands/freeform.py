@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 import time
@@ -11,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from xwsat.commands.common import check_outputs, limited, time_left, write_atomic
+from xwsat.commands.common import check_outputs, limited, print_record, time_left, write_atomic
 from xwsat.commands.generate import parse_size
 from xwsat.commands.options import (
     ForceOpt,
@@ -137,7 +136,7 @@ def freeform_command(
         if note := lost_text_note(out, clues.values()):
             typer.echo(note, err=True)
     if json_out:
-        typer.echo(json.dumps(as_json(result), indent=2, ensure_ascii=False))
+        print_record(as_json(result))
     else:
         typer.echo(describe(result))
     raise typer.Exit(result.status.exit_code)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -11,7 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
-from xwsat.commands.common import check_outputs, limited, load_word_list, time_left, write_atomic
+from xwsat.commands.common import (
+    check_outputs,
+    limited,
+    load_word_list,
+    print_record,
+    time_left,
+    write_atomic,
+)
 from xwsat.commands.options import (
     ForceOpt,
     JsonOpt,
@@ -203,8 +209,7 @@ def generate_command(
         if not pattern_only and (note := lost_text_note(out, clues.values())):
             typer.echo(note, err=True)
     if json_out:
-        typer.echo(json.dumps(as_json(result, spec, word_list.source), indent=2,
-                              ensure_ascii=False))
+        print_record(as_json(result, spec, word_list.source))
     else:
         typer.echo(describe(result, spec, pattern_only))
     raise typer.Exit(result.status.exit_code)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +14,7 @@ from xwsat.commands.common import (
     compile_first,
     limited,
     load_inputs,
+    print_record,
     time_left,
     write_atomic,
 )
@@ -49,7 +49,7 @@ def info(grid: GridArg, words: Words, rules: Rules, json_out: JsonOpt = False,
         grid_value, word_list = load_inputs(grid, words)
         report = grid_info(grid_value, word_list, rules.min_length, rules.allow_repeats)
     if json_out:
-        typer.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+        print_record(report.as_dict())
     else:
         typer.echo(report.as_text())
 
@@ -106,7 +106,7 @@ def plan(
         shown = report.as_dict()
         if found is not None:
             shown["probe"] = found.as_dict(names)
-        typer.echo(json.dumps(shown, indent=2, ensure_ascii=False))
+        print_record(shown)
     else:
         typer.echo(report.as_text())
         if found is not None:

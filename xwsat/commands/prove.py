@@ -7,7 +7,6 @@ explanation and the cross-check with whatever time is left.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +20,7 @@ from xwsat.commands.common import (
     fill_options,
     limited,
     load_inputs,
+    print_record,
     status_line,
     time_left,
     write_atomic,
@@ -135,7 +135,7 @@ def prove(
             if cc.agree is False:
                 code = 4
     if data is not None:
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        print_record(data)
     raise typer.Exit(code)
 
 
