@@ -231,7 +231,9 @@ BAD_INPUTS = {
 
 
 @pytest.mark.parametrize("case", list(BAD_INPUTS))
-def test_bad_input_exits_2_with_one_error_line(case: str, tiny, write, tmp_path) -> None:
+def test_bad_input_exits_2_with_one_error_line(case: str, tiny, write, tmp_path,
+                                              monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a regression of "out-dash" writes a file named "-" here
     files, args = BAD_INPUTS[case]
     for name, content in files.items():
         write(name, content)
