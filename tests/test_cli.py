@@ -355,6 +355,15 @@ def test_executable_usage_error_is_one_line(tiny) -> None:
     assert len(lines) == 1 and lines[0].startswith("xwsat: error: ")
 
 
+def test_version_prints_the_installed_package_version() -> None:
+    from importlib import metadata
+
+    proc = subprocess.run([XWSAT, "--version"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"xwsat {metadata.version('xwsat')}\n"
+    assert proc.stderr == ""
+
+
 def test_unexpected_exception_exits_4_not_1(tiny) -> None:
     grid, words = tiny
     script = (
