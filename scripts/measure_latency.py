@@ -1,9 +1,9 @@
 """End-to-end wall and CPU time of whole processes: xwsat's CLI against Qxw's batch mode, one
 run at a time, round robin over instances and methods (so load hits all of them alike).
 
-    python results/latency/measure.py [--reps 5] [--time-limit 30] --out FOLDER
-                                  [--ablate-symmetry] [--baseline OTHER/.venv/bin/xwsat]
-                                  [--pure-python]
+    python scripts/measure_latency.py [--reps 5] [--time-limit 30] --out FOLDER
+                                      [--ablate-symmetry] [--baseline OTHER/.venv/bin/xwsat]
+    python scripts/measure_latency.py --table results/latency/rows.jsonl
 
 Qxw runs on a deck and word list prepared beforehand (not timed) from the problem xwsat builds,
 so it reads exactly xwsat's words; it is timed as the bare ``qxw -b`` process, at its best value
@@ -30,7 +30,7 @@ from xwsat.grid import parse_grid
 from xwsat.problem import build_problem
 from xwsat.words import load_words
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 XWSAT_METHODS = {"xwsat auto": [], "xwsat mac": ["-b", "mac"], "xwsat native": ["-b", "native"]}
 # the same back-ends with the grid's symmetry not used (XWSAT_SYMMETRY=0), for the ablation
 NO_SYMMETRY = {"xwsat auto, no symmetry": [], "xwsat mac, no symmetry": ["-b", "mac"]}
@@ -77,14 +77,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--time-limit", type=float, default=30.0)
-    parser.add_argument("--out", type=Path, required=True,
+    parser.add_argument("--out", type=Path,
                         help="a folder for rows.jsonl (an existing rows.jsonl is never replaced)")
+    parser.add_argument("--table", type=Path, help="print the table of these rows, run nothing")
     parser.add_argument("--ablate-symmetry", action="store_true",
                         help="also run auto and mac with XWSAT_SYMMETRY=0")
     parser.add_argument("--baseline", help="another install's xwsat, run alike in the same rounds")
-    parser.add_argument("--pure-python", action="store_true",
-                        help="also time pure_python_probe.py (no numpy) on the plain-text lists")
     args = parser.parse_args()
+    if args.table:
+        with open(args.table, encoding="utf-8") as rows:
+            print_table([json.loads(line) for line in rows if line.strip()])
+        return
+    if args.out is None:
+        parser.error("give --out FOLDER (or --table ROWS)")
     if (args.out / "rows.jsonl").exists():
         parser.error(f"{args.out / 'rows.jsonl'} exists: give another --out")
     xwsat = str(Path(sys.executable).with_name("xwsat"))
@@ -101,9 +106,6 @@ def main() -> None:
             variants.append((xwsat, NO_SYMMETRY, {**os.environ, "XWSAT_SYMMETRY": "0"}))
         if args.baseline:
             variants.append((args.baseline, BASELINE, None))
-        if args.pure_python and inst.dictionary_path.endswith(".txt"):
-            jobs.append((inst, "pure python", [sys.executable, str(Path(__file__).with_name(
-                "pure_python_probe.py")), str(inst.grid_path), inst.dictionary_path], None))
         for program, methods, env in variants:
             for method, extra in methods.items():
                 jobs.append((inst, method, [program, "fill", str(inst.grid_path), "--dict",
