@@ -2,12 +2,11 @@
 from the command line: ``xwsat prove --certificate`` (shrink, encode, prove, dratify's check)
 and then ``xwsat check-proof`` (the independent re-check: rebuild the formula from the grid and
 words, compare, check again), one process each, the two formulas one after the other per grid
-so that load falls on both alike. Results: ../README.md, "Certificates over the slots a
-refutation needs".
+so that load falls on both alike. Results: results/evidence/README.md.
 
-    python results/evidence/slot_core/measure.py --dict D [--time-limit S] [--recheck-whole]
-        [--checker auto|trail|dratify] GRID... > rows.jsonl
-    python results/evidence/slot_core/measure.py --table rows.jsonl
+    python scripts/measure_certificates.py --dict D [--time-limit S] [--recheck-whole]
+        [--formulas core,whole] [--checker auto|trail|dratify] GRID... > rows.jsonl
+    python scripts/measure_certificates.py --table rows.jsonl
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -105,13 +105,61 @@ def table(path: Path) -> str:
                  f"{statistics.median(core_walls):.1f} s, whole "
                  f"{statistics.median(whole_walls):.1f} s; longest core {max(core_walls):.1f} s. "
                  f"Median certify + re-check (core): {statistics.median(core_totals):.1f} s. "
-                 f"Median ratio core / whole: {statistics.median(ratios):.2f}.")
+                 + (f"Median ratio core / whole: {statistics.median(ratios):.2f}." if ratios
+                    else ""))
     return "\n".join(lines)
+
+
+def checkers_table(rows: list[dict]) -> str:
+    """Per grid, certify and re-check with each checker side by side (same run)."""
+    by: dict[str, dict[str, dict]] = {}
+    several = len({row["dictionary"] for row in rows}) > 1  # then name the list too
+    for row in rows:
+        name = Path(row["grid"]).stem + (f" x {Path(row['dictionary']).stem}" if several else "")
+        by.setdefault(name, {})[row["checker"]] = row
+    lines = ["| grid | lemmas | certify trail (check) | re-check trail | certify dratify (check) "
+             "| re-check dratify | certify ratio |", "|---|---|---|---|---|---|---|"]
+    walls: dict[str, list[float]] = {"trail": [], "dratify": []}
+    rechecks: dict[str, list[float]] = {"trail": [], "dratify": []}
+    ratios = []
+    for grid, pair in by.items():
+        cells = []
+        for name in ("trail", "dratify"):
+            row = pair.get(name, {})
+            ok = row.get("checked") is True and row.get("recheck_verified") is True
+            if ok:
+                walls[name].append(row["certify_wall_s"])
+                rechecks[name].append(row["recheck_wall_s"])
+            check = row.get("times", {}).get("check_wall_s")
+            cells += [f"{row.get('certify_wall_s')} s ({check} s)" if ok else "not checked",
+                      f"{row.get('recheck_wall_s')} s" if ok else "-"]
+        trail, other = pair.get("trail", {}), pair.get("dratify", {})
+        if trail.get("checked") and other.get("checked"):
+            ratios.append(trail["certify_wall_s"] / other["certify_wall_s"])
+        lemmas = trail.get("lemmas") or other.get("lemmas")
+        lines.append(f"| {grid} | {lemmas:,} | " + " | ".join(cells)
+                     + f" | {ratios[-1] if ratios else float('nan'):.2f} |")
+    lines.append("")
+    for name in ("trail", "dratify"):
+        if walls[name]:
+            lines.append(f"- {name}: {len(walls[name])} of {len(by)} certified and re-checked; "
+                         f"certify median {statistics.median(walls[name]):.1f} s, longest "
+                         f"{max(walls[name]):.1f} s; re-check median "
+                         f"{statistics.median(rechecks[name]):.1f} s, longest "
+                         f"{max(rechecks[name]):.1f} s")
+    if ratios:
+        lines.append(f"- certify trail / dratify: median {statistics.median(ratios):.2f} "
+                     f"(range {min(ratios):.2f}-{max(ratios):.2f})")
+    return "\n".join(lines)
+
 
 
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--table":
-        print(table(Path(sys.argv[2])))
+        rows = [json.loads(line) for line in Path(sys.argv[2]).read_text().splitlines()
+                if line.strip()]
+        several_checkers = len({row.get("checker") for row in rows}) > 1
+        print(checkers_table(rows) if several_checkers else table(Path(sys.argv[2])))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("grids", nargs="+")
