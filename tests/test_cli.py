@@ -274,7 +274,7 @@ def test_a_declared_alphabet_says_how_many_words_it_leaves_out(write) -> None:
 
 def test_a_wipeout_by_the_no_repeat_rule_says_so(write) -> None:
     """Two separate rows and one word: the slots do not cross, so 'no word fits the crossing
-    letters' was wrong (found in review)."""
+    letters' was wrong."""
     result = invoke("prove", write("g.txt", "...\n###\n...\n"), "--dict", write("w.txt", "cat\n"))
     assert result.exit_code == 1 and "no repeats" in result.stdout, result.output
 
