@@ -58,6 +58,20 @@ def test_committed_suites_load_with_their_known_statuses() -> None:
     assert {i.dictionary for i in replaced.instances} == {"scowl55"}
 
 
+def test_every_suite_in_grids_names_files_that_exist() -> None:
+    """``xwsat bench run NAME`` works for each suite of grids/: every grid and dictionary it
+    pairs is there (a suite moved between folders keeps its relative paths right)."""
+    names = list_suites()
+    assert {"robust15", "robust21", "quick", "hard33", "long2", "languages"} <= set(names)
+    for name in names:
+        suite = load_suite(name)
+        assert suite.instances, name
+        for instance in suite.instances:
+            assert instance.grid_path.is_file(), (name, instance.grid_path)
+            assert (instance.dictionary_path in ("en", "ru", "es")
+                    or Path(instance.dictionary_path).is_file()), (name, instance.dictionary_path)
+
+
 def test_bad_suites_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(XwsatError, match="unknown suite"):
         load_suite("no-such-suite")
