@@ -58,6 +58,20 @@ def test_committed_suites_load_with_their_known_statuses() -> None:
     assert {i.dictionary for i in replaced.instances} == {"scowl55"}
 
 
+def test_every_suite_in_grids_names_files_that_exist() -> None:
+    """``xwsat bench run NAME`` works for each suite of grids/: every grid and dictionary it
+    pairs is there (a suite moved between folders keeps its relative paths right)."""
+    names = list_suites()
+    assert {"robust15", "robust21", "quick", "hard33", "long2", "languages"} <= set(names)
+    for name in names:
+        suite = load_suite(name)
+        assert suite.instances, name
+        for instance in suite.instances:
+            assert instance.grid_path.is_file(), (name, instance.grid_path)
+            assert (instance.dictionary_path in ("en", "ru", "es")
+                    or Path(instance.dictionary_path).is_file()), (name, instance.dictionary_path)
+
+
 def test_bad_suites_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(XwsatError, match="unknown suite"):
         load_suite("no-such-suite")
@@ -277,7 +291,7 @@ def test_a_bad_cluster_leaves_no_folder(tiny_suite: Path, tmp_path: Path) -> Non
 
 
 def test_a_peer_row_says_how_the_peer_ran_and_the_report_shows_it() -> None:
-    """A peer is judged by its setup (found in review: no row or report said ACE's options)."""
+    """A peer is judged by its setup (no row or report said ACE's options)."""
     from xwsat.backends.ace import AceBackend
     from xwsat.bench.execute import peer_setup
     from xwsat.bench.tables import _peer_lines
@@ -310,7 +324,7 @@ def test_report_leaves_a_sweep_record_it_cannot_read_alone(tiny_suite: Path,
     ({"file": "g.txt", "dictionaries": ["w.txt"], "known": 5}, "'known' maps"),
 ])
 def test_a_malformed_suite_entry_is_one_line(tmp_path, entry, message) -> None:
-    # "file": 5 was a TypeError, a string of dictionaries was read letter by letter (review)
+    # "file": 5 was a TypeError, a string of dictionaries was read letter by letter
     (tmp_path / "g.txt").write_text("..\n")
     (tmp_path / "w.txt").write_text("AB\n")
     (tmp_path / "suite.json").write_text(json.dumps({"suite": "x", "grids": [entry]}))
@@ -319,7 +333,7 @@ def test_a_malformed_suite_entry_is_one_line(tmp_path, entry, message) -> None:
 
 
 def test_readme_splice_refuses_markers_out_of_order_and_keeps_every_other_byte() -> None:
-    # misordered or lone markers deleted the user's text between them (found in review)
+    # misordered or lone markers deleted the user's text between them
     start, end = "<!-- xwsat bench r: start -->", "<!-- xwsat bench r: end -->"
     for text in (f"a\n{end}\nb\n{start}\nKEEP\n", f"a\n{start}\nKEEP\n", f"a\n{end}\nKEEP\n"):
         with pytest.raises(XwsatError, match="not one pair"):
@@ -333,7 +347,7 @@ def test_readme_splice_refuses_markers_out_of_order_and_keeps_every_other_byte()
 
 def test_report_never_writes_through_a_link_among_the_plots(tiny_suite: Path,
                                                             tmp_path: Path) -> None:
-    # a planted link was followed and the file it named overwritten (found in review)
+    # a planted link was followed and the file it named overwritten
     out = tmp_path / "out"
     _swept(tiny_suite, out)
     precious = tmp_path / "precious.txt"
@@ -387,7 +401,7 @@ def test_a_resumed_sweep_reruns_a_row_whose_files_changed(tiny_suite: Path,
 
 def test_a_folder_keeps_one_time_and_memory_limit(tiny_suite: Path, tmp_path: Path) -> None:
     # rows of a -t 20 run and a -t 30 run in one folder counted each instance twice in
-    # summary.csv (found in review): resuming with other limits is refused before any run
+    # summary.csv: resuming with other limits is refused before any run
     out = tmp_path / "out"
     assert bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out",
                  out).exit_code == 0
@@ -405,7 +419,7 @@ def test_a_folder_keeps_one_time_and_memory_limit(tiny_suite: Path, tmp_path: Pa
     report = bench("report", out)
     assert report.exit_code == 2 and "several limits" in report.stderr, report.output
     damaged = [json.dumps({**json.loads(rows[0]), "time_limit": None, "key": "x"})]
-    (out / ROWS).write_text("\n".join(rows + damaged) + "\n")  # a TypeError, found in review
+    (out / ROWS).write_text("\n".join(rows + damaged) + "\n")  # a TypeError
     assert len(read_rows(out / ROWS)) == len(rows)
     resumed = bench(tiny_suite, "--backends", "native", "--time-limit", "20", "--out", out)
     assert resumed.exit_code == 0, resumed.output

@@ -70,7 +70,7 @@ def test_the_trivial_formula_with_the_real_grid_and_words_is_rejected(certificat
 @pytest.mark.parametrize("method", ["cdcl", "mac"])
 def test_a_proof_of_rat_steps_and_a_deletion_is_rejected(certificate, method) -> None:
     # Fresh variables x, y: "x", "y -x" (both RAT), delete "y -x", "-y" (RAT once no clause has
-    # y), "0". dratify's RAT check accepted it against any formula (found in review).
+    # y), "0". dratify's RAT check accepted it against any formula.
     text = (certificate / "formula.cnf").read_text()
     n = int(next(line for line in text.splitlines() if line.startswith("p")).split()[2])
     x, y = n + 1, n + 2
@@ -353,7 +353,7 @@ def _cli(*args: object):
 
 def test_a_dictionary_with_other_letters_is_another_dictionary(tmp_path) -> None:
     """The certified list's own alphabet never filters the user's words: a list that adds words
-    with a new letter (and fills the grid) is not the certified one (found in review: the
+    with a new letter (and fills the grid) is not the certified one (the
     recorded alphabet dropped them and the check said VERIFIED)."""
     (tmp_path / "g.txt").write_text("..\n..\n")
     (tmp_path / "few.txt").write_text("BC\nAC\n")
@@ -389,7 +389,7 @@ def test_a_verdict_on_a_filtered_list_says_so_first(tmp_path, option, words, sai
 
 def test_the_verified_line_names_rules_other_than_the_defaults(tmp_path) -> None:
     # slots of one cell made this ring unfillable, but the headline said only "your grid and
-    # dictionary", which fill it with the default rules (found in review)
+    # dictionary", which fill it with the default rules
     grid, words = tmp_path / "ring.txt", tmp_path / "w.txt"
     grid.write_text("...\n.#.\n...\n")
     words.write_text("CAT\nTOE\nCUB\nBYE\nA\n")

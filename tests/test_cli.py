@@ -274,7 +274,7 @@ def test_a_declared_alphabet_says_how_many_words_it_leaves_out(write) -> None:
 
 def test_a_wipeout_by_the_no_repeat_rule_says_so(write) -> None:
     """Two separate rows and one word: the slots do not cross, so 'no word fits the crossing
-    letters' was wrong (found in review)."""
+    letters' was wrong."""
     result = invoke("prove", write("g.txt", "...\n###\n...\n"), "--dict", write("w.txt", "cat\n"))
     assert result.exit_code == 1 and "no repeats" in result.stdout, result.output
 
@@ -353,6 +353,15 @@ def test_executable_usage_error_is_one_line(tiny) -> None:
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("xwsat: error: ")
+
+
+def test_version_prints_the_installed_package_version() -> None:
+    from importlib import metadata
+
+    proc = subprocess.run([XWSAT, "--version"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"xwsat {metadata.version('xwsat')}\n"
+    assert proc.stderr == ""
 
 
 def test_unexpected_exception_exits_4_not_1(tiny) -> None:

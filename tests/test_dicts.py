@@ -123,8 +123,8 @@ def test_spanish_build_is_byte_reproducible(tmp_path):
     out = tmp_path / "es.txt.gz"
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build_es_dictionary.py"), "-o",
                     str(out)], check=True, capture_output=True)
-    shipped = (resources.files("xwsat") / "data" / "es.txt.gz").read_bytes()
-    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(shipped).digest()
+    embedded = (resources.files("xwsat") / "data" / "es.txt.gz").read_bytes()
+    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(embedded).digest()
 
 
 def test_english_carries_wordnet_clues():

@@ -78,7 +78,7 @@ def test_a_rat_step_is_refused(tmp_path, engine, parts) -> None:
 @pytest.mark.parametrize("engine", ["auto", "dratify", "python"])
 def test_rat_steps_and_a_deletion_do_not_refute_a_satisfiable_formula(tmp_path, engine) -> None:
     # dratify's RAT check keeps the root literal of a deleted clause: with RAT allowed, this
-    # proof "refutes" any formula (found in review). Unit propagation only rejects it.
+    # proof "refutes" any formula. Unit propagation only rejects it.
     cnf, drat = _write(tmp_path, "p cnf 2 1\n1 2 0\n", "3 0\n4 -3 0\nd 4 -3 0\n-4 0\n0\n")
     run = check_in_parts(cnf, drat, engine, 1, 30)
     assert run.ok and not run.value["ok"], run.value

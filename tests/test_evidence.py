@@ -190,7 +190,7 @@ def test_cli_bad_evidence_options_are_one_line_errors(tmp_path, args, message) -
 
 
 def test_an_explanation_never_cites_a_slot_outside_its_core(tmp_path) -> None:
-    """Found in review: arc consistency empties 1D here, but the minimal core is 7A, 3D, 5D and
+    """Arc consistency empties 1D here, but the minimal core is 7A, 3D, 5D and
     three givens; the sentence about 1D read as a contradiction of the core."""
     from typer.testing import CliRunner
 

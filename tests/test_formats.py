@@ -91,7 +91,7 @@ def test_puz_is_readable_by_puzpy_with_checksums():
 
 def test_puz_clues_with_typography_are_spelt_in_its_one_byte_encoding():
     """Curly quotes, dashes and ellipses are common in clues; a .puz holds ISO-8859-1 only, so
-    they are spelt in ASCII (found in review: the write failed after the search)."""
+    they are spelt in ASCII (the write failed after the search)."""
     import puz
 
     base = puzzle("enye")
@@ -285,7 +285,7 @@ def test_a_page_that_cannot_check_its_answers_says_so(tmp_path):
 
 
 def test_a_puz_that_cannot_hold_a_clue_says_so(tmp_path) -> None:
-    # clue text outside ISO-8859-1 became '?' without a word (found in review)
+    # clue text outside ISO-8859-1 became '?' without a word
     from typer.testing import CliRunner
 
     from xwsat.cli import app
@@ -308,7 +308,7 @@ def _convert_notes(source: Path, tmp_path: Path) -> list[str]:
 
 
 def test_what_a_reader_cannot_keep_is_said_not_dropped(tmp_path):
-    # found in review: a scrambled .puz solution, a digit or a rebus in a .puz solution, an
+    # a scrambled .puz solution, a digit or a rebus in a .puz solution, an
     # .ipuz solution letter on a block or block on an open cell, all lost without a word
     import puz
 

@@ -56,7 +56,7 @@ def test_cpsat_places_at_least_as_many_as_greedy_and_handles_contained_words() -
 
 
 def test_a_board_of_no_chosen_size_is_cropped_to_its_words() -> None:
-    """Found in review: the default board kept a column of blocks no word reached."""
+    """The default board kept a column of blocks no word reached."""
     entries, _ = read_entries(WORDS, "inline")
     result = freeform(entries, 12, 12, "greedy", time_limit=2, seed=0, crop=True)
     verify(result)

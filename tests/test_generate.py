@@ -269,7 +269,7 @@ def test_a_grid_too_small_for_the_default_shortest_word_says_which_default() -> 
 
 
 def test_a_given_grid_is_read_by_its_extension(tmp_path) -> None:
-    # --given read every file as a text grid: a .json or .ipuz one was "448x1" (found in review)
+    # --given read every file as a text grid: a .json or .ipuz one was "448x1"
     given = tmp_path / "given.json"
     given.write_text(json.dumps({"pattern": ["T..", "...", "..."]}))
     words = tmp_path / "w.txt"

@@ -32,7 +32,7 @@ XWSAT = shutil.which("xwsat", path=os.path.dirname(sys.executable)) or "xwsat"
 HARD = ROOT / "grids" / "hard" / "g15-s8-018.txt"  # undecided for minutes by every back-end
 UNFILLABLE_HARD = ROOT / "grids" / "hard" / "g15-s8-001.txt"  # mac: unfillable in ~2 s
 BIG = ROOT / "grids" / "dictionaries" / "wamerican-large.txt.gz"
-OVERRUN_S = 1.0  # what the brief allows past the limit; the README promises about half that
+OVERRUN_S = 1.0  # the most a command may run past its limit; docs/limits.md says about half
 
 # three 2-letter words for the three downs: counting words does not decide it, a search does
 UNFILLABLE = ("...\n...\n", "AAB\nABA\nBAA\nAB\nBA\nBB\n")
@@ -382,7 +382,7 @@ def test_sigterm_stops_prove_with_3_and_no_process_left() -> None:
 
 def test_a_second_stop_signal_at_once_is_the_same_stop() -> None:
     """coreutils' timeout sends SIGINT to the process, then to its group: the second one cut
-    short the answer the first one was ending with (a review found no record 5 times in 15)."""
+    short the answer the first one was ending with (no record came 5 times in 15)."""
     with guard.one_command():
         with pytest.raises(KeyboardInterrupt):
             guard._terminated(signal.SIGINT, None)
@@ -622,7 +622,7 @@ def _counts_then_hangs(n: int) -> int:
 
 
 def test_a_stopped_child_keeps_the_best_it_sent() -> None:
-    # count printed "at least 0" after Ctrl-C whatever it had counted (found in review)
+    # count printed "at least 0" after Ctrl-C whatever it had counted
     finished = guard.run_function(_counts_then_hangs, (7,), 0.5, "counting")
     assert finished.stop is Stop.TIME and finished.partial == 7
 

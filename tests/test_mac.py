@@ -336,7 +336,7 @@ def test_forged_lemma_is_rejected(english, tmp_path) -> None:
 
 @pytest.mark.parametrize("words_variant", [False, True])
 def test_the_64th_letter_of_an_alphabet_is_searched(words_variant) -> None:
-    # a cell mask using bit 63 once overflowed a signed conversion (found in review)
+    # a cell mask using bit 63 once overflowed a signed conversion
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "ΑΒΓΔΕΖ" + "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
     assert len(letters) == 64
     words = build_wordlist({w: (50, None) for w in ("AЯ", "BЯ", "ЯA", "ЯB")}, letters)

@@ -80,7 +80,7 @@ def _best_open3(words: dict[str, int]) -> int:
 
 
 def test_optimal_is_claimed_only_when_proven(monkeypatch) -> None:
-    # a reviewer's 3x3 with 400 scored words: the whole-grid model ran out of time before any
+    # a 3x3 with 400 scored words: the whole-grid model ran out of time before any
     # solution, CP-SAT's bound was then 0, which made the first fill's total the "bound" and a
     # better fill found later "optimal" (461) while 522 was possible
     import random
@@ -180,8 +180,8 @@ def test_cli_lock_theme_word_outside_the_dictionary(tmp_path):
 
 
 def test_cli_a_locked_word_outside_the_dictionary_stays_in_its_slot(tmp_path):
-    # with repeats allowed, the theme word joined the list for every slot and filled them all
-    # (found in review); it is offered only where all its letters are given
+    # with repeats allowed, the theme word joined the list for every slot and filled them all;
+    # it is offered only where all its letters are given
     words = tmp_path / "w.txt"
     words.write_text("ABC\nBCA\nCAB\nACB\nBAC\nCBA\n", encoding="utf-8")
     grid = tmp_path / "g.txt"

@@ -98,8 +98,8 @@ def test_an_output_through_a_link_to_an_input_is_refused(files) -> None:
 @pytest.mark.parametrize("name,argv,inputs", WRITERS, ids=[w[0] for w in WRITERS])
 def test_a_link_pipe_or_device_as_output_is_refused_even_with_force(files, name, argv,
                                                                    inputs) -> None:
-    # replacing one would turn a device, a pipe or a link into a plain file (found in review:
-    # --force once turned /dev/null into a file)
+    # replacing one would turn a device, a pipe or a link into a plain file (--force once
+    # turned /dev/null into a file)
     args = [a.format(**{k: str(v) for k, v in files.items()}) for a in argv]
     target = files["dir"] / "mine.txt"
     target.write_text("a file of the user's\n")
@@ -526,7 +526,7 @@ def test_messages_with_line_breaks_become_one_line(files) -> None:
 @pytest.mark.parametrize("option", ["--out", "--explain-svg"])
 def test_an_output_in_the_certificate_folder_is_refused_before_any_work(files, where,
                                                                         option) -> None:
-    # it was written after the certificate, or over its manifest (found in review)
+    # it was written after the certificate, or over its manifest
     folder = files["dir"] / "cert"
     if where == "inside":
         folder.mkdir()
@@ -545,7 +545,7 @@ def test_prove_writes_text_only_and_says_so(files) -> None:
 
 
 def test_a_grid_from_a_pipe_is_read_once(files) -> None:
-    # the second read of a pipe found it empty: "the grid is empty" (found in review)
+    # the second read of a pipe found it empty: "the grid is empty"
     pipe = files["dir"] / "grid.pipe"
     os.mkfifo(pipe)
     import threading
@@ -567,7 +567,7 @@ def test_proof_options_without_a_certificate_are_refused(files) -> None:
 
 
 def test_encode_dash_is_standard_output(files, monkeypatch) -> None:
-    monkeypatch.chdir(files["dir"])  # a file named "-" was written here (found in review)
+    monkeypatch.chdir(files["dir"])  # a file named "-" was written here
     result = run("encode", files["grid"], "--dict", files["dict"], "-o", "-")
     assert result.exit_code == 0 and result.stdout.startswith("c xwsat")
     assert not (files["dir"] / "-").exists()

@@ -251,7 +251,7 @@ def test_the_count_of_lines_left_out_survives_the_cache(tmp_path, monkeypatch) -
 
 
 def test_reading_stops_at_binary_bytes_or_the_size_cap(tmp_path) -> None:
-    # /dev/zero or a gzip bomb as a dictionary once filled gigabytes before any check (review)
+    # /dev/zero or a gzip bomb as a dictionary once filled gigabytes before any check
     from xwsat.words import _gunzip, decode_text, read_bytes
 
     with pytest.raises(XwsatError, match="binary"):

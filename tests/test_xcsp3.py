@@ -88,7 +88,7 @@ def test_ace_reads_a_slot_without_candidates(tmp_path: Path, make_words) -> None
 @needs_ace
 def test_ace_reads_the_letters_model_of_a_slot_without_candidates(tmp_path: Path,
                                                                     make_words) -> None:
-    """Found in review: the letters-only export wrote ne(x,x) for such a slot, which ACE
+    """The letters-only export wrote ne(x,x) for such a slot, which ACE
     refuses to parse ("Constraint with only conflicts")."""
     from xwsat.encode.xcsp3 import cells_xcsp3
 
@@ -100,7 +100,7 @@ def test_ace_reads_the_letters_model_of_a_slot_without_candidates(tmp_path: Path
 
 def test_cpsat_export_of_a_slot_without_candidates_is_a_valid_infeasible_model(
         make_words) -> None:
-    """Found in review: the word variable had an empty domain (MODEL_INVALID)."""
+    """The word variable had an empty domain (MODEL_INVALID)."""
     from ortools.sat.python import cp_model
 
     from xwsat.encode.cpsat_tables import encode_cpsat
@@ -112,7 +112,7 @@ def test_cpsat_export_of_a_slot_without_candidates_is_a_valid_infeasible_model(
 
 def test_an_export_with_its_legend_reads_back_into_a_fill(tmp_path: Path) -> None:
     """encode --map: a CP-SAT model of the export, solved outside xwsat, is read back through
-    the legend alone into a fill the independent checker accepts (found in review: exports had
+    the legend alone into a fill the independent checker accepts (exports had
     no legend beyond the spec)."""
     from ortools.sat.python import cp_model
     from typer.testing import CliRunner

@@ -101,7 +101,26 @@ def one_line(text: str) -> str:
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
                   rich_markup_mode=None,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
-app.callback()(lambda: None)
+
+
+def print_version(wanted: bool) -> None:
+    """``--version``: the installed package's version, read from its metadata."""
+    if not wanted:
+        return
+    from importlib import metadata
+
+    try:
+        version = metadata.version("xwsat")
+    except metadata.PackageNotFoundError:  # imported from a checkout that was never installed
+        version = "unknown (not installed)"
+    typer.echo(f"xwsat {version}")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def root(version: bool = typer.Option(False, "--version", is_eager=True, callback=print_version,
+                                      help="Print the version and exit.")) -> None:
+    """The group itself takes no options but --version."""
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ Every slot filled with a different word means, per length, a matching of slots t
 some set of slots S has fewer candidate words between them than |S| (a Hall set), no fill
 exists, and a search that decides letters or words one at a time only finds that out by trying
 the permutations: twelve separate 3-letter slots and eleven 3-letter words keep the compiled
-search, ACE and the Python search busy past any time limit (results/hard/hall/), where counting
+search, ACE and the Python search busy past any time limit (results/hard/repeats/), where counting
 decides at once and names the slots.
 
 Only a slot with fewer candidates than its length has slots can belong to a Hall set (each of

@@ -5,7 +5,7 @@ Dropping every other slot relaxes the grid, so a window whose slots have no fill
 grid has none. A window left undecided while the others fill at once is the region the search
 is stuck in, and the one a constructor should rework. On the hard 21x21 benchmark grids that
 region is one corner of stacked long entries; on 15x15 grids it is usually the whole grid
-(results/hard/regions/README.md).
+(docs/hard-grids.md).
 
 The scan: windows of about 60 % of the grid's shorter side, a third of a window apart. Each hard
 window is then narrowed: the four windows two cells smaller in its corners are probed, and the

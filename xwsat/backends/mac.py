@@ -27,18 +27,18 @@ if TYPE_CHECKING:
     from xwsat.mac.state import State
 
 # mac:planned's first weight of a slot: 1 + this x its placement-difficulty rank in [0, 1]
-# (results/hard/planned/: with its ties broken by the seed, as many 21x21 fills as weights 1
+# (docs/hard-grids.md: with its ties broken by the seed, as many 21x21 fills as weights 1
 # on the tuning grids, one more on the held-out ones; a comparison variant, not in auto)
 PLANNED_WEIGHT = 2.0
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 # mac:reseed: a fresh search (new tie-break, weights 1, no nogoods; mac:renew keeps the
-# nogoods and root removals, results/hard/renew/) after each epoch of
+# nogoods and root removals, docs/hard-grids.md) after each epoch of
 # RESEED_UNIT x luby(k) decisions. Counted in decisions, not seconds, so a seed gives the same
-# epochs under any load. results/hard/tails_s36/: the heavy-tailed instances were decided by
+# epochs under any load. docs/hard-grids.md: the heavy-tailed instances were decided by
 # some seeds within 330-18,000 failures (1,700-5,400 a second), by others not in 30 s.
 RESEED_UNIT = 8_000
 SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
-# decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share_quick)
+# decision search records 29-43 letters a nogood, a letter search 5-14: docs/hard-grids.md)
 
 
 def _marker() -> Path:

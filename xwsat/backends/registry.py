@@ -36,13 +36,13 @@ _MODULES = {
 # quick subset, 1.00x on the held-out grids, the same instances decided; not the default.
 # ``phase`` races the letter search with phase saving (``mac:phase``) against ``mac``: on large
 # grids it decides the same instances as the default at the worst of 3 seeds in 0.88-0.92x the
-# time (robust21, heldout21, classic 19x19-23x23; results/hard/phase/), so plain ``auto`` runs it
+# time (robust21, heldout21, classic 19x19-23x23; docs/hard-grids.md), so plain ``auto`` runs it
 # from LARGE_SLOTS slots up. ``reseed`` races ``mac`` against ``mac:reseed``, a letter search
 # started afresh under a new seed after each Luby epoch of decisions, for grids whose search
-# time is heavy-tailed across seeds (results/hard/tails_s36/); not the default. ``renew`` races
+# time is heavy-tailed across seeds (docs/hard-grids.md); not the default. ``renew`` races
 # ``mac:words`` against ``mac:renew``, the reseeding letter search that keeps what its earlier
-# searches proved, in the place of ``mac``: the default below LARGE_SLOTS slots since session
-# 37 (results/hard/renew/, worst of 3 seeds: 3 of the 4 heavy-tailed 15x15s decided at every
+# searches proved, in the place of ``mac``: the default below LARGE_SLOTS slots
+# (docs/hard-grids.md, worst of 3 seeds: 3 of the 4 heavy-tailed 15x15s decided at every
 # seed; none lost on the held-out 15x15s or on the 34 longest letter searches of robust15;
 # a long letter refutation takes up to 2x). ``words`` is the default before it.
 _WORDS_AND_LETTERS = (("mac:words|native", 0.0), ("mac|native:letters", 0.0))

@@ -1,6 +1,6 @@
 """CDCL SAT back-end: the CNF encoding solved by a pysat solver (``sat:NAME`` picks it).
 
-Defaults measured in results/solver_tuning/: CaDiCaL 1.9.5, word variables phased true (a
+Defaults measured in solver tuning (at c764024): CaDiCaL 1.9.5, word variables phased true (a
 decision places a word), repeats handled lazily (solve without the
 no-repeat clauses, forbid the repeats a model shows, re-solve incrementally).
 """

@@ -83,7 +83,7 @@ def child_command() -> list[str]:
     Not ``python -m``: it puts the working directory first on ``sys.path``, so a bench started
     in a source checkout next to an installed xwsat ran the checkout's code, whose compiled
     search was not built yet: the first run compiled it inside its own time limit (28 s on a
-    0.3 s instance, session 32)."""
+    0.3 s instance)."""
     import xwsat
 
     root = str(Path(xwsat.__file__).resolve().parent.parent)

@@ -229,7 +229,7 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
                      "arc consistency")
     problem = propagated.problem
     found = propagated.hall
-    if found is not None:  # every search would try the permutations (results/hard/hall/)
+    if found is not None:  # every search would try the permutations (results/hard/repeats/)
         words = "1 different word" if len(found.words) == 1 else \
             f"{len(found.words)} different words"
         return Count(0, True, f"{len(found.slots)} slots of length {found.length} fit only "

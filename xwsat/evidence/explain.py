@@ -257,7 +257,7 @@ def _explain_by_search(built: Built, blank: Built, start: float,
 
 def _wipeout_sentence(built: Built, core: tuple[int, ...]) -> str:
     """The arc-consistency reason, when the slot it empties is one of the core's (otherwise
-    it names a slot outside the core, which reads as a contradiction: found in review)."""
+    it names a slot outside the core, which reads as a contradiction)."""
     from xwsat.pipeline import explain_wipeout
 
     wiped = propagate(built.problem)

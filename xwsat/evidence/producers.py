@@ -132,7 +132,7 @@ class CdclProducer:
 
 def producer(method: str, solver: str = DEFAULT_CDCL, n_slots: int = 0) -> ProofProducer:
     """The producer for ``--proof-method``; 'auto' is the compiled search when numba is
-    installed (it refutes in far fewer steps than CDCL, results/hard/sample/), else the Python
+    installed (it refutes in far fewer steps than CDCL, docs/evidence.md), else the Python
     search on small grids and CDCL otherwise."""
     if method not in METHODS:
         raise XwsatError(f"--proof-method must be one of {', '.join(METHODS)}")

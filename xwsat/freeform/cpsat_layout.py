@@ -24,7 +24,7 @@ from xwsat.stoppable import solve_stoppable
 
 Progress = Callable[[str], None]
 
-STOP_MARGIN_S = 0.3  # CP-SAT overran its limit by 0.2-0.4 s on 300-word boards (review)
+STOP_MARGIN_S = 0.3  # CP-SAT overran its limit by 0.2-0.4 s on 300-word boards
 
 
 def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: float,

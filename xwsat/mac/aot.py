@@ -7,7 +7,8 @@ than the whole search on a small grid. numba's ``pycc`` compiles the same kernel
 an ordinary extension module once (at the first run, with the jitted warm-up, before any clock
 starts); loading it costs a few milliseconds. The module is keyed by a hash of the kernel's
 sources and numba's version, like the jit cache, so an edited kernel is rebuilt, never reused.
-When the build fails (no C compiler), everything falls back to the jitted kernel.
+When the build fails (no C compiler, or a numba without ``pycc``), everything falls back to the
+jitted kernel.
 
 The export takes the fields of ``Model`` and ``State`` as separate arrays (pycc exports plain
 signatures) and rebuilds the two tuples inside, then calls ``kernel.run``.
@@ -20,6 +21,7 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
@@ -148,7 +150,9 @@ def build(model: Model, state: State) -> Path:
     import shutil
     import tempfile
 
-    from numba.pycc import CC
+    with warnings.catch_warnings():  # pycc's pending deprecation is numba's news, not the user's
+        warnings.filterwarnings("ignore", message="The 'pycc' module is pending deprecation")
+        from numba.pycc import CC
 
     from xwsat.mac import kernel
 

@@ -77,14 +77,14 @@ U0, U1 = np.uint64(0), np.uint64(1)
 _M1, _M2, _M4 = (np.uint64(0x5555555555555555), np.uint64(0x3333333333333333),
                  np.uint64(0x0F0F0F0F0F0F0F0F))
 _H01 = np.uint64(0x0101010101010101)
-_S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
+_S1, _S2, _S4, _SHIFT56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
 @compiled_kernel
 def popcount(x: np.uint64) -> int:
     x = x - ((x >> _S1) & _M1)
     x = (x & _M2) + ((x >> _S2) & _M2)
     x = (x + (x >> _S4)) & _M4
-    return int((x * _H01) >> _S56)
+    return int((x * _H01) >> _SHIFT56)
 
 
 @compiled_kernel

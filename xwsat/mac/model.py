@@ -180,7 +180,7 @@ def _table_sources(problem: FillProblem) -> list[tuple[np.ndarray, np.ndarray, n
     The slots of one length share a table, the union of their candidates, and each starts with
     only its own rows set. One table per length instead of one per slot makes the same search
     1.1-2.2x faster on propagated problems (median 1.34x; less memory to walk:
-    results/hard/shared_tables/). A slot with less than ``1 / SHARE_BELOW`` of its length's
+    docs/hard-grids.md). A slot with less than ``1 / SHARE_BELOW`` of its length's
     rows (given letters, a lock) keeps a table of its own, so it scans no empty rows."""
     cands = problem.candidates
     sources = [(cands[s], problem.letters[s], problem.scores[s] if problem.scores else None)

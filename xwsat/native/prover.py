@@ -3,7 +3,7 @@
 A stack region (``xwsat.native.regions``) is a relaxation of the grid, so a region with no fill
 proves the grid has none, with a small certificate; a region's complete search can end sooner than
 the whole grid's (measured: it did on one grid, and cost more than it saved on three others, see
-results/hard/sample/, so ``auto`` races the plain letter search by default). The prover keeps one
+docs/hard-grids.md, so ``auto`` races the plain letter search by default). The prover keeps one
 resumable search per region plus one on the whole grid (the complete fallback, and the only one
 whose fill is a fill of the grid) and gives them time slices in turn, doubling the slice each round
 (a fair share for regions whose proof is long, without knowing which those are); the whole grid gets
