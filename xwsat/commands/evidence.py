@@ -25,9 +25,11 @@ from xwsat.commands.options import (
     ForceOpt,
     GridArg,
     JsonOpt,
+    MemoryOpt,
     Rules,
     TimeOpt,
     Words,
+    check_memory_limit,
     check_min_length,
     check_time_limit,
     grouped,
@@ -145,7 +147,8 @@ CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
 
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
                 engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0,
-                min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None) -> None:
+                min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None,
+                memory_limit: MemoryOpt = 0) -> None:
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
     the folder's, and check the proof against it (--engine); or, for a certificate of the
     no-repeat count, count the words that fit its slots again. Exit 1 when the certificate
@@ -157,10 +160,11 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         raise XwsatError(f"--engine must be one of {', '.join(ENGINES)}")
     checker_engine(engine)  # a checker that is not installed is refused before any work
     check_time_limit(time_limit)
+    check_memory_limit(memory_limit)
     if min_length is not None:
         check_min_length(min_length)
     compile_first([], checker=engine)
-    with limited(time_limit):
+    with limited(time_limit, memory_limit or None):
         try:
             rules = read_manifest(directory).get("rules") or {}
         except Rejected as exc:
