@@ -36,15 +36,21 @@ def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
 
 
 def load_word_list(words: Words) -> WordList:
-    """The word list; with ``--alphabet``, a note on stderr of how many lines it left out (a
-    declared alphabet filters silently otherwise)."""
+    """The word list, with a note on stderr of the lines it left out (``note_left_out``)."""
     word_list = load_words(words.dictionary, words.min_score, words.alphabet,
                            fold_yo=words.fold_yo)
-    if words.alphabet and word_list.skipped:
-        sys.stderr.write(f"xwsat: note: {word_list.skipped:,} lines of the dictionary left out "
-                         f"(letters outside --alphabet, or not words); {len(word_list):,} "
-                         "words kept\n")
+    note_left_out(word_list, bool(words.alphabet))
     return word_list
+
+
+def note_left_out(word_list: WordList, declared: bool = False) -> None:
+    """Say how many lines of the list were left out as not words (or, with a declared
+    alphabet, for letters outside it): a word dropped in silence can make a fillable grid
+    "unfillable"."""
+    if word_list.skipped:
+        why = "letters outside --alphabet, or not words" if declared else "not words"
+        sys.stderr.write(f"xwsat: note: {word_list.skipped:,} lines of the dictionary left out "
+                         f"({why}); {len(word_list):,} words kept\n")
 
 
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:

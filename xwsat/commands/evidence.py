@@ -16,6 +16,7 @@ from xwsat.commands.common import (
     limited,
     load_grid,
     load_inputs,
+    note_left_out,
     print_record,
     status_line,
     time_left,
@@ -193,7 +194,9 @@ def _read_as_certified(dictionary: str, rules: dict, fold_yo: bool
     from xwsat.evidence.recheck import word_filters
 
     score, declared, _, filters = word_filters(rules)
-    words = load_words(dictionary, score, declared, fold_yo=fold_yo).words
+    read = load_words(dictionary, score, declared, fold_yo=fold_yo)
+    note_left_out(read, declared is not None)
+    words = read.words
     if filters:
         everything = len(load_words(dictionary).words)
         filters.append(f"your {everything:,} words are {len(words):,} under these rules")
