@@ -208,17 +208,29 @@ def long_path(option: str, length: int, want: int) -> Callable[[Path, Callable[.
     return attack
 
 
+def oversized(path: Path, side: int) -> Path:
+    """A ``side`` x ``side`` open puzzle in the format of ``path``'s extension (.ipuz, .json,
+    .puz), its size declared as a real file declares it (also used by the tests)."""
+    if path.suffix == ".ipuz":
+        path.write_text(json.dumps({"version": "http://ipuz.org/v2",
+                                    "kind": ["http://ipuz.org/crossword#1"],
+                                    "dimensions": {"width": side, "height": side},
+                                    "puzzle": [[0] * side] * side}))
+    elif path.suffix == ".json":
+        path.write_text(json.dumps({"pattern": ["." * side] * side}))
+    else:
+        import puz
+
+        board = puz.Puzzle()
+        board.width = board.height = side
+        board.solution, board.fill = "A" * side * side, "-" * side * side
+        path.write_bytes(board.tobytes())
+    return path
+
+
 def big_puzzle(ext: str) -> Callable[[Path, Callable[..., Ran]], tuple[Ran, bool]]:
     def attack(folder: Path, run: Callable[..., Ran]) -> tuple[Ran, bool]:
-        path = folder / f"big{ext}"
-        if ext == ".ipuz":
-            path.write_text(json.dumps({"version": "http://ipuz.org/v2",
-                                        "kind": ["http://ipuz.org/crossword#1"],
-                                        "dimensions": {"width": 3000, "height": 3000},
-                                        "puzzle": [[0] * 3000] * 3000}))
-        else:
-            path.write_text(json.dumps({"pattern": ["." * 3000] * 3000}))
-        ran = run("fill", path, cwd=folder)
+        ran = run("fill", oversized(folder / f"big{ext}", 3000), cwd=folder)
         return ran, ran.code == 2 and ran.seconds < 3
     return attack
 

@@ -661,6 +661,8 @@ def test_a_path_too_long_is_one_line(files, option) -> None:
 def test_a_puzzle_too_large_is_refused_from_its_header(tmp_path, ext, monkeypatch) -> None:
     """3000x3000 .ipuz once cost seconds and 200 MB to refuse: its whole text was parsed and
     validated first. The declared size is read before anything is built."""
+    import importlib.util
+
     import ipuz
     import puz
 
@@ -669,23 +671,15 @@ def test_a_puzzle_too_large_is_refused_from_its_header(tmp_path, ext, monkeypatc
     def never(*args, **kwargs):
         raise AssertionError("the whole puzzle was parsed before its size was checked")
 
-    path = tmp_path / f"big{ext}"
-    if ext == ".ipuz":
-        path.write_text(json.dumps({"version": "http://ipuz.org/v2",
-                                    "kind": ["http://ipuz.org/crossword#1"],
-                                    "dimensions": {"width": 3000, "height": 3000},
-                                    "puzzle": [[0] * 3000] * 3000}))
-        monkeypatch.setattr(ipuz, "read", never)
-    elif ext == ".json":
-        path.write_text(json.dumps({"pattern": ["." * 3000] * 3000}))
-        monkeypatch.setattr(jsonfile, "parse_grid", never)
-    else:
-        board = puz.Puzzle()
-        board.width = board.height = 60
-        board.solution, board.fill = "A" * 3600, "-" * 3600
-        path.write_bytes(board.tobytes())
-        monkeypatch.setattr(puz, "load", never)
-    side = 60 if ext == ".puz" else 3000
+    spec = importlib.util.spec_from_file_location(
+        "attacks", Path(__file__).resolve().parent.parent / "scripts" / "attacks.py")
+    attacks = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(__import__("sys").modules, "attacks", attacks)  # for its dataclasses
+    spec.loader.exec_module(attacks)
+    side = 60 if ext == ".puz" else 3000  # a .puz header holds sides up to 255
+    path = attacks.oversized(tmp_path / f"big{ext}", side)
+    monkeypatch.setattr(*{".ipuz": (ipuz, "read"), ".json": (jsonfile, "parse_grid"),
+                          ".puz": (puz, "load")}[ext], never)
     assert f"{side}x{side}" in one_line_error(run("info", path, "--dict", "en"))
 
 
