@@ -132,8 +132,8 @@ def forged(folder: Path, run: Callable[..., Ran], edit: Callable[[Path], None]) 
 def out_race(folder: Path, run: Callable[..., Ran]) -> tuple[Ran, bool]:
     precious = folder / "precious.txt"
     mine = "a file another program wrote during the run\n"
-    ran = run("fill", TOP / "grids/american/20201128_empty.txt", "-d", "en", "--min-score", "50",
-              "--optimize", "-t", "8", "-o", precious, cwd=folder,
+    ran = run("fill", TOP / "grids/american/20201128_empty.txt", "-d", "en", "--optimize",
+              "-t", "8", "-o", precious, cwd=folder,
               during=lambda: precious.write_text(mine), at=4.0)
     return ran, ran.code == 2 and precious.read_text() == mine
 
