@@ -531,3 +531,27 @@ def test_a_manifest_entry_that_is_a_link_is_rejected(certificate) -> None:
     grid.symlink_to(kept)  # the same bytes, through a link: still not the folder's own file
     lines, verdict = recheck(certificate, "auto", 30)
     assert verdict == "rejected" and "grid.txt is a link" in lines[-1], lines
+
+
+def test_comment_lines_are_dropped_exactly_however_the_text_is_cut() -> None:
+    """The streamed reader drops comment lines piece by piece: cut anywhere, the text left is
+    the text's non-comment lines, byte for byte (what each checker parses)."""
+    import random
+    import re
+
+    from xwsat.evidence.proof_files import START, _strip_comments
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        lines = [rng.choice(["c note", "1 2 0", "c", "-3 0", "", "d 1 0", "cx 1", "12 c"])
+                 for _ in range(rng.randint(0, 10))]
+        text = ("\n".join(lines) + rng.choice(["", "\n"])).encode()
+        kept = b"".join(line for line in re.findall(rb"[^\n]*\n|[^\n]+$", text)
+                        if not line.startswith(b"c"))
+        cuts = sorted(rng.sample(range(len(text) + 1), min(rng.randint(0, 5), len(text) + 1)))
+        state, out = START, []
+        for a, b in zip([0, *cuts], [*cuts, len(text)]):
+            if a < b:
+                piece, state = _strip_comments(text[a:b], state)
+                out.append(piece)
+        assert b"".join(out) == kept, (text, cuts)

@@ -23,6 +23,7 @@ from xwsat.words import MAX_TEXT_BYTES
 PIECE = 1 << 20
 _NUMBER = re.compile(rb"\d+")
 _HEADER = re.compile(rb"^p[^\n]*", re.MULTILINE)
+_AFTER_COMMENTS = re.compile(rb"\n(?=[^c])")  # the end of a run of comment lines
 # Characters Python's (and so dratify's) line splitting breaks ASCII lines at, besides "\n":
 # a checker could read a clause hidden in a comment, so a certificate may not hold them.
 OTHER_LINE_BREAKS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
@@ -82,11 +83,11 @@ def _strip_comments(text: bytes, state: int) -> tuple[bytes, int]:
             out.append(text[:end + 1])
         i = end + 1
     while i < len(text):
-        if text[i] == ord("c"):
-            end = text.find(b"\n", i)
-            if end < 0:
-                return b"".join(out), COMMENT
-            i = end + 1
+        if text[i] == ord("c"):  # skip the whole run of comment lines at once
+            found = _AFTER_COMMENTS.search(text, i)
+            if found is None:
+                return b"".join(out), START if text.endswith(b"\n") else COMMENT
+            i = found.end()
             continue
         at = text.find(b"\nc", i)
         if at < 0:
