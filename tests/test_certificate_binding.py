@@ -12,6 +12,7 @@ import tallies
 from typer.testing import CliRunner
 
 from xwsat.cli import app
+from xwsat.errors import XwsatError
 from xwsat.evidence.certificate import certify, sha256_file
 from xwsat.evidence.recheck import recheck
 from xwsat.grid import parse_grid
@@ -415,3 +416,142 @@ def test_the_users_rules_bind_the_certificate(certificate) -> None:
     same = runner.invoke(app, ["check-proof", str(certificate), "--min-length", "2",
                                "--no-repeats"])
     assert same.exit_code == 1 and "VERIFIED" in same.output, same.output
+
+
+# --- bounded memory, whatever the folder holds ------------------------------------------------
+
+def _bomb(path: Path, line: bytes, size: int) -> None:
+    """A gzip file of ``size`` bytes of ``line`` repeated, written in pieces (a few MB)."""
+    block = line * ((1 << 20) // len(line))
+    pack = __import__("zlib").compressobj(1, wbits=31)
+    with open(path, "wb") as out:
+        for _ in range(size // len(block) + 1):
+            out.write(pack.compress(block))
+        out.write(pack.flush())
+
+
+def test_a_proof_naming_a_huge_variable_is_refused_at_once(certificate) -> None:
+    """Fifteen bytes once sized the checker's arrays for 2**30 variables (6 GB in 15 s)."""
+    import subprocess
+    import sys
+    import time
+
+    (certificate / "proof.drat").write_text("1073741823 0\n0\n")
+    rehash(certificate)
+    xwsat = Path(sys.executable).with_name("xwsat")
+    started = time.monotonic()
+    done = subprocess.run([xwsat, "check-proof", certificate, "-t", "60", "--memory-limit",
+                           "700"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "variable 1,073,741,823, beyond the formula's" in done.stdout, done.stdout
+    assert time.monotonic() - started < 30
+
+
+def test_a_formula_naming_a_huge_variable_sizes_nothing(tmp_path) -> None:
+    from xwsat.evidence import rup_check
+
+    formula, proof = tmp_path / "f.cnf", tmp_path / "p.drat"
+    formula.write_text("p cnf 1073741823 1\n1073741823 0\n")
+    proof.write_text("0\n")
+    with pytest.raises(XwsatError, match="holds only 1 literals"):
+        rup_check.check_files(str(formula), str(proof))
+
+
+def _packed(folder: Path, name: str) -> Path:
+    """The folder's ``name`` (a formula or proof) to be replaced by a gzip file, listed."""
+    plain = name[:-3]
+    for old in (plain, name):
+        (folder / old).unlink(missing_ok=True)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["files"] = {n: v for n, v in manifest["files"].items() if n not in (plain, name)}
+    manifest["files"][name] = {"sha256": ""}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder / name
+
+
+@pytest.mark.parametrize("name", ["proof.drat.gz", "formula.cnf.gz"])
+def test_a_gzip_bomb_in_a_certificate_is_refused_at_the_cap(certificate, name,
+                                                            monkeypatch) -> None:
+    """A 1 MB proof.drat.gz unpacking to 1.2 GB of comments once took the checker past 5 GB;
+    the cap of every input (here lowered to 8 MiB, for speed) now holds in every reader."""
+    from xwsat.evidence import proof_files
+
+    monkeypatch.setattr(proof_files, "MAX_TEXT_BYTES", 8 << 20)
+    _bomb(_packed(certificate, name), b"c " + b"x" * 61 + b"\n", 16 << 20)
+    rehash(certificate)
+    lines, verdict = recheck(certificate, "auto", 60)
+    assert verdict == "rejected" and "more than 8 MiB" in lines[-1], lines
+
+
+@pytest.mark.slow
+def test_a_word_list_bomb_in_a_certificate_is_refused_at_the_cap(certificate) -> None:
+    _bomb(certificate / "words.txt.gz", b"ABC\n", 600 << 20)  # 1.8 GB once: past 5 GB
+    rehash(certificate)
+    lines, verdict = recheck(certificate, "auto", 60)
+    assert verdict == "rejected" and "more than 512 MiB" in lines[-1], lines
+
+
+def _peak_mb(argv: list[object]) -> tuple[int, str]:
+    """The command's exit code and the largest resident set of its processes (MB)."""
+    import subprocess
+    import sys
+
+    probe = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], "
+             "capture_output=True, text=True); print(done.returncode, resource.getrusage("
+             "resource.RUSAGE_CHILDREN).ru_maxrss // 1024); print(done.stdout)")
+    xwsat = Path(sys.executable).with_name("xwsat")
+    done = subprocess.run([sys.executable, "-c", probe, xwsat, *map(str, argv)],
+                          capture_output=True, text=True, timeout=600)
+    code, peak = done.stdout.split("\n", 1)[0].split()
+    return int(code), done.stdout + f"peak {peak} MB"
+
+
+@pytest.mark.slow
+def test_a_proof_padded_with_comments_verifies_in_little_memory(certificate) -> None:
+    """300 MB of comments in a valid proof verified at a 1.1 GB peak: the parent held the text
+    and its lines. Streamed, and the comments dropped as they pass, no process holds them."""
+    proof = certificate / "proof.drat"
+    steps = proof.read_text()
+    block = ("c " + "x" * 98 + "\n") * 10_000
+    with open(proof, "w") as out:
+        for _ in range(300):  # 300 MB
+            out.write(block)
+        out.write(steps)
+    rehash(certificate)
+    code, said = _peak_mb(["check-proof", certificate, "-t", "300"])
+    assert code == 1 and "VERIFIED" in said, said
+    assert int(said.rsplit("peak ", 1)[1].split()[0]) < 400, said
+
+
+def test_a_manifest_entry_that_is_a_link_is_rejected(certificate) -> None:
+    grid = certificate / "grid.txt"
+    kept = certificate.parent / "grid-copy.txt"
+    shutil.copy(grid, kept)
+    grid.unlink()
+    grid.symlink_to(kept)  # the same bytes, through a link: still not the folder's own file
+    lines, verdict = recheck(certificate, "auto", 30)
+    assert verdict == "rejected" and "grid.txt is a link" in lines[-1], lines
+
+
+def test_comment_lines_are_dropped_exactly_however_the_text_is_cut() -> None:
+    """The streamed reader drops comment lines piece by piece: cut anywhere, the text left is
+    the text's non-comment lines, byte for byte (what each checker parses)."""
+    import random
+    import re
+
+    from xwsat.evidence.proof_files import START, _strip_comments
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        lines = [rng.choice(["c note", "1 2 0", "c", "-3 0", "", "d 1 0", "cx 1", "12 c"])
+                 for _ in range(rng.randint(0, 10))]
+        text = ("\n".join(lines) + rng.choice(["", "\n"])).encode()
+        kept = b"".join(line for line in re.findall(rb"[^\n]*\n|[^\n]+$", text)
+                        if not line.startswith(b"c"))
+        cuts = sorted(rng.sample(range(len(text) + 1), min(rng.randint(0, 5), len(text) + 1)))
+        state, out = START, []
+        for a, b in zip([0, *cuts], [*cuts, len(text)]):
+            if a < b:
+                piece, state = _strip_comments(text[a:b], state)
+                out.append(piece)
+        assert b"".join(out) == kept, (text, cuts)

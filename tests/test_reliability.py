@@ -571,3 +571,119 @@ def test_encode_dash_is_standard_output(files, monkeypatch) -> None:
     result = run("encode", files["grid"], "--dict", files["dict"], "-o", "-")
     assert result.exit_code == 0 and result.stdout.startswith("c xwsat")
     assert not (files["dir"] / "-").exists()
+
+
+# The command module that checks each writer's outputs before its run (where the file appears).
+CHECKED_IN = {"fill": "fill", "prove": "prove", "explain-svg": "prove", "encode": "evidence",
+              "plan-svg": "inspect", "plan-png": "inspect", "generate": "generate",
+              "freeform": "freeform", "dict-export": "dictionary", "convert": "convert",
+              "grids": "grids"}
+
+
+@pytest.mark.parametrize("argv", [a for a, i in zip(OUTPUTS, OUTPUT_IDS) if i in CHECKED_IN],
+                         ids=list(CHECKED_IN))
+def test_a_file_that_appears_during_the_run_is_never_replaced(files, suite, argv,
+                                                              monkeypatch) -> None:
+    """Another program creates the output after xwsat checked the name was free: the write at
+    the end must not replace it (once, the whole run was a window: a fill over the file)."""
+    import importlib
+
+    name = OUTPUT_IDS[OUTPUTS.index(argv)]
+    if name == "explain-svg":  # an explanation is drawn for an unfillable grid only
+        files["dict"].write_text("AAB\nABA\nBAA\nAB\nBA\n")
+    if name == "generate":  # 3x3 has no grid of these words: 2x3 has
+        argv = [a.replace("3x3", "2x3") for a in argv]
+    module = importlib.import_module(f"xwsat.commands.{CHECKED_IN[name]}")
+    real = module.check_outputs
+    planted: list[Path] = []
+
+    def then_someone_writes(outputs, inputs, force=False):
+        real(outputs, inputs, force)
+        for path in outputs:
+            if path is not None and not path.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text("a file of the user's\n")
+                planted.append(path)
+
+    monkeypatch.setattr(module, "check_outputs", then_someone_writes)
+    folder = files["dir"] / "out"
+    (folder / "grids").mkdir(parents=True)  # grids generate checks names in a folder it has
+    result = run(*_args(argv, files, folder, suite))
+    assert result.exit_code == 2, result.output
+    message = result.stderr.strip().splitlines()[-1]  # after freeform's progress lines
+    assert message.startswith("xwsat: error: ") and "exists; add --force" in message, message
+    assert planted and all(p.read_text() == "a file of the user's\n" for p in planted)
+    assert not list(folder.glob("**/.xwsat-*"))  # no temporary file left
+
+
+def test_a_file_that_appears_in_a_certificate_folder_is_never_replaced(files,
+                                                                       monkeypatch) -> None:
+    from xwsat.evidence import certificate
+
+    folder = files["dir"] / "cert"
+    real = certificate.sha256_file
+
+    def then_someone_writes(path):
+        if not (folder / certificate.GRID_FILE).exists():
+            (folder / certificate.GRID_FILE).write_text("a file of the user's\n")
+        return real(path)
+
+    monkeypatch.setattr(certificate, "sha256_file", then_someone_writes)
+    files["dict"].write_text("AAB\nABA\nBAA\nAB\nBA\n")  # unfillable: a proof is written
+    message = one_line_error(run("prove", files["grid"], "--dict", files["dict"],
+                                 "--certificate", folder))
+    assert "appeared" in message and "replaced" in message, message
+    assert [p.name for p in folder.iterdir()] == [certificate.GRID_FILE]
+    assert (folder / certificate.GRID_FILE).read_text() == "a file of the user's\n"
+
+
+def test_a_legal_254_byte_output_name_is_written(files) -> None:
+    out = files["dir"] / ("o" * 250 + ".txt")
+    result = run("fill", files["grid"], "--dict", files["dict"], "--allow-repeats", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert len(out.read_text().split()) == 2
+
+
+@pytest.mark.parametrize("option", ["--out", "--dict", "grid"])
+def test_a_path_too_long_is_one_line(files, option) -> None:
+    long = files["dir"] / ("x" * 300 + ".txt")
+    argv = ["fill", files["grid"], "--dict", files["dict"], "--allow-repeats"]
+    if option == "grid":
+        argv[1] = long
+    elif option == "--dict":
+        argv[3] = long
+    else:
+        argv += ["--out", long]
+    assert "too long" in one_line_error(run(*argv)).lower()
+
+
+@pytest.mark.parametrize("ext", [".ipuz", ".json", ".puz"])
+def test_a_puzzle_too_large_is_refused_from_its_header(tmp_path, ext, monkeypatch) -> None:
+    """3000x3000 .ipuz once cost seconds and 200 MB to refuse: its whole text was parsed and
+    validated first. The declared size is read before anything is built."""
+    import importlib.util
+
+    import ipuz
+    import puz
+
+    from xwsat.formats import jsonfile
+
+    def never(*args, **kwargs):
+        raise AssertionError("the whole puzzle was parsed before its size was checked")
+
+    spec = importlib.util.spec_from_file_location(
+        "attacks", Path(__file__).resolve().parent.parent / "scripts" / "attacks.py")
+    attacks = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(__import__("sys").modules, "attacks", attacks)  # for its dataclasses
+    spec.loader.exec_module(attacks)
+    side = 60 if ext == ".puz" else 3000  # a .puz header holds sides up to 255
+    path = attacks.oversized(tmp_path / f"big{ext}", side)
+    monkeypatch.setattr(*{".ipuz": (ipuz, "read"), ".json": (jsonfile, "parse_grid"),
+                          ".puz": (puz, "load")}[ext], never)
+    assert f"{side}x{side}" in one_line_error(run("info", path, "--dict", "en"))
+
+
+def test_a_json_row_holding_a_line_break_is_not_two_rows(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"pattern": ["...\n...", "..."]}))
+    assert "line break" in one_line_error(run("info", path, "--dict", "en"))

@@ -269,3 +269,58 @@ def test_reading_stops_at_binary_bytes_or_the_size_cap(tmp_path) -> None:
     for damaged in (two[:12], two[:-3], two + b"junk"):
         with pytest.raises(XwsatError, match="damaged gzip"):
             decode_text(damaged, "x.gz")
+
+
+# --- words never dropped in silence -----------------------------------------------------------
+
+def test_every_unicode_space_folds_like_the_ascii_space() -> None:
+    import sys
+    import unicodedata
+
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Zs"]
+    assert len(spaces) >= 17
+    for space in spaces:
+        assert normalize_word(f"ice{space}cream") == "ICECREAM", hex(ord(space))
+
+
+@pytest.mark.parametrize("line", ["ICE\u00a0CREAM", "ICE\u2009CREAM", "ICE\u202fCREAM",
+                                  "ICE\u3000CREAM;50", "\ufeffICECREAM", "ICE\ufeffCREAM"])
+def test_a_word_with_a_unicode_space_or_a_byte_order_mark_is_kept(line) -> None:
+    found, skipped = parse_entries(["CA", line], "t")
+    assert "ICECREAM" in found and skipped == 0
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32",
+                                      "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_lists_read_like_utf8(tmp_path, encoding) -> None:
+    text = "ICE CREAM;60;a cold dessert\nКОТ\nÉTÉ\nCA\n" * 50
+    (tmp_path / "u8.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "wide.txt").write_bytes(text.encode(encoding))
+    plain, wide = load_words(str(tmp_path / "u8.txt")), load_words(str(tmp_path / "wide.txt"))
+    assert wide.words == plain.words and dict(wide.clues) == dict(plain.clues)
+
+
+def test_broken_utf16_is_named_and_binary_still_refused(tmp_path) -> None:
+    broken = tmp_path / "broken.txt"
+    broken.write_bytes(b"\xff\xfe" + "CA\nAB\n".encode("utf-16-le") + b"\x00\xd8")
+    with pytest.raises(XwsatError, match="not UTF-16 text"):
+        load_words(str(broken))
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(bytes(range(256)) * 64)
+    with pytest.raises(XwsatError, match="binary"):
+        load_words(str(binary))
+
+
+def test_a_line_left_out_is_always_noted(tmp_path) -> None:
+    """No-break space once made ICE CREAM vanish: "unfillable", and not a word said."""
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid = tmp_path / "g.txt"
+    grid.write_text("........\n")
+    words = tmp_path / "w.txt"
+    words.write_text("ICE\u00a0CREAM\nB@D WORD\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["fill", str(grid), "--dict", str(words)])
+    assert result.exit_code == 0 and "ICECREAM" in result.stdout.replace(" ", ""), result.output
+    assert "note: 1 lines of the dictionary left out (not words)" in result.stderr

@@ -30,6 +30,11 @@ from xwsat.errors import XwsatError
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG})
+# What a user's path or folder can cause anywhere (a name too long, no permission, a missing or
+# looping path, a read-only file system): bad input, one line and exit 2, never "internal".
+PATH_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.EACCES, errno.EPERM, errno.ENOENT,
+                         errno.ENOTDIR, errno.EISDIR, errno.ELOOP, errno.EROFS, errno.EEXIST,
+                         errno.EILSEQ})
 
 # Each command family is a module with ``register(app)``; a command's module is imported only
 # when that command runs (or help lists it), so ``xwsat fill`` does not pay for ``bench``.
@@ -73,6 +78,11 @@ class Commands(TyperGroup):
             typer.echo(f"xwsat: error: {one_line(str(exc))}", err=True)
             raise typer.Exit(2) from None
         except OSError as exc:
+            if exc.errno in PATH_ERRNOS and exc.filename is not None:
+                common.clear_status_line()
+                typer.echo(f"xwsat: error: {one_line(str(exc.filename))}: {exc.strerror}",
+                           err=True)
+                raise typer.Exit(2) from None
             if exc.errno not in OUTPUT_ERRNOS:
                 raise
             # stdout itself failed (a full disk, a closed pipe): the answer is lost, so say so

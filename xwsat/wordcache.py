@@ -22,7 +22,7 @@ import numpy as np
 
 from xwsat.words import Alphabet, WordList
 
-FORMAT = 2  # 2: the count of lines left out is kept too
+FORMAT = 3  # 2: the count of lines left out is kept too; 3: Unicode spaces fold
 KEEP = 24  # entries kept; the least recently used go first
 
 

@@ -24,7 +24,10 @@ SNIFF_BYTES = 65536
 GZIP_MAGIC = b"\x1f\x8b"
 DEFAULT_SCORE = 50
 EMBEDDED = {"en": "en.txt.gz", "ru": "ru.txt.gz", "es": "es.txt.gz"}
-_DROPPED = str.maketrans("", "", " -'’‐‑_.")
+# Unicode's spaces (category Zs: no-break, thin, ideographic...) fold like the ASCII space, and
+# byte order marks and zero-width spaces (anywhere: concatenated files carry them) vanish
+_SPACES = "".join(map(chr, (0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)))
+_DROPPED = str.maketrans("", "", " -'’‐‑_." + _SPACES + "\ufeff\u200b")
 _DESCRIPTION_SEPARATORS = (" — ", " – ", "\t")
 _MAY_DESCRIBE = re.compile("[\t\u2013\u2014]")  # one scan rules out every separator
 
@@ -248,7 +251,7 @@ def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
     try:
         with path.open("rb") as handle:
             first = handle.read(SNIFF_BYTES)
-            if first[:2] != GZIP_MAGIC and b"\x00" in first:
+            if first[:2] != GZIP_MAGIC and b"\x00" in first and not wide_encoding(first):
                 raise XwsatError(f"{path}: looks like a binary file, not text")
             rest = handle.read(most + 1 - len(first))  # b"" at the end (a pipe may be short)
     except FileNotFoundError:
@@ -287,16 +290,46 @@ def _gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> bytes:
     return b"".join(out)
 
 
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+               (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def wide_encoding(head: bytes) -> str | None:
+    """UTF-16 or UTF-32 (with its byte order) by its byte order mark or, without one, by where
+    its NUL bytes fall: text's NULs are the high bytes of its characters, all in the same
+    place of each 2- or 4-byte unit (a binary file's fall anywhere). None: neither."""
+    for mark, name in _WIDE_MARKS:
+        if head.startswith(mark):
+            return name
+    if b"\x00" not in head or b"\x00" * 8 in head:  # no text has two NUL characters running
+        return None
+    quads = head[:len(head) // 4 * 4]
+    if quads and quads[3::4].count(0) == len(quads) // 4 and max(quads[2::4]) <= 0x10:
+        return "utf-32-le"  # each character's top byte zero, the next at most 0x10
+    if quads and quads[0::4].count(0) == len(quads) // 4 and max(quads[1::4]) <= 0x10:
+        return "utf-32-be"
+    pairs = head[:len(head) // 2 * 2]
+    even, odd = pairs[0::2].count(0), pairs[1::2].count(0)
+    few, most = sorted((even, odd))
+    if most >= 4 * few and (few == 0 or most >= 32):  # NULs the high bytes of characters
+        return "utf-16-le" if odd > even else "utf-16-be"  # (a few U+xx00 letters aside)
+    return None
+
+
 def decode_text(data: bytes, path: Path | str) -> str:
-    """UTF-8 (optionally gzip) text, refusing binaries with a clear message."""
+    """UTF-8 (optionally gzip) text, or UTF-16/32 told by its byte order mark or the place of
+    its NUL bytes, refusing binaries with a clear message."""
     if data[:2] == GZIP_MAGIC:
         data = _gunzip(data, path)
-    if b"\x00" in data[:65536]:
+    wide = wide_encoding(data[:SNIFF_BYTES])
+    if wide is None and b"\x00" in data[:SNIFF_BYTES]:
         raise XwsatError(f"{path}: looks like a binary file, not text")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode(wide or "utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise XwsatError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+        named = wide.upper().replace("-LE", " (little-endian)").replace("-BE", " (big-endian)"
+                                                                       ) if wide else "UTF-8"
+        raise XwsatError(f"{path}: not {named} text (bad byte at offset {exc.start})") from None
 
 
 def read_text_file(path: Path) -> str:

@@ -16,6 +16,7 @@ from xwsat.commands.common import (
     limited,
     load_grid,
     load_inputs,
+    note_left_out,
     print_record,
     status_line,
     time_left,
@@ -25,9 +26,11 @@ from xwsat.commands.options import (
     ForceOpt,
     GridArg,
     JsonOpt,
+    MemoryOpt,
     Rules,
     TimeOpt,
     Words,
+    check_memory_limit,
     check_min_length,
     check_time_limit,
     grouped,
@@ -145,7 +148,8 @@ CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
 
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
                 engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0,
-                min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None) -> None:
+                min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None,
+                memory_limit: MemoryOpt = 0) -> None:
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
     the folder's, and check the proof against it (--engine); or, for a certificate of the
     no-repeat count, count the words that fit its slots again. Exit 1 when the certificate
@@ -157,10 +161,11 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         raise XwsatError(f"--engine must be one of {', '.join(ENGINES)}")
     checker_engine(engine)  # a checker that is not installed is refused before any work
     check_time_limit(time_limit)
+    check_memory_limit(memory_limit)
     if min_length is not None:
         check_min_length(min_length)
     compile_first([], checker=engine)
-    with limited(time_limit):
+    with limited(time_limit, memory_limit or None):
         try:
             rules = read_manifest(directory).get("rules") or {}
         except Rejected as exc:
@@ -189,7 +194,9 @@ def _read_as_certified(dictionary: str, rules: dict, fold_yo: bool
     from xwsat.evidence.recheck import word_filters
 
     score, declared, _, filters = word_filters(rules)
-    words = load_words(dictionary, score, declared, fold_yo=fold_yo).words
+    read = load_words(dictionary, score, declared, fold_yo=fold_yo)
+    note_left_out(read, declared is not None)
+    words = read.words
     if filters:
         everything = len(load_words(dictionary).words)
         filters.append(f"your {everything:,} words are {len(words):,} under these rules")

@@ -57,6 +57,14 @@ def check_time_limit(time_limit: float) -> None:
 MAX_SEED = 2**31 - 1  # CP-SAT and ACE take 32-bit seeds
 
 
+def check_memory_limit(memory_limit: int) -> None:
+    if memory_limit < 0:
+        raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
+    if 0 < memory_limit < 512:
+        raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its "
+                         "dictionary")
+
+
 def check_seed(seed: int, option: str = "--seed") -> None:
     if not 0 <= seed <= MAX_SEED:
         raise XwsatError(f"{option} must be between 0 and {MAX_SEED}")
@@ -110,11 +118,7 @@ class Search:
 
         check_time_limit(self.time_limit)
         check_seed(self.seed)
-        if self.memory_limit < 0:
-            raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
-        if 0 < self.memory_limit < 512:
-            raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its "
-                             "dictionary")
+        check_memory_limit(self.memory_limit)
         validate_spec(self.backend)
 
     @property

@@ -46,6 +46,7 @@ from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
 from xwsat.guard import Finished, Tick, memory_watched, run_all, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
+from xwsat.outputs import move_new, write_file
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.verify import check_fill
 
@@ -473,17 +474,24 @@ def add_files(directory: Path, names: list[str]) -> None:
         target = directory / name
         manifest.setdefault("files", {})[name] = {"bytes": target.stat().st_size,
                                                   "sha256": sha256_file(target)}
-    tmp = directory / ".manifest.json.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_file(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", replace=True)
 
 
 def _publish(directory: Path, stage: Path, files: list[Path], manifest: dict) -> None:
-    """Move the staged files in, then write the manifest (with their hashes) last."""
+    """Move the staged files in, then write the manifest (with their hashes) last. Each is
+    moved without replacing anything: a file that appeared in the folder during the run stops
+    the publication, and what this run had moved in is taken out again."""
     manifest["files"] = {p.name: {"bytes": p.stat().st_size, "sha256": sha256_file(p)}
                          for p in files}
-    for path in files:
-        os.replace(path, directory / path.name)
     tmp = stage / "manifest.json"
     tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, directory / "manifest.json")
+    moved: list[Path] = []
+    for path in [*files, tmp]:
+        try:
+            move_new(path, directory / path.name)
+        except FileExistsError:
+            for done in moved:
+                done.unlink(missing_ok=True)
+            raise XwsatError(f"{directory / path.name}: appeared while the certificate was "
+                             "made; nothing in the folder was replaced") from None
+        moved.append(directory / path.name)

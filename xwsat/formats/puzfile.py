@@ -15,7 +15,7 @@ from pathlib import Path
 
 from xwsat.errors import XwsatError
 from xwsat.formats.puzzle import Puzzle, make_grid
-from xwsat.grid import BLOCK, EMPTY
+from xwsat.grid import BLOCK, EMPTY, check_size
 
 _PUZ_EMPTY = "-"
 
@@ -24,6 +24,9 @@ def read_puz(data: bytes, source: str) -> Puzzle:
     """Parse a .puz file: pattern, given letters, solution (if unlocked) and clues."""
     import puz
 
+    magic = data.find(b"ACROSS&DOWN\x00")  # the header: width and height 0x2A past the magic
+    if magic >= 2 and len(data) > magic + 0x2B:
+        check_size(data[magic + 0x2B], data[magic + 0x2A], source)
     try:
         p = puz.load(data)
     except (puz.PuzzleFormatError, UnicodeDecodeError, ValueError, IndexError) as exc:
