@@ -33,6 +33,7 @@ from xwsat.commands.options import (
     grouped,
 )
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.problem import build_problem
 from xwsat.words import load_words
 
@@ -122,7 +123,7 @@ def count(
         typer.echo(f"{kind} {result.count:,} {noun} ({result.reason}; {result.method}, "
                    f"{result.seconds:.2f} s)")
     reached = limit and result.count >= limit
-    raise typer.Exit(0 if result.exact or reached else 3)
+    raise typer.Exit(ExitCode.OK if result.exact or reached else ExitCode.UNDECIDED)
 
 
 DirArg = Annotated[Path, typer.Argument(help="A certificate folder (prove --certificate).")]
@@ -140,7 +141,8 @@ CheckMinOpt = Annotated[int | None, typer.Option(
 CheckRepeatsOpt = Annotated[bool | None, typer.Option(
     "--allow-repeats/--no-repeats", help="Your rule on repeated words: the certificate must be "
     "about it (default: the certificate's own rule).")]
-CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
+CHECK_EXIT = {"verified": ExitCode.UNFILLABLE, "rejected": ExitCode.ERROR,
+              "undecided": ExitCode.UNDECIDED}
 
 
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,

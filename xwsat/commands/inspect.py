@@ -31,6 +31,7 @@ from xwsat.commands.options import (
     grouped,
 )
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.guard import GRACE_S
 from xwsat.info import grid_info
 from xwsat.plan_view import plan_report
@@ -112,7 +113,7 @@ def plan(
         if found is not None:
             typer.echo("\n" + found.as_text(names))
     if found is not None and found.cut_short:
-        raise typer.Exit(3)  # the probe stopped short (time limit, Ctrl-C): as every command
+        raise typer.Exit(ExitCode.UNDECIDED)  # the probe stopped short (time limit, Ctrl-C)
 
 
 def register(app: typer.Typer) -> None:

@@ -28,6 +28,7 @@ from xwsat.commands.common import (
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.evidence import evidence_text as report
+from xwsat.exit_codes import ExitCode
 from xwsat.outcome import Status
 from xwsat.pipeline import fill_grid
 from xwsat.problem import Built, build_problem
@@ -133,7 +134,7 @@ def prove(
             _say(data, "cross_check", report.cross_check_json(cc),
                  report.cross_check_lines(cc, status.value))
             if cc.agree is False:
-                code = 4
+                code = ExitCode.ERROR
     if data is not None:
         print_record(data)
     raise typer.Exit(code)
