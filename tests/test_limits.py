@@ -231,9 +231,32 @@ def test_the_watch_does_not_nest() -> None:
 
 def test_a_stage_gets_the_time_left_less_the_grace(monkeypatch) -> None:
     monkeypatch.setattr(common, "STARTED", time.monotonic() - 1.0)
-    left = common.time_left(3.0)
+    left = common.budget(3.0).for_child()
     assert 3.0 - 1.0 - guard.GRACE_S - 0.1 < left <= 3.0 - 1.0 - guard.GRACE_S
-    assert common.time_left(0.5) == 0.1  # past the deadline: a token, never negative
+    assert common.budget(0.5).for_child() == 0.1  # past the deadline: a token, never negative
+
+
+def test_a_command_called_in_process_gives_each_stage_its_whole_limit(monkeypatch) -> None:
+    monkeypatch.setattr(common, "STARTED", None)
+    assert common.budget(3.0).for_child() == 3.0
+    assert common.budget(3.0).left() == 3.0
+
+
+def test_a_budget_says_when_work_stops_and_when_its_child_is_killed() -> None:
+    budget = guard.Budget(2.0, started=100.0)
+    assert budget.deadline == 102.0
+    assert budget.kill_at() == 102.0 + guard.GRACE_S
+    assert budget.stop_at(0.3) == 101.7
+    assert guard.Budget(0.1, started=100.0).stop_at(0.3) == 100.0  # never before its start
+    assert guard.Budget(None, started=100.0).kill_at() is None
+    assert guard.Budget(None).for_child() is None
+
+
+def test_a_budget_s_margin_never_leaves_less_than_its_floor() -> None:
+    spent = guard.Budget(1.0, started=time.monotonic() - 5.0)
+    assert spent.left() == 0.0
+    assert spent.with_margin(guard.REPORT_S) == 0.1
+    assert spent.with_margin(guard.REPORT_S, floor=0.0) == 0.0
 
 
 def test_within_a_command_no_stage_starts_after_ctrl_c() -> None:

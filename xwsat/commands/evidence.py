@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import (
+    budget,
     check_outputs,
     clear_status_line,
     compile_first,
@@ -18,7 +19,6 @@ from xwsat.commands.common import (
     load_inputs,
     print_record,
     status_line,
-    time_left,
     write_atomic,
 )
 from xwsat.commands.options import (
@@ -111,7 +111,7 @@ def count(
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-        result = count_fills(built, limit or None, time_left(time_limit), status_line,
+        result = count_fills(built, limit or None, budget(time_limit).for_child(), status_line,
                              rules.min_length, method)
         clear_status_line()
     if json_out:
@@ -175,7 +175,7 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         user_words, filters = None, []
         if dictionary is not None:
             user_words, filters = _read_as_certified(dictionary, rules, fold_yo)
-        lines, verdict = recheck(directory, engine, time_left(time_limit), status_line,
+        lines, verdict = recheck(directory, engine, budget(time_limit).for_child(), status_line,
                                  user_grid, user_words, filters, min_length, allow_repeats)
         clear_status_line()
     typer.echo("\n".join(lines))
