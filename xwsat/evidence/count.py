@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
-from xwsat.guard import CHILD_REPORT_S, Budget, Tick, report_partial, run_function
+from xwsat.evidence.running_count import Partial
+from xwsat.guard import CHILD_REPORT_S, Budget, Tick, run_function
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 from xwsat.words import WordList
@@ -28,22 +29,6 @@ class Count:
     reason: str
     seconds: float
     method: str
-
-
-class Partial:
-    """The count so far, sent to the parent at most every ``EVERY_S`` (``report_partial``): what
-    it prints if it stops the counting child (Ctrl-C, the time limit) before the end."""
-
-    EVERY_S = 0.2
-
-    def __init__(self) -> None:
-        self.at = 0.0
-
-    def send(self, n: int) -> None:
-        now = time.monotonic()
-        if now - self.at >= self.EVERY_S:
-            self.at = now
-            report_partial(n)
 
 
 def _enumerate(problem: FillProblem, limit: int | None, time_limit: float, workers: int) -> dict:

@@ -19,7 +19,6 @@ unit-propagation consequences, all of them still implied by the formula).
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import os
 import time
@@ -28,6 +27,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from xwsat.errors import XwsatError
+from xwsat.evidence.proof_files import read_text
 from xwsat.guard import OTHER_FAILED, Finished, Tick, memory_watched, run_all
 
 MIN_PART_LINES = 100  # below this, a second part saves less than its own parse costs
@@ -67,24 +67,6 @@ def checker_label(check: dict) -> str:
     if engine == "trail":
         return "xwsat's trail checker (RUP)"
     return f"dratify ({engine} engine)" if engine else "dratify"
-
-
-def read_bytes(path: Path) -> bytes:
-    """A formula or proof file's bytes, gzip-compressed or plain, as the trail checker parses
-    and hashes them (no newline translation: a file with a carriage return hashes apart from
-    its text and so never matches the text ``check-proof`` compared)."""
-    if path.suffix == ".gz":
-        with gzip.open(path, "rb") as handle:
-            return handle.read()
-    return path.read_bytes()
-
-
-def read_text(path: Path) -> str:
-    """A formula or proof file as text (what dratify parses), gzip-compressed or plain."""
-    if path.suffix == ".gz":
-        with gzip.open(path, "rt", encoding="ascii") as handle:
-            return handle.read()
-    return path.read_text(encoding="ascii")
 
 
 def parts_for(lines: int) -> int:

@@ -27,7 +27,8 @@ from xwsat.evidence.certificate import (
     certificate_problem,
     sha256_file,
 )
-from xwsat.evidence.drat_check import check_in_parts, checker_label, parts_for, read_text
+from xwsat.evidence.drat_check import check_in_parts, checker_label, parts_for
+from xwsat.evidence.proof_files import read_text
 from xwsat.grid import Grid, parse_grid
 from xwsat.guard import Tick
 from xwsat.outcome import Stop

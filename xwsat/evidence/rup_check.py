@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from xwsat.errors import XwsatError
+from xwsat.evidence.proof_files import read_bytes
 
 NAME = "trail"
 CHECKER = "xwsat trail checker"
@@ -55,7 +56,6 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
     """Child: check the proof file against the formula file; the same fields as
     ``drat_check.check_files`` (one part)."""
     from xwsat.evidence import rup_kernel
-    from xwsat.evidence.drat_check import read_bytes
 
     start = time.perf_counter()
     formula_bytes = read_bytes(Path(cnf_path))

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from xwsat.encode.cnf import CNF
-from xwsat.evidence.producers import ProofRun
+from xwsat.evidence.proof_run import ProofRun
 from xwsat.outcome import Status
 from xwsat.problem import FillProblem
 
