@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from oracle import brute_fills
 
-from xwsat.backends.registry import backend_specs, make_backend
+from xwsat.backends.registry import backend_specs, experimental_specs, make_backend
 from xwsat.encode.cnf import encode_cnf
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
@@ -53,8 +53,8 @@ def require(spec: str):
 
 
 def test_the_registry_lists_every_back_end_and_variant() -> None:
-    assert {"mac", "cpsat", "sat", "native", "ace", "native:prove", "native:balanced"} <= \
-        set(SPECS)
+    assert {"mac", "cpsat", "sat", "native", "ace", "native:prove", "mac:words",
+            "mac:renew"} <= set(SPECS)
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -62,6 +62,27 @@ def test_the_registry_lists_every_back_end_and_variant() -> None:
                          [pytest.param(*i[1:], id=i[0]) for i in INSTANCES])
 def test_verdict_matches_brute_force(spec: str, text: str, words: list[str],
                                      allow_repeats: bool) -> None:
+    check_against_brute_force(spec, text, words, allow_repeats)
+
+
+@pytest.mark.parametrize("spec", experimental_specs())
+@pytest.mark.parametrize(("text", "words", "allow_repeats"),
+                         [pytest.param(*i[1:], id=i[0]) for i in INSTANCES[:2]])
+def test_experimental_variant_still_matches_brute_force(spec: str, text: str, words: list[str],
+                                                         allow_repeats: bool) -> None:
+    """Research variants are not the product, but a wrong verdict from one is still a bug."""
+    check_against_brute_force(spec, text, words, allow_repeats)
+
+
+def test_experimental_variants_are_runnable_but_not_listed() -> None:
+    assert experimental_specs()
+    assert not set(experimental_specs()) & set(SPECS)
+    for spec in experimental_specs():
+        make_backend(spec)
+
+
+def check_against_brute_force(spec: str, text: str, words: list[str],
+                              allow_repeats: bool) -> None:
     backend = require(spec)
     grid = parse_grid(text)
     wordlist = build_wordlist({w: (50, None) for w in words})

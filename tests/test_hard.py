@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 from oracle import brute_fills
 
-from xwsat.backends.registry import AUTO_POLICIES, LARGE_SLOTS, resolve, validate_spec
+from xwsat.backends.registry import (
+    AUTO_POLICIES,
+    EXPERIMENTAL_POLICIES,
+    LARGE_SLOTS,
+    resolve,
+    validate_spec,
+)
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
 from xwsat.native import VARIANTS, Search
@@ -134,7 +140,7 @@ def test_progress_text_names_nodes_rate_and_enumeration_time() -> None:
 
 
 def test_auto_policies_are_valid_and_unknown_ones_refused() -> None:
-    for name in AUTO_POLICIES:
+    for name in [*AUTO_POLICIES, *EXPERIMENTAL_POLICIES]:
         assert validate_spec(f"auto:{name}") == f"auto:{name}"
     assert validate_spec("auto") == "auto"
     with pytest.raises(XwsatError, match="unknown auto policy"):
@@ -161,3 +167,18 @@ def test_staged_auto_policy_fills_and_verifies() -> None:
             assert result.verified and result.filled.rows in expected
 
 
+
+
+def test_the_product_s_policies_are_the_ones_auto_runs() -> None:
+    assert set(AUTO_POLICIES) == {"default", "renew", "phase"}
+    assert not set(AUTO_POLICIES) & set(EXPERIMENTAL_POLICIES)
+
+
+def test_backend_help_names_every_experimental_variant_and_policy() -> None:
+    from xwsat.backends.registry import experimental_specs
+    from xwsat.commands.options import BackendOpt
+
+    text = BackendOpt.__metadata__[0].help
+    experimental = text.partition("Experimental")[2]
+    for spec in [*experimental_specs(), *(f"auto:{p}" for p in EXPERIMENTAL_POLICIES)]:
+        assert spec in experimental, spec
