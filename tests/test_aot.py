@@ -14,9 +14,9 @@ from xwsat.words import load_words
 
 pytest.importorskip("numba")
 
-from xwsat.mac import aot, kernel  # noqa: E402
-from xwsat.mac import state as mstate  # noqa: E402
-from xwsat.mac.model import build_model  # noqa: E402
+from xwsat.compiled_search import aot, kernel  # noqa: E402
+from xwsat.compiled_search import state as mstate  # noqa: E402
+from xwsat.compiled_search.model import build_model  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from xwsat.bench.suites import load_suite
 from xwsat.cli import app
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, extract_slots, parse_grid
-from xwsat.patterns import block_count, check_pattern, generate_patterns
+from xwsat.grid_patterns import block_count, check_pattern, generate_patterns
 
 
 def blocks_of(grid) -> list[list[bool]]:

@@ -1,4 +1,5 @@
-"""The no-repeat rule counted (``xwsat.hall``): against brute force, and through the commands."""
+"""The no-repeat rule counted (``xwsat.no_repeat``): against brute force, and through the
+commands."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from xwsat.cli import app
 from xwsat.grid import parse_grid
-from xwsat.hall import hall_set
+from xwsat.no_repeat import hall_set
 from xwsat.problem import FillProblem, build_problem
 from xwsat.words import build_wordlist
 

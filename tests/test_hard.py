@@ -20,15 +20,15 @@ from xwsat.backends.registry import (
 )
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
-from xwsat.native import VARIANTS, Search
-from xwsat.native.estimate import TreeEstimate, describe_seconds, progress_text
-from xwsat.native.prover import prove
-from xwsat.native.regions import distinct_rows, project, regions
 from xwsat.outcome import Status, Stop
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.planner import default_plan
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate
+from xwsat.python_search import VARIANTS, Search
+from xwsat.python_search.estimate import TreeEstimate, describe_seconds, progress_text
+from xwsat.python_search.prover import prove
+from xwsat.python_search.regions import distinct_rows, project, regions
 from xwsat.words import build_wordlist
 
 GRID = ".....\n.....\n.....\n#...#"

@@ -26,10 +26,10 @@ from xwsat.backends.mac import (  # noqa: E402
     add_planned_weights,
     epoch_seed,
 )
-from xwsat.mac import kernel  # noqa: E402
-from xwsat.mac import model as model_module  # noqa: E402
-from xwsat.mac.model import build_model, slot_rows, word_of_row  # noqa: E402
-from xwsat.mac.state import new_state  # noqa: E402
+from xwsat.compiled_search import kernel  # noqa: E402
+from xwsat.compiled_search import model as model_module  # noqa: E402
+from xwsat.compiled_search.model import build_model, slot_rows, word_of_row  # noqa: E402
+from xwsat.compiled_search.state import new_state  # noqa: E402
 from xwsat.planner import placement_difficulty  # noqa: E402
 
 
@@ -123,8 +123,8 @@ def test_reseed_variant_is_listed_and_not_sharing(variant: str) -> None:
 def test_what_a_search_proved_is_its_nogoods_and_its_root_removals(english) -> None:
     """``share.learned`` finds the root domains by undoing the trail on a copy: the same
     domains the kernel itself goes back to; its units are the letters gone at the root."""
-    from xwsat.mac import share
-    from xwsat.mac import state as mstate
+    from xwsat.compiled_search import share
+    from xwsat.compiled_search import state as mstate
 
     checked, with_units = 0, 0
     for seed, size, share_of_words in CASES:

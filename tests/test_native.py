@@ -15,13 +15,13 @@ from oracle import valid_fill as valid
 from xwsat.backends.native import from_spec
 from xwsat.errors import XwsatError
 from xwsat.grid import parse_grid
-from xwsat.native import Search, SearchConfig
-from xwsat.native.bitsets import bit_indices, letter_bitsets, members, to_bitset
-from xwsat.native.symmetry import transpose_pair
 from xwsat.outcome import Limits, Status
 from xwsat.planner import default_plan
 from xwsat.problem import FillProblem, build_problem
 from xwsat.propagate import propagate
+from xwsat.python_search import Search, SearchConfig
+from xwsat.python_search.bitsets import bit_indices, letter_bitsets, members, to_bitset
+from xwsat.python_search.symmetry import transpose_pair
 from xwsat.restarts import luby
 from xwsat.words import build_wordlist
 
@@ -151,7 +151,7 @@ def test_static_is_fragments_without_the_planner() -> None:
     """The baseline that shows what the planner buys differs from it in the plan alone."""
     from dataclasses import replace
 
-    from xwsat.native import VARIANTS
+    from xwsat.python_search import VARIANTS
 
     assert VARIANTS["fragments"].planner and not VARIANTS["static"].planner
     assert replace(VARIANTS["static"], planner=True) == VARIANTS["fragments"]

@@ -272,12 +272,12 @@ class _SlowSolver:
 
 
 def test_cpsat_stops_on_ctrl_c_and_only_then_says_interrupted() -> None:
-    """The one CP-SAT runner of generate, freeform and optimise (xwsat.stoppable)."""
+    """The one CP-SAT runner of generate, freeform and optimise (xwsat.cpsat_thread)."""
     import signal
     import threading
     import time
 
-    from xwsat.stoppable import solve_stoppable
+    from xwsat.cpsat_thread import solve_stoppable
 
     quick = _SlowSolver()
     quick.stop.set()  # ends on its own: not an interruption
@@ -299,7 +299,7 @@ def test_a_stop_or_a_deadline_ends_the_solve_without_counting_as_ctrl_c() -> Non
     import threading
     import time
 
-    from xwsat.stoppable import solve_stoppable
+    from xwsat.cpsat_thread import solve_stoppable
 
     stop = threading.Event()
     stop.set()

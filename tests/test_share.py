@@ -1,5 +1,5 @@
-"""Nogoods traded between racing compiled searches (``xwsat.mac.share``): what one search proved
-prunes the other without changing any verdict."""
+"""Nogoods traded between racing compiled searches (``xwsat.compiled_search.share``): what one
+search proved prunes the other without changing any verdict."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from xwsat.words import load_words
 
 pytest.importorskip("numba")
 
-from xwsat.mac import aot, share  # noqa: E402
-from xwsat.mac import state as mstate  # noqa: E402
-from xwsat.mac.model import build_model  # noqa: E402
+from xwsat.compiled_search import aot, share  # noqa: E402
+from xwsat.compiled_search import state as mstate  # noqa: E402
+from xwsat.compiled_search.model import build_model  # noqa: E402
 
 
 @pytest.fixture(scope="module")

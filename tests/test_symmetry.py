@@ -79,9 +79,9 @@ pytest.importorskip("numba")
 
 from xwsat.backends.mac import MacBackend  # noqa: E402
 from xwsat.backends.native import from_spec as native_backend  # noqa: E402
-from xwsat.mac import kernel  # noqa: E402
-from xwsat.mac import state as mstate  # noqa: E402
-from xwsat.mac.model import build_model  # noqa: E402
+from xwsat.compiled_search import kernel  # noqa: E402
+from xwsat.compiled_search import state as mstate  # noqa: E402
+from xwsat.compiled_search.model import build_model  # noqa: E402
 
 
 def search(problem: FillProblem, seed: int, mirror: bool, proof: bool = False) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from xwsat.outcome import Limits, Outcome, Status, Stop, stopped
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
-    from xwsat.mac.share import Exchange
+    from xwsat.compiled_search.share import Exchange
 
 MEMORY_EVERY = 10  # polls between readings of the run's memory
 
@@ -83,9 +83,9 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
 
     A staged portfolio lets a fast back-end answer easy grids alone and escalates to the others
     only when it has not. With ``share`` the racers that can trade nogoods do so
-    (``xwsat.mac.share``). Returns UNKNOWN at the time limit, on Ctrl-C or a memory breach, or
-    when no back-end decided (ERROR when every one of them failed); ``label`` names such an
-    undecided outcome (the caller's policy, e.g. ``auto``) instead of its first racer.
+    (``xwsat.compiled_search.share``). Returns UNKNOWN at the time limit, on Ctrl-C or a memory
+    breach, or when no back-end decided (ERROR when every one of them failed); ``label`` names
+    such an undecided outcome (the caller's policy, e.g. ``auto``) instead of its first racer.
     """
     started = time.monotonic()
     # each back-end is told to stop guard.REPORT_S early, so it reports by itself within the limit;
@@ -98,7 +98,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
     polls = 0
     exchange = None
     if share and len(specs) > 1:
-        from xwsat.mac.share import Exchange
+        from xwsat.compiled_search.share import Exchange
 
         exchange = Exchange(len(specs))
     try:

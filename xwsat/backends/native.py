@@ -7,7 +7,7 @@ grids, transposition symmetry breaking, conflict-directed backjumping with pruni
 ``native:fragments`` (the planner's order with fragments, templates, backjumping and accelerators;
 complete), ``native:static`` (the same without the planner's features: longest-first
 order, no fragments, no accelerators) and ``native:balanced`` (fragments plus dynamic difficulty
-balancing; incomplete, so it never answers UNFILLABLE). See ``xwsat.native.engine``.
+balancing; incomplete, so it never answers UNFILLABLE). See ``xwsat.python_search.engine``.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from typing import ClassVar
 
 from xwsat.backends.base import Traits, fill_from_choice
 from xwsat.errors import XwsatError
-from xwsat.native import VARIANTS, Search, SearchConfig
-from xwsat.native.engine import SearchResult
-from xwsat.native.estimate import progress_text
-from xwsat.native.prover import Proof, prove
 from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, Stop, stopped
 from xwsat.planner import default_plan, make_plan
 from xwsat.problem import FillProblem
+from xwsat.python_search import VARIANTS, Search, SearchConfig
+from xwsat.python_search.engine import SearchResult
+from xwsat.python_search.estimate import progress_text
+from xwsat.python_search.prover import Proof, prove
 
 DEFAULT_VARIANT = "csp"
 # the registry's ``native:VARIANT`` names; the static baseline and the incomplete balancing are

@@ -40,8 +40,8 @@ AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
 # Policies for research and for earlier result rows, runnable by name (``auto:NAME``) but not
 # the product's: none won a place in docs/hard-grids.md. ``words`` is the earlier default
 # (``mac:words`` against ``mac``) and ``letters`` the one before it; ``share`` is the ``words``
-# race with the two searches trading nogoods (``xwsat.mac.share``: 0.87x the time on the quick
-# subset, 1.00x on the held-out grids, the same instances decided); ``reseed`` races
+# race with the two searches trading nogoods (``xwsat.compiled_search.share``: 0.87x the time on
+# the quick subset, 1.00x on the held-out grids, the same instances decided); ``reseed`` races
 # ``mac:reseed`` against ``mac`` (heavy-tailed grids; ``renew`` keeps its win); ``python``,
 # ``race``, ``staged`` and ``regions`` race the Python searches and SAT.
 EXPERIMENTAL_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
@@ -56,7 +56,7 @@ EXPERIMENTAL_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
 }
 # every 19x19 and larger grid of the benchmark has 118 slots or more, every 15x15 at most 88
 LARGE_SLOTS = 100
-# policies whose racers trade the nogoods they learn (``xwsat.mac.share``)
+# policies whose racers trade the nogoods they learn (``xwsat.compiled_search.share``)
 SHARING_POLICIES = frozenset({"share"})
 
 

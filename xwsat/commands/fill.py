@@ -30,8 +30,8 @@ from xwsat.commands.common import (
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
+from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.formats.html import unchecked_note
-from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.outcome import Status

@@ -24,7 +24,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
-from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
+from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.placer import FreeformResult, default_size, freeform
 from xwsat.outcome import Status

@@ -33,7 +33,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, read_grid, render_rows
-from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
+from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots

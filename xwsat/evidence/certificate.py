@@ -328,7 +328,7 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
     time); the seed whose search refutes them in the fewest failures; and how the run was
     stopped, if it was (Ctrl-C, the command's own limit)."""
     from xwsat.backends.mac import MacBackend
-    from xwsat.hall import hall_set
+    from xwsat.no_repeat import hall_set
 
     problem = built.problem
     counted = hall_set(problem)

@@ -22,10 +22,10 @@ import time
 from xwsat.encode.cnf import CNF
 from xwsat.evidence.proof_run import ProofRun
 from xwsat.evidence.running_count import Partial
-from xwsat.native.bitsets import members
-from xwsat.native.state import SearchState
 from xwsat.outcome import Status
 from xwsat.problem import FillProblem
+from xwsat.python_search.bitsets import members
+from xwsat.python_search.state import SearchState
 
 CLOCK_EVERY = 64
 

@@ -185,12 +185,12 @@ def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
 
 def _explain_by_count(built: Built, start: float) -> Explanation | None:
     """Slots of one length with fewer candidate words between them than their number
-    (``xwsat.hall``), dropped one at a time while the count still fails. Only when no two of
+    (``xwsat.no_repeat``), dropped one at a time while the count still fails. Only when no two of
     them cross and none has a given letter: any fewer of them then have a word each (Hall's
     theorem) and nothing else ties them, so the set is minimal; otherwise (None) a smaller set
     might still fail through a crossing or a letter (three 3-letter words for a 3x3 square:
     two crossing slots that would repeat a word), which the searches below find."""
-    from xwsat.hall import hall_set
+    from xwsat.no_repeat import hall_set
     from xwsat.pipeline import explain_hall
 
     problem = built.problem

@@ -41,13 +41,13 @@ class MacProducer:
     name = "mac"
 
     def describe(self) -> dict:
-        return {"name": "xwsat compiled MAC search (xwsat/mac/kernel.py, numba)",
+        return {"name": "xwsat compiled MAC search (xwsat/compiled_search/kernel.py, numba)",
                 "branching": "two-way on letters, dom/wdeg, restarts with nogoods",
                 "proof_logging": True}
 
     def prove(self, problem: FillProblem, cnf: CNF, proof_path: str, time_limit: float,
               seed: int = 0) -> ProofRun:
-        from xwsat.mac.proof import search_with_proof
+        from xwsat.compiled_search.proof import search_with_proof
 
         return search_with_proof(problem, cnf, proof_path, time_limit, seed)
 

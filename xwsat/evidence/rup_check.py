@@ -84,7 +84,7 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
 def _marker() -> Path:
     """A file that says "this checker source was compiled by this numba" (numba's own cache
     holds the code; the marker lets a command know without importing numba)."""
-    from xwsat.mac.aot import compiled_marker
+    from xwsat.compiled_search.aot import compiled_marker
 
     return compiled_marker(Path(__file__).resolve().parent, ("rup_kernel.py",), "checker")
 

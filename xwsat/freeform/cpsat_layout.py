@@ -19,9 +19,9 @@ import threading
 import time
 from collections.abc import Callable
 
+from xwsat.cpsat_thread import solve_stoppable
 from xwsat.freeform.layout import ACROSS, DOWN, Entry, Layout, Placement
 from xwsat.guard import CPSAT_OVERRUN_S, Budget
-from xwsat.stoppable import solve_stoppable
 
 Progress = Callable[[str], None]
 

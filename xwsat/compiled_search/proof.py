@@ -45,9 +45,9 @@ def search_with_proof(problem: FillProblem, cnf: CNF, proof_path: str,
                       time_limit: float | None, seed: int = 0) -> ProofRun:
     """Run the compiled search with proof logging: UNFILLABLE (proof complete), FILLED
     (candidate index per slot) or UNKNOWN (time)."""
-    from xwsat.mac import aot
-    from xwsat.mac import state as mstate  # the kernel's codes and state
-    from xwsat.mac.model import build_model, slot_rows, word_of_row
+    from xwsat.compiled_search import aot
+    from xwsat.compiled_search import state as mstate  # the kernel's codes and state
+    from xwsat.compiled_search.model import build_model, slot_rows, word_of_row
 
     start = time.perf_counter()
     deadline = start + time_limit if time_limit else None

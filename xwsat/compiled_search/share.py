@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from xwsat.mac import state as mstate
-from xwsat.mac.state import State
+from xwsat.compiled_search import state as mstate
+from xwsat.compiled_search.state import State
 
 
 def recorded(st: State, since: int, max_len: int) -> np.ndarray:

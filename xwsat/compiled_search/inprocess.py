@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import time
 
-from xwsat.mac import aot
-from xwsat.mac import state as mstate
-from xwsat.mac.model import Model, build_model
-from xwsat.mac.state import State
+from xwsat.compiled_search import aot
+from xwsat.compiled_search import state as mstate
+from xwsat.compiled_search.model import Model, build_model
+from xwsat.compiled_search.state import State
 from xwsat.problem import FillProblem
 
 SLICE = 2_000  # decisions between two looks at the clock (well under 0.1 s)

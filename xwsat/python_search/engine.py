@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from xwsat.native.estimate import TreeEstimate
-from xwsat.native.state import SearchState
-from xwsat.native.symmetry import transpose_pair
 from xwsat.outcome import Status, Stop
 from xwsat.planner import Plan
 from xwsat.problem import FillProblem
+from xwsat.python_search.estimate import TreeEstimate
+from xwsat.python_search.state import SearchState
+from xwsat.python_search.symmetry import transpose_pair
 from xwsat.restarts import luby
 
 CLOCK_EVERY = 8  # nodes between clock checks

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from xwsat.native.bitsets import bit_indices, letter_bitsets, members
-from xwsat.native.symmetry import enforce_order
 from xwsat.problem import FillProblem
+from xwsat.python_search.bitsets import bit_indices, letter_bitsets, members
+from xwsat.python_search.symmetry import enforce_order
 
 DOM, CELL, ASSIGN = 0, 1, 2
 FEW = 12  # below this many candidates, read letters from the candidates themselves

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from xwsat.mac.model import Model
-from xwsat.mac.state import State
+from xwsat.compiled_search.model import Model
+from xwsat.compiled_search.state import State
 
 MODULE = "xwsat_mac_aot"
 SOURCES = ("kernel.py", "model.py", "state.py", "aot.py")
@@ -154,14 +154,14 @@ def build(model: Model, state: State) -> Path:
         warnings.filterwarnings("ignore", message="The 'pycc' module is pending deprecation")
         from numba.pycc import CC
 
-    from xwsat.mac import kernel
+    from xwsat.compiled_search import kernel
 
     target = folder()
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".aot-build-", dir=target.parent))
     try:
         namespace = {"run": kernel.run, "Model": Model, "State": State}
-        exec(compile(_export_source(), "<xwsat.mac.aot export>", "exec"), namespace)
+        exec(compile(_export_source(), "<xwsat.compiled_search.aot export>", "exec"), namespace)
         cc = CC(MODULE)
         cc.output_dir = str(work)
         cc.target_cpu = "host"  # built and run on this machine
@@ -203,7 +203,7 @@ def runner() -> Runner:
     except (OSError, ImportError):
         module = None
     if module is None:
-        from xwsat.mac import kernel
+        from xwsat.compiled_search import kernel
 
         return kernel.run
     flat = module.run_flat

@@ -30,8 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from xwsat.mac.model import Model
-from xwsat.mac.state import (  # noqa: F401  (re-exported: the kernel's callers read them here)
+from xwsat.compiled_search.model import Model
+from xwsat.compiled_search.state import (  # noqa: F401  (re-exported: the kernel's callers read them here)
     BUDGET,
     FAILS,
     FQ,

@@ -1,9 +1,9 @@
 """Region-first proving: search the stacks of long slots and the whole grid in turn.
 
-A stack region (``xwsat.native.regions``) is a relaxation of the grid, so a region with no fill
-proves the grid has none, with a small certificate; a region's complete search can end sooner than
-the whole grid's (measured: it did on one grid, and cost more than it saved on three others, see
-docs/hard-grids.md, so ``auto`` races the plain letter search by default). The prover keeps one
+A stack region (``xwsat.python_search.regions``) is a relaxation of the grid, so a region with no
+fill proves the grid has none, with a small certificate; a region's complete search can end sooner
+than the whole grid's (measured: it did on one grid, and cost more than it saved on three others,
+see docs/hard-grids.md, so ``auto`` races the plain letter search by default). The prover keeps one
 resumable search per region plus one on the whole grid (the complete fallback, and the only one
 whose fill is a fill of the grid) and gives them time slices in turn, doubling the slice each round
 (a fair share for regions whose proof is long, without knowing which those are); the whole grid gets
@@ -18,12 +18,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from xwsat.native.engine import Search, SearchConfig, SearchResult
-from xwsat.native.regions import Region, regions
 from xwsat.outcome import Status
 from xwsat.planner import default_plan
 from xwsat.problem import FillProblem
 from xwsat.propagate import propagate
+from xwsat.python_search.engine import Search, SearchConfig, SearchResult
+from xwsat.python_search.regions import Region, regions
 
 FIRST_SLICE_S = 0.25
 MAX_REGIONS = 10

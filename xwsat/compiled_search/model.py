@@ -1,4 +1,4 @@
-"""The letters model as flat arrays, for the compiled MAC search (``xwsat.mac.kernel``).
+"""The letters model as flat arrays, for the compiled MAC search (``xwsat.compiled_search.kernel``).
 
 A variable per cell (its letters as a uint64 mask), a table constraint per slot. The slots of one
 length share one table (``_table_sources``), each with its own current rows. A table keeps, for

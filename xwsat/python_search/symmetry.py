@@ -16,7 +16,7 @@ import numpy as np
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
-    from xwsat.native.state import SearchState
+    from xwsat.python_search.state import SearchState
 
 
 def transpose_pair(problem: FillProblem) -> tuple[int, int] | None:

@@ -1,7 +1,8 @@
-"""The native filler's search: state with explanations and trail, and the search loop."""
+"""The Python backtracking filler (the `native` back-end): its search state with explanations and
+trail, and the search loop."""
 
-from xwsat.native.engine import Search, SearchConfig, SearchResult
-from xwsat.native.state import SearchState
+from xwsat.python_search.engine import Search, SearchConfig, SearchResult
+from xwsat.python_search.state import SearchState
 
 VARIANTS: dict[str, SearchConfig] = {
     "csp": SearchConfig(score_weight=3.0, letters_up_to=16),

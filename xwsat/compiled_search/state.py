@@ -1,6 +1,6 @@
-"""The compiled search's state (``xwsat.mac.kernel``): its arrays, scalar slots and codes, kept
-apart from the kernel so that a caller of the ahead-of-time build (``xwsat.mac.aot``) makes and
-reads a state without importing numba.
+"""The compiled search's state (``xwsat.compiled_search.kernel``): its arrays, scalar slots and
+codes, kept apart from the kernel so that a caller of the ahead-of-time build
+(``xwsat.compiled_search.aot``) makes and reads a state without importing numba.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from xwsat.mac.model import Model, Start
+from xwsat.compiled_search.model import Model, Start
 
 # scalar slots in State.sc
 (TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
@@ -70,12 +70,12 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
               phase: bool = False) -> State:
     """A fresh state: every slot queued, weights 1 with a seeded tie-break below 1e-3.
 
-    With ``yvar`` (the CNF's letter variables) every refutation is written to ``proof`` as a
-    DRUP lemma; see ``xwsat.mac.proof``. With ``words`` the search decides whole words (a slot
-    takes a word, or loses it) instead of single letters: the way fills are found faster on
-    large grids; never with a proof. With ``phase`` (letter decisions only) a cell first tries
-    again the letter it last held, as SAT solvers save phases across restarts: a letter search
-    that wanders differently, raced against the plain one on large grids."""
+    With ``yvar`` (the CNF's letter variables) every refutation is written to ``proof`` as a DRUP
+    lemma; see ``xwsat.compiled_search.proof``. With ``words`` the search decides whole words (a
+    slot takes a word, or loses it) instead of single letters: the way fills are found faster on
+    large grids; never with a proof. With ``phase`` (letter decisions only) a cell first tries again
+    the letter it last held, as SAT solvers save phases across restarts: a letter search that
+    wanders differently, raced against the plain one on large grids."""
     n_cells, n_slots = len(start.dom), len(model.slot_table)
     levels = n_cells + 2
     trail = levels * (n_cells + len(start.ct) + n_slots) + n_slots + 16
