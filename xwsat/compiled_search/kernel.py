@@ -69,8 +69,8 @@ from xwsat.compiled_search.state import (  # noqa: F401  (re-exported: the kerne
 
 # No NRT: the kernel allocates no array, and without numba's runtime a call between these
 # functions no longer increfs and decrefs every array of Model and State: measured 2.2-3.8x
-# faster on the same decisions (results/latency/). tests/test_mac.py checks verdicts and decision
-# counts against the Python search.
+# faster on the same decisions (results/latency/). tests/unit/test_compiled_search.py checks
+# verdicts and decision counts against the Python search.
 compiled_kernel = njit(cache=True, _nrt=False)
 
 U0, U1 = np.uint64(0), np.uint64(1)

@@ -6,7 +6,7 @@ its branch, so consecutive lemmas share most of their literals; the trail checke
 propagation of the shared ones (results/evidence/README.md, "A checker that keeps its trail").
 It checks the same thing (every lemma a unit-propagation consequence of the formula and the
 lemmas before it, the empty clause derived) and agrees with dratify on every proof tried,
-mutated ones included (tests/test_rup_check.py). It is independent of the searches that write
+mutated ones included (tests/unit/test_rup_check.py). It is independent of the searches that write
 the proofs: it reads only the CNF and proof files. dratify stays available (``--engine
 dratify``) as a second checker written by others.
 """

@@ -9,8 +9,8 @@ from pathlib import Path
 from xwsat.exit_codes import ExitCode
 from xwsat.outcome import Status
 
-PACKAGE = Path(__file__).resolve().parents[1] / "xwsat"
-README = Path(__file__).resolve().parents[1] / "README.md"
+PACKAGE = Path(__file__).resolve().parents[2] / "xwsat"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_exit_codes_match_the_readme_table() -> None:

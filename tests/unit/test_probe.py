@@ -125,7 +125,7 @@ def test_the_time_left_resumes_the_scan_s_search_of_a_window() -> None:
 
     from xwsat.words import load_words
 
-    small = Path(__file__).resolve().parents[1] / "grids" / "small"
+    small = Path(__file__).resolve().parents[2] / "grids" / "small"
     grid = parse_grid((small / "open5.txt").read_text(), "open5.txt")
     problem = build_problem(grid, load_words(str(small / "words5_sub3.txt"))).problem
     first = probe_mod.decide(problem, 0.1, 0)  # the refutation takes some 9,000 failures

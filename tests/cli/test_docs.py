@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from xwsat.cli import COMMANDS, app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 GROUPS = {"bench": ("run", "report"), "grids": ("suites", "generate"),
           "dict": ("info", "export")}

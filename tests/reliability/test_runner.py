@@ -146,7 +146,7 @@ def test_a_killed_parent_leaves_no_child_behind(tmp_path) -> None:
         "p = build_problem(parse_grid('..\\n..'), build_wordlist({w: (50, None) for w in "
         "['AB', 'AC', 'BD', 'CD']})).problem\n"
         "run_portfolio([('fake:sleep', 0.0)], p, Limits(time_limit=100))\n")
-    tests = str(Path(__file__).resolve().parent)
+    tests = str(Path(__file__).resolve().parents[1])
     proc = subprocess.Popen([sys.executable, str(script), tests])
     children: list[int] = []
     deadline = time.monotonic() + 30

@@ -1,4 +1,4 @@
-"""Fuzzing the command line (slow: ``pytest -m slow tests/test_fuzz.py``).
+"""Fuzzing the command line (slow: ``pytest -m slow tests/reliability/test_fuzz.py``).
 
 Hypothesis (seeded: ``derandomize=True``) makes grids (text, .json, .ipuz, .puz, with
 malformed bytes), dictionaries (random words, scores and clues with control characters; gzip,

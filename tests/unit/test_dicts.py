@@ -16,7 +16,7 @@ from xwsat.cli import app
 from xwsat.word_stats import dict_info, export_lines, format_info
 from xwsat.words import build_wordlist, load_words
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 

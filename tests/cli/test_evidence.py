@@ -143,7 +143,7 @@ def write_case(tmp_path: Path, case) -> tuple[Path, Path]:
 def test_cli_prove_with_every_kind_of_evidence(tmp_path) -> None:
     grid, words = write_case(tmp_path, GIVEN_MATTERS)
     # the given C leaves 2A and 2D the one word AC: by default the certificate would be the
-    # count (tests/test_hall.py); a proof method asks for a proof
+    # count (tests/unit/test_no_repeat.py); a proof method asks for a proof
     result = invoke("prove", grid, "--dict", words, "--certificate", tmp_path / "cert",
                     "--proof-method", "mac", "--explain", "--explain-svg",
                     tmp_path / "core.svg", "--cross-check")

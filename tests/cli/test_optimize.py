@@ -19,7 +19,7 @@ from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.verify import check_fill
 from xwsat.words import build_wordlist
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 # 3x3 open grid: rows and columns are 3-letter words. Scores make the greedy choice poor.

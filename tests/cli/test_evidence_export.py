@@ -15,7 +15,7 @@ from xwsat.outcome import Status
 from xwsat.problem import build_problem
 from xwsat.words import load_words
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "encodings" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "encodings" / "examples"
 SUFFIX = {"dimacs": "cnf", "xcsp3": "xml", "xcsp3-cells": "cells.xml", "cpsat": "cpsat.txt"}
 CASES = [("words13", True), ("words3", False)]  # the open 3x3: fillable, and only by repeats
 

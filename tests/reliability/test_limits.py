@@ -27,7 +27,7 @@ from xwsat.cli import app
 from xwsat.commands import common
 from xwsat.outcome import Stop
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 XWSAT = shutil.which("xwsat", path=os.path.dirname(sys.executable)) or "xwsat"
 HARD = ROOT / "grids" / "hard" / "g15-s8-018.txt"  # undecided for minutes by every back-end
 UNFILLABLE_HARD = ROOT / "grids" / "hard" / "g15-s8-001.txt"  # mac: unfillable in ~2 s

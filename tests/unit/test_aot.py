@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from test_mac import random_problem
+from test_compiled_search import random_problem
 
 from xwsat.words import load_words
 

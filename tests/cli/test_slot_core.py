@@ -19,7 +19,7 @@ from xwsat.words import load_words
 
 pytest.importorskip("numba")
 
-SMALL = Path(__file__).resolve().parent.parent / "grids" / "small"
+SMALL = Path(__file__).resolve().parents[2] / "grids" / "small"
 # two blank 5x5 squares side by side, neither fillable from every 10th five-letter word: a
 # refutation needs the slots of one square only
 TWIN = "\n".join(["....." + "#" + "....."] * 5)

@@ -16,7 +16,7 @@ from xwsat.grid import parse_grid
 from xwsat.problem import build_problem
 from xwsat.words import load_words
 
-LEX = Path(__file__).resolve().parent.parent / "grids" / "dictionaries" / "lex.txt"
+LEX = Path(__file__).resolve().parents[2] / "grids" / "dictionaries" / "lex.txt"
 WORDS3 = ["CAT", "ARE", "TEN", "ACT", "TEA", "ERA", "EAT", "ATE", "NET", "TAN", "ANT", "RAT", "TAR"]
 WORDS2 = ["AT", "TA", "NE", "EN", "AN", "NA", "TE", "ET", "AA"]
 

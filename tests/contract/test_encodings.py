@@ -141,7 +141,7 @@ def test_the_certificate_formula_text_is_stable() -> None:
     from xwsat.encode.cnf import dimacs_text
     from xwsat.evidence.certificate import certificate_cnf, certificate_problem
 
-    root = Path(__file__).resolve().parents[1] / "grids" / "small"
+    root = Path(__file__).resolve().parents[2] / "grids" / "small"
     built = build_problem(parse_grid((root / "open5.txt").read_text()),
                           load_words(str(root / "words5_sub10.txt")))
     text = dimacs_text(certificate_cnf(certificate_problem(built, None)))

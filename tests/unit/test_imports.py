@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "xwsat"
+PACKAGE = Path(__file__).resolve().parents[2] / "xwsat"
 
 
 def _modules() -> dict[str, Path]:

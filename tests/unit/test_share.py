@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from oracle import valid_fill as valid
-from test_mac import CASES, random_problem
+from test_compiled_search import CASES, random_problem
 
 from xwsat.backends.native import from_spec
 from xwsat.backends.registry import resolve, shares_nogoods
