@@ -20,12 +20,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from xwsat.backends.cpsat import PRESOLVE_TUPLE_LIMIT
+from xwsat.cpsat_thread import solve_stoppable
 from xwsat.encode.cpsat_tables import encode_cpsat
 from xwsat.outcome import Status
 from xwsat.pipeline import FillResult
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.propagate import propagate
-from xwsat.stoppable import solve_stoppable
 from xwsat.verify import check_fill
 
 Progress = Callable[[float, str], None]

@@ -12,7 +12,7 @@ from xwsat.backends.registry import make_backend, resolve, shares_nogoods
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.guard import Tick
-from xwsat.hall import HallSet, hall_set
+from xwsat.no_repeat import HallSet, hall_set
 from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
 from xwsat.portfolio import first_look, run_portfolio
 from xwsat.problem import Built, build_problem, fill_letters

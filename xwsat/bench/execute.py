@@ -21,15 +21,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from xwsat.guard import CommandRun, run_command
+from xwsat.guard import BENCH_SLACK_S, CommandRun, run_command
 from xwsat.outcome import Stop
 
-HARD_SLACK_S = 30.0  # outer wall clock = limit * 1.5 + slack (load, build, verify, grace)
 STOP = threading.Event()  # set on Ctrl-C: every watcher kills its run and returns at once
 
 
 def hard_limit(time_limit: float) -> float:
-    return time_limit * 1.5 + HARD_SLACK_S
+    return time_limit * 1.5 + BENCH_SLACK_S
 
 
 def _version(module: str) -> str:

@@ -43,6 +43,7 @@ from xwsat.bench.tables import (
 from xwsat.commands.common import compile_first, same_file, write_atomic
 from xwsat.commands.options import check_seed, check_time_limit
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.guard import stop_on_termination
 from xwsat.outcome import Stop
 from xwsat.words import load_words
@@ -195,7 +196,7 @@ def run(
     if interrupted:
         typer.echo("xwsat: interrupted; rows so far are kept, rerun the same command to resume",
                    err=True)
-        raise typer.Exit(3)
+        raise typer.Exit(ExitCode.UNDECIDED)
     if not no_report:
         try:
             _write_report(out_dir, None)
@@ -209,7 +210,7 @@ def run(
         typer.echo("xwsat: DISAGREEMENT between verdicts:", err=True)
         for problem in problems:
             typer.echo(f"  !! {problem}", err=True)
-        raise typer.Exit(4)
+        raise typer.Exit(ExitCode.ERROR)
 
 
 def check_bench_folder(folder: Path) -> None:

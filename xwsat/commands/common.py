@@ -23,7 +23,6 @@ from xwsat.words import WordList, load_words, normalize_word
 STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
 _record = {"printed": False}  # whether this command has printed its --json record
 _replaceable: set[str] = set()  # this command's outputs that --force lets it replace
-WATCH_SLACK_S = 0.3  # the command-wide watch stops main-process work this long past the limit
 NOT_A_TTY_EVERY_S = 5.0  # progress lines when stderr is a file or a pipe: one per this many s
 
 
@@ -69,16 +68,9 @@ def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     return grid.map_letters(fitted), word_list
 
 
-# What the search stage leaves of the command's time for ending its solver processes, checking
-# the fill and printing it. The search runs its back-ends in child processes that it ends itself
-# by the limit it is given, so it needs no kill grace of its own; taking one here as well made
-# `fill -t 5` stop at 4.1 s.
-WRAP_UP_S = 0.2
-
-
 def fill_options(search: Search, rules: Rules, started: float | None = None) -> FillOptions:
     """The search options with the time the command has left (its loading counted)."""
-    left = time_left(search.time_limit, started, margin=WRAP_UP_S)
+    left = budget(search.time_limit, started).with_margin(guard.WRAP_UP_S)
     return FillOptions(search.backend, left, search.memory_mb, search.seed, rules.allow_repeats,
                        rules.min_length)
 
@@ -131,22 +123,18 @@ def command_started() -> float:
     return STARTED if STARTED is not None else time.monotonic()
 
 
-def time_left(time_limit: float, started: float | None = None,
-              margin: float = guard.GRACE_S) -> float:
-    """Seconds a stage of the command may still take (at least a token 0.1 s): the command's
-    ``time_limit`` not yet spent, less ``margin``: by default the guard's grace, so that a stage
-    run in a child (killed ``guard.GRACE_S`` past its own limit) is over by the deadline."""
-    origin = started if started is not None else STARTED
-    if origin is None:
-        return time_limit
-    return max(0.1, time_limit - (time.monotonic() - origin) - margin)
+def budget(time_limit: float, started: float | None = None) -> guard.Budget:
+    """The command's time: ``time_limit`` from ``started`` (default: when the command began
+    under ``xwsat``; called in-process, the clock is not running). A stage run in a child takes
+    ``budget(...).for_child()``."""
+    return guard.Budget(time_limit, started if started is not None else STARTED)
 
 
 @contextlib.contextmanager
 def limited(time_limit: float | None, memory_mb: int | None = None) -> Iterator[None]:
     """The command-wide watch: the whole command (main-process work included) stops a little
     past ``time_limit`` seconds from its start, or when its processes pass ``memory_mb``."""
-    limit = time_limit + WATCH_SLACK_S if time_limit is not None else None
+    limit = time_limit + guard.WATCH_SLACK_S if time_limit is not None else None
     with guard.watch(limit, memory_mb, started=STARTED, shown=time_limit):
         yield
 

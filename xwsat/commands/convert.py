@@ -11,8 +11,8 @@ import typer
 from xwsat.commands.common import check_outputs, note_left_out, write_atomic
 from xwsat.commands.options import ForceOpt
 from xwsat.formats import WRITABLE, check_format, read_puzzle, render_puzzle
+from xwsat.formats.across_lite import lost_text_note
 from xwsat.formats.html import unchecked_note
-from xwsat.formats.puzfile import lost_text_note
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
 

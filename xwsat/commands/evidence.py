@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import (
+    budget,
     check_outputs,
     clear_status_line,
     compile_first,
@@ -19,7 +20,6 @@ from xwsat.commands.common import (
     note_left_out,
     print_record,
     status_line,
-    time_left,
     write_atomic,
 )
 from xwsat.commands.options import (
@@ -36,6 +36,7 @@ from xwsat.commands.options import (
     grouped,
 )
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.problem import build_problem
 from xwsat.words import load_words
 
@@ -113,7 +114,7 @@ def count(
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-        result = count_fills(built, limit or None, time_left(time_limit), status_line,
+        result = count_fills(built, limit or None, budget(time_limit).for_child(), status_line,
                              rules.min_length, method)
         clear_status_line()
     if json_out:
@@ -125,7 +126,7 @@ def count(
         typer.echo(f"{kind} {result.count:,} {noun} ({result.reason}; {result.method}, "
                    f"{result.seconds:.2f} s)")
     reached = limit and result.count >= limit
-    raise typer.Exit(0 if result.exact or reached else 3)
+    raise typer.Exit(ExitCode.OK if result.exact or reached else ExitCode.UNDECIDED)
 
 
 DirArg = Annotated[Path, typer.Argument(help="A certificate folder (prove --certificate).")]
@@ -143,7 +144,8 @@ CheckMinOpt = Annotated[int | None, typer.Option(
 CheckRepeatsOpt = Annotated[bool | None, typer.Option(
     "--allow-repeats/--no-repeats", help="Your rule on repeated words: the certificate must be "
     "about it (default: the certificate's own rule).")]
-CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
+CHECK_EXIT = {"verified": ExitCode.UNFILLABLE, "rejected": ExitCode.ERROR,
+              "undecided": ExitCode.UNDECIDED}
 
 
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
@@ -178,7 +180,7 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         user_words, filters = None, []
         if dictionary is not None:
             user_words, filters = _read_as_certified(dictionary, rules, fold_yo)
-        lines, verdict = recheck(directory, engine, time_left(time_limit), status_line,
+        lines, verdict = recheck(directory, engine, budget(time_limit).for_child(), status_line,
                                  user_grid, user_words, filters, min_length, allow_repeats)
         clear_status_line()
     typer.echo("\n".join(lines))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from xwsat.commands.common import (
+    budget,
     check_outputs,
     clear_status_line,
     command_started,
@@ -24,14 +25,13 @@ from xwsat.commands.common import (
     load_inputs,
     print_record,
     status_line,
-    time_left,
     write_atomic,
 )
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
+from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.formats.html import unchecked_note
-from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.outcome import Status
@@ -187,7 +187,7 @@ def fill(
         if optimize and result.filled is not None:
             from xwsat.optimize import optimized_result
 
-            left = time_left(search.time_limit, started)
+            left = budget(search.time_limit, started).for_child()
             result, best = optimized_result(result, rules.allow_repeats, rules.min_length, left,
                                             search.seed, status_line)
             clear_status_line()

@@ -28,7 +28,9 @@ DictOpt = Annotated[str, typer.Option(
     "--dict", "-d", help="'en', 'ru', 'es' (embedded) or a word-list file.")]
 BackendOpt = Annotated[str, typer.Option(
     "--backend", "-b",
-    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace.")]
+    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace. "
+    "Experimental, for research: mac:planned, native:static, native:balanced, auto:words, "
+    "auto:share, auto:reseed, auto:letters, auto:python, auto:race, auto:staged, auto:regions.")]
 TimeOpt = Annotated[float, typer.Option(
     "--time-limit", "-t", help="Seconds of wall clock for the whole command.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import (
+    budget,
     check_outputs,
     clear_status_line,
     compile_first,
@@ -22,12 +23,12 @@ from xwsat.commands.common import (
     load_inputs,
     print_record,
     status_line,
-    time_left,
     write_atomic,
 )
 from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.evidence import evidence_text as report
+from xwsat.exit_codes import ExitCode
 from xwsat.outcome import Status
 from xwsat.pipeline import fill_grid
 from xwsat.problem import Built, build_problem
@@ -127,13 +128,14 @@ def prove(
         if cross_check and status.definitive:
             from xwsat.evidence.crosscheck import cross_check as run_cross_check
 
-            cc = run_cross_check(built, status, outcome.method, time_left(search.time_limit),
+            cc = run_cross_check(built, status, outcome.method,
+                                 budget(search.time_limit).for_child(),
                                  rules.min_length, status_line)
             clear_status_line()
             _say(data, "cross_check", report.cross_check_json(cc),
                  report.cross_check_lines(cc, status.value))
             if cc.agree is False:
-                code = 4
+                code = ExitCode.ERROR
     if data is not None:
         print_record(data)
     raise typer.Exit(code)
@@ -145,7 +147,8 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
     from xwsat.evidence.core_svg import core_svg
     from xwsat.evidence.explain import explain_isolated
 
-    expl = explain_isolated(built, time_left(search.time_limit), rules.min_length, status_line)
+    expl = explain_isolated(built, budget(search.time_limit).for_child(), rules.min_length,
+                            status_line)
     clear_status_line()
     if expl is None:
         _say(data, "explanation", None, ["(no explanation: the time limit came first)"])
@@ -198,7 +201,7 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     facts = {"min_length": rules.min_length, "min_score": words.min_score,
              "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
              "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
-    run = certify(built, directory, str(grid), time_left(search.time_limit), proof,
+    run = certify(built, directory, str(grid), budget(search.time_limit).for_child(), proof,
                   engine=checker, rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()
     filled = run.outcome.status is Status.FILLED

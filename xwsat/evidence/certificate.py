@@ -44,6 +44,7 @@ from xwsat.evidence.count_certificate import (
 from xwsat.evidence.drat_check import check_in_parts, checker_engine, checker_label, parts_for
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
+from xwsat.exit_codes import ExitCode
 from xwsat.guard import Finished, Tick, memory_watched, run_all, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.outputs import move_new, write_file
@@ -76,11 +77,11 @@ class CertificateRun:
     checked: bool | None = None
 
     @property
-    def exit_code(self) -> int:
-        """As any verdict, except that an unchecked proof is no verdict (3) and a rejected
-        one an error (4)."""
+    def exit_code(self) -> ExitCode:
+        """As any verdict, except that an unchecked proof is no verdict (undecided) and a
+        rejected one an error."""
         if self.outcome.status is Status.UNFILLABLE and self.checked is not True:
-            return 4 if self.checked is False else 3
+            return ExitCode.ERROR if self.checked is False else ExitCode.UNDECIDED
         return self.outcome.status.exit_code
 
 
@@ -328,7 +329,7 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
     time); the seed whose search refutes them in the fewest failures; and how the run was
     stopped, if it was (Ctrl-C, the command's own limit)."""
     from xwsat.backends.mac import MacBackend
-    from xwsat.hall import hall_set
+    from xwsat.no_repeat import hall_set
 
     problem = built.problem
     counted = hall_set(problem)

@@ -18,13 +18,12 @@ import numpy as np
 
 from xwsat.encode.cnf import encode_cnf
 from xwsat.grid import Grid
-from xwsat.guard import Tick, run_function
+from xwsat.guard import CHILD_REPORT_S, Budget, Tick, run_function
 from xwsat.outcome import Status, Stop
 from xwsat.problem import Built, FillProblem, build_problem
 from xwsat.propagate import propagate
 
 EXPLAIN_SOLVER = "cadical195"
-MARGIN_S = 0.3  # the child stops minimising this long before the limit, to return its core
 SEARCH_MAX_SLOTS = 24  # up to this many slots the MAC search is the oracle (else CDCL cores)
 CONFLICT_BUDGET = 200_000  # per minimisation call; an undecided call keeps the member
 
@@ -112,7 +111,8 @@ def explain_isolated(built: Built, time_limit: float, min_length: int = 2,
     returned, marked not minimal; None when not even the first refutation finished). Ctrl-C
     (or a termination signal) stops it and goes on as ``KeyboardInterrupt``: the command was
     interrupted, not out of time."""
-    run = run_function(explain, (built, max(time_limit - MARGIN_S, 0.1), min_length),
+    own = Budget.from_now(time_limit).with_margin(CHILD_REPORT_S)  # it returns its core first
+    run = run_function(explain, (built, own, min_length),
                        time_limit, "minimising the explanation", on_tick)
     if run.stop is Stop.INTERRUPTED:
         raise KeyboardInterrupt
@@ -185,12 +185,12 @@ def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
 
 def _explain_by_count(built: Built, start: float) -> Explanation | None:
     """Slots of one length with fewer candidate words between them than their number
-    (``xwsat.hall``), dropped one at a time while the count still fails. Only when no two of
+    (``xwsat.no_repeat``), dropped one at a time while the count still fails. Only when no two of
     them cross and none has a given letter: any fewer of them then have a word each (Hall's
     theorem) and nothing else ties them, so the set is minimal; otherwise (None) a smaller set
     might still fail through a crossing or a letter (three 3-letter words for a 3x3 square:
     two crossing slots that would repeat a word), which the searches below find."""
-    from xwsat.hall import hall_set
+    from xwsat.no_repeat import hall_set
     from xwsat.pipeline import explain_hall
 
     problem = built.problem

@@ -6,7 +6,7 @@ its branch, so consecutive lemmas share most of their literals; the trail checke
 propagation of the shared ones (results/evidence/README.md, "A checker that keeps its trail").
 It checks the same thing (every lemma a unit-propagation consequence of the formula and the
 lemmas before it, the empty clause derived) and agrees with dratify on every proof tried,
-mutated ones included (tests/test_rup_check.py). It is independent of the searches that write
+mutated ones included (tests/unit/test_rup_check.py). It is independent of the searches that write
 the proofs: it reads only the CNF and proof files. dratify stays available (``--engine
 dratify``) as a second checker written by others.
 """
@@ -90,7 +90,7 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
 def _marker() -> Path:
     """A file that says "this checker source was compiled by this numba" (numba's own cache
     holds the code; the marker lets a command know without importing numba)."""
-    from xwsat.mac.aot import compiled_marker
+    from xwsat.compiled_search.aot import compiled_marker
 
     return compiled_marker(Path(__file__).resolve().parent, ("rup_kernel.py",), "checker")
 

@@ -47,8 +47,8 @@ def restricted(problem: FillProblem, slots: Sequence[int]) -> FillProblem:
 def _refuted(problem: FillProblem, deadline: float, seed: int) -> tuple[list[int], int] | None:
     """The slots where the compiled letter search failed while refuting ``problem``, and how
     many failures it took; None when it found a fill or ran out of time."""
-    from xwsat.mac import inprocess
-    from xwsat.mac import state as mstate
+    from xwsat.compiled_search import inprocess
+    from xwsat.compiled_search import state as mstate
 
     code, st = inprocess.search(problem, deadline, seed)
     if code != mstate.UNSAT:
