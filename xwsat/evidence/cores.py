@@ -28,11 +28,11 @@ import numpy as np
 
 from xwsat.evidence.explain import (
     Explanation,
-    _wipeout_sentence,
     blank_problem,
     given_codes,
     sub_problem,
     trivial_core,
+    wipeout_sentence,
 )
 from xwsat.evidence.slot_core import FAILED_WEIGHT, restricted
 from xwsat.guard import interruption
@@ -128,6 +128,7 @@ class _Refinement:
         self.oracle_name, self.seed = oracle, seed
         self.method = "first core"
         self.oracle: _Oracle | None = None  # built on first use: with given letters it costs
+        self.propagated = propagate(built.problem)  # for the cores' sentence, once
 
     @property
     def calls(self) -> int:
@@ -142,7 +143,8 @@ class _Refinement:
              necessary: int = 0, minimal: bool = False, stopped: str = "") -> Explanation:
         slots = tuple(sorted(slots))
         return Explanation(slots, tuple(sorted(givens)), minimal,
-                           _wipeout_sentence(self.built, slots), method, self.calls,
+                           wipeout_sentence(self.built, slots, self.propagated), method,
+                           self.calls,
                            time.monotonic() - self.start, proof, necessary, stopped)
 
     def refine(self, first: Sequence[int] | None, first_proof: str,
@@ -227,7 +229,7 @@ class _Refinement:
             raise ValueError("the grid is fillable: there is nothing to explain")
         if whole.refuted is None:
             return None
-        wiped = propagate(problem).wiped
+        wiped = self.propagated.wiped
         slots = sorted(whole.failed) or ([wiped] if wiped is not None else every)
         neighbours = problem.neighbours()
         while len(slots) < len(every):

@@ -22,7 +22,7 @@ import numpy as np
 from xwsat.encode.cnf import encode_cnf
 from xwsat.grid import Grid
 from xwsat.problem import Built, FillProblem, build_problem
-from xwsat.propagate import propagate
+from xwsat.propagate import Propagated, propagate
 
 EXPLAIN_SOLVER = "cadical195"
 CONFLICT_BUDGET = 200_000  # per minimisation call; an undecided call keeps the member
@@ -221,7 +221,7 @@ def _explain_by_cdcl(built: Built, time_limit: float, min_length: int) -> Explan
     slots = tuple(sorted(owner[v][1] for v in core if owner[v][0] == "slot"))
     given_cells = tuple(givens[owner[v][1]] for v in core if owner[v][0] == "given")
     return Explanation(slots, tuple(sorted(given_cells)), minimal,
-                       _wipeout_sentence(built, slots),
+                       wipeout_sentence(built, slots),
                        "selector core, deletion-based minimisation", calls,
                        time.monotonic() - start, proof=f"refuted by {EXPLAIN_SOLVER}",
                        necessary=len(core) if minimal else 0)
@@ -262,12 +262,14 @@ def _count_core(built: Built, start: float) -> Explanation | None:
                        "are slots", necessary=len(kept) if minimal else 0)
 
 
-def _wipeout_sentence(built: Built, core: tuple[int, ...]) -> str:
+def wipeout_sentence(built: Built, core: tuple[int, ...],
+                     wiped: Propagated | None = None) -> str:
     """The arc-consistency reason, when the slot it empties is one of the core's (otherwise
-    it names a slot outside the core, which reads as a contradiction: found in review)."""
+    it names a slot outside the core, which reads as a contradiction: found in review).
+    ``wiped``: ``propagate(built.problem)`` when the caller has it already."""
     from xwsat.pipeline import explain_wipeout
 
-    wiped = propagate(built.problem)
+    wiped = wiped if wiped is not None else propagate(built.problem)
     if wiped.wiped is None or wiped.wiped not in core:
         return ""
     return "arc consistency alone proves it: " + explain_wipeout(built, wiped.wiped, wiped.reason)
