@@ -71,12 +71,12 @@ def main() -> None:
     parser.add_argument("--xwsat", default="xwsat", help="the command to run (default xwsat)")
     parser.add_argument("--time-limit", type=float, default=120.0)
     parser.add_argument("--certificate", action="store_true", help="prove with --certificate")
-    parser.add_argument("--seeds", type=int, nargs="*", default=[None],
-                        help="run each instance with each of these --seed values")
+    parser.add_argument("--seed", type=int, action="append", dest="seeds",
+                        help="run each instance with this --seed (repeatable)")
     parser.add_argument("--out", type=Path, help="append the rows here (JSON lines)")
     options = parser.parse_args()
     for instance in options.instances:
-        for seed in options.seeds:
+        for seed in options.seeds or [None]:
             row = measure(shlex.split(options.xwsat), instance, options.time_limit,
                           options.certificate, seed)
             print(json.dumps(row), flush=True)

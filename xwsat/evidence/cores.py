@@ -36,6 +36,7 @@ from xwsat.evidence.explain import (
 )
 from xwsat.evidence.slot_core import FAILED_WEIGHT, restricted
 from xwsat.guard import interruption
+from xwsat.outcome import Status, Stop
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 
@@ -66,6 +67,8 @@ class _Oracle:
         if oracle not in ORACLES:
             raise ValueError(f"unknown oracle {oracle!r}: one of {', '.join(ORACLES)}")
         self.blank, self.oracle, self.seed, self.calls = blank, oracle, seed, 0
+        self.setup_s = 0.0  # the longest a search took to start (its model): no call starts
+        # closer than that to the deadline, since it cannot be stopped before it searches
         self.dense = {int(c): i for i, c in enumerate(blank.cell_ids)}
         self.codes = given_codes(built, blank)
 
@@ -77,7 +80,6 @@ class _Oracle:
         placed = {self.dense[c]: self.codes[c] for c in givens}
         if self.oracle == "search":
             from xwsat.evidence.drup_search import decide
-            from xwsat.outcome import Status
 
             verdict = decide(sub_problem(self.blank, list(slots), placed), deadline)
             known = None if verdict is Status.UNKNOWN else verdict is Status.UNFILLABLE
@@ -85,7 +87,9 @@ class _Oracle:
         from xwsat.mac import inprocess
         from xwsat.mac import state as mstate
 
-        code, st = inprocess.search(restricted(self.blank, slots, placed), deadline, self.seed)
+        model, st = inprocess.start(restricted(self.blank, slots, placed), self.seed)
+        self.setup_s = max(self.setup_s, time.monotonic() - started)
+        code = inprocess.advance(model, st, deadline)
         seconds = time.monotonic() - started
         if code != mstate.UNSAT:
             return _Answer(False if code == mstate.SAT else None, seconds=seconds)
@@ -169,7 +173,7 @@ class _Refinement:
         givens = self.givens_of(slots)
         self.method = "narrowed by the search's failures, then deletion-based minimisation"
         # narrowing: the slots where the search failed, while they alone are refuted
-        while answer.failed and len(answer.failed) < len(slots):
+        while answer.failed and len(answer.failed) < len(slots) and self._time_for_a_call():
             narrower = sorted(answer.failed)
             again = self.oracle.ask(narrower, _within(self.built, narrower, givens),
                                     self._cap(answer))
@@ -186,7 +190,7 @@ class _Refinement:
             for member in queue:
                 if member not in _members(slots, givens) or member in necessary:
                     continue
-                if time.monotonic() >= self.deadline:
+                if not self._time_for_a_call():
                     stopped = "time limit"
                     break
                 trial_slots = [s for s in slots if member != ("slot", s)]
@@ -213,6 +217,11 @@ class _Refinement:
         yield self.core(slots, givens, refuted_by, self.method, len(necessary & members),
                         minimal, "" if minimal else stopped or "time limit")
 
+    def _time_for_a_call(self) -> bool:
+        """Whether a call can still start: its model is built before it looks at the clock."""
+        assert self.oracle is not None
+        return time.monotonic() + self.oracle.setup_s < self.deadline
+
     def _cap(self, answer: _Answer) -> float:
         """The deadline of one call: a few times the last refutation, at least a floor."""
         return min(self.deadline, time.monotonic() + max(CALL_FLOOR_S,
@@ -232,7 +241,7 @@ class _Refinement:
         wiped = self.propagated.wiped
         slots = sorted(whole.failed) or ([wiped] if wiped is not None else every)
         neighbours = problem.neighbours()
-        while len(slots) < len(every):
+        while len(slots) < len(every) and self._time_for_a_call():
             answer = self.oracle.ask(slots, self.givens_of(slots), self._cap(whole))
             if answer.refuted is True:
                 return slots, answer
@@ -258,7 +267,8 @@ def explain_anytime(built: Built, time_limit: float,
     """The last core of ``successive_cores`` (options as there), each one handed to ``on_core``
     as it comes, and what stopped it early: Ctrl-C or the command's limit (``guard``), caught so
     that the caller can report the best core before passing it on. The core then says why it
-    stopped; None when none had come."""
+    stopped; None when none had come. The command's time limit, come during a call that
+    overran ``time_limit``, ends it as ``time_limit`` would: nothing to pass on."""
     best = None
     try:
         for core in successive_cores(built, time_limit, **options):  # type: ignore[arg-type]
@@ -266,6 +276,8 @@ def explain_anytime(built: Built, time_limit: float,
             if on_core is not None:
                 on_core(core)
     except KeyboardInterrupt as exc:
-        _, message = interruption(exc)
+        stop, message = interruption(exc)
+        if stop is Stop.TIME:
+            message, exc = "time limit", None
         return (replace(best, stopped=message) if best is not None else None), exc
     return best, None
