@@ -166,3 +166,33 @@ def test_the_text_shows_the_first_core_before_the_minimal_one(tmp_path) -> None:
     assert out.index("FIRST EXPLANATION") < out.index("EXPLANATION (minimal)")
     assert "not yet minimal" in out and "known unfillable by the compiled MAC search" in out
     assert "     1A  length  3  .DA" in out  # the core's own letters of the locked entry
+
+
+def test_the_command_s_time_limit_during_a_call_ends_it_as_its_own_would(make_words,
+                                                                         monkeypatch) -> None:
+    # the command's watch fires when a call overran the explanation's share: the best core
+    # is kept, said stopped by the time limit, and nothing is passed on (the verdict stands)
+    from xwsat.guard import LimitReached
+    from xwsat.outcome import Stop
+
+    built = locked(make_words, "1A=ADA")
+    real = cores.successive_cores
+
+    def overrun(*args: object, **options: object):
+        yield next(iter(real(*args, **options)))
+        raise LimitReached(Stop.TIME, "time limit of 5 s reached")
+
+    monkeypatch.setattr(cores, "successive_cores", overrun)
+    best, stop = explain_anytime(built, 30)
+    assert stop is None and best is not None and best.stopped == "time limit"
+    assert not best.minimal
+    check_core(built, best)
+    memory = LimitReached(Stop.MEMORY, "memory limit reached")
+
+    def out_of_memory(*args: object, **options: object):
+        yield next(iter(real(*args, **options)))
+        raise memory
+
+    monkeypatch.setattr(cores, "successive_cores", out_of_memory)
+    best, stop = explain_anytime(built, 30)
+    assert stop is memory and best is not None and best.stopped == "memory limit reached"
