@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
 from xwsat.evidence.drat_check import checker_label
@@ -97,8 +96,19 @@ def first_core_lines(built: Built, expl: Explanation) -> list[str]:
               f"{c % built.grid.width + 1}" for c in expl.givens]
     return [f"FIRST EXPLANATION (after {expl.seconds:.1f} s; not yet minimal, looking for a "
             f"smaller one): these {expl.size} constraints cannot hold together",
-            *textwrap.wrap(", ".join(names), 92, initial_indent="  ", subsequent_indent="  "),
+            *_wrapped(names, 92),
             f"  known unfillable by {expl.proof}", ""]
+
+
+def _wrapped(items: list[str], width: int) -> list[str]:
+    """Items separated by commas, as many to a line as fit, none split across lines."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + len(item) + 2 <= width:
+            lines[-1] += f", {item}"
+        else:
+            lines.append("  " + item)
+    return [line + ("," if i < len(lines) - 1 else "") for i, line in enumerate(lines)]
 
 
 def explanation_lines(built: Built, expl: Explanation) -> list[str]:
