@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -290,15 +291,16 @@ def test_check_proof_out_of_time_is_3_not_4(unfillable, tmp_path, monkeypatch) -
     assert "UNDECIDED" in result.stdout and time.monotonic() - start < 1 + OVERRUN_S + 1
 
 
-def _slow_explain(*args: object) -> None:
+def _slow_cores(*args: object, **options: object):
     time.sleep(60)
+    yield from ()
 
 
 def test_ctrl_c_during_the_explanation_is_3_with_a_message(unfillable, monkeypatch,
                                                              ctrl_c_raises) -> None:
-    import xwsat.evidence.explain as explain
+    import xwsat.evidence.cores as cores
 
-    monkeypatch.setattr(explain, "explain", _slow_explain)
+    monkeypatch.setattr(cores, "successive_cores", _slow_cores)
     grid, words = unfillable
     timer = interrupt_after(1.5)
     try:
@@ -307,6 +309,31 @@ def test_ctrl_c_during_the_explanation_is_3_with_a_message(unfillable, monkeypat
         timer.cancel()
     assert result.exit_code == 3, result.output
     assert "UNFILLABLE" in result.stdout and result.stderr.strip() == "xwsat: interrupted"
+
+
+def test_ctrl_c_after_a_first_explanation_shows_it_not_minimal_then_is_3(
+        unfillable, monkeypatch, ctrl_c_raises) -> None:
+    import xwsat.evidence.cores as cores
+
+    real = cores.successive_cores
+
+    def first_then_slow(*args: object, **options: object):
+        yield replace(next(iter(real(*args, **options))), minimal=False)
+        time.sleep(60)
+
+    monkeypatch.setattr(cores, "successive_cores", first_then_slow)
+    grid, words = unfillable
+    timer = interrupt_after(1.5)
+    try:
+        result = run("prove", grid, "--dict", words, "--explain", "-t", "30", "--json")
+    finally:
+        timer.cancel()
+    assert result.exit_code == 3, result.output
+    record = json.loads(result.stdout)
+    assert record["status"] == "unfillable"
+    assert record["explanation"]["minimal"] is False
+    assert record["explanation"]["stopped"] == "interrupted"
+    assert record["explanation"]["slots"] and result.stderr.strip() == "xwsat: interrupted"
 
 
 def _slow_proof(self, *args: object) -> None:

@@ -47,6 +47,9 @@ OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the resu
 ForceOpt = Annotated[bool, typer.Option(
     "--force", help="Replace output files that already exist (an input is never replaced).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
+LockOpt = Annotated[list[str] | None, typer.Option(
+    "--lock", help="Fix an entry, e.g. --lock 1A=OCEAN (repeatable; words outside the "
+    "dictionary are allowed).")]
 
 MAX_TIME_S = 7 * 24 * 3600
 

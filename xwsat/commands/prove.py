@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,14 +25,29 @@ from xwsat.commands.common import (
     status_line,
     write_atomic,
 )
-from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
+from xwsat.commands.options import (
+    ForceOpt,
+    GridArg,
+    JsonOpt,
+    LockOpt,
+    Rules,
+    Search,
+    Words,
+    grouped,
+)
 from xwsat.errors import XwsatError
 from xwsat.evidence import evidence_text as report
 from xwsat.exit_codes import ExitCode
+from xwsat.grid import Grid
+from xwsat.lock import apply_locks
 from xwsat.outcome import Status
 from xwsat.pipeline import fill_grid
 from xwsat.problem import Built, build_problem
 from xwsat.verdict_text import as_json, describe
+from xwsat.words import WordList
+
+if TYPE_CHECKING:
+    from xwsat.evidence.explain import Explanation
 
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the fill here (plain text, .txt) when the grid is fillable.")]
@@ -48,7 +63,8 @@ CheckerOpt = Annotated[str, typer.Option(
     "--proof-checker", help="Who checks the certificate's proof: auto (xwsat's trail checker), "
     "trail, dratify (its native engine when installed), native or python (dratify's engines).")]
 ExplainOpt = Annotated[bool, typer.Option(
-    "--explain", help="Show a minimal set of slots (and given letters) that cannot be filled.")]
+    "--explain", help="Show a set of slots (and given letters) that cannot be filled together: "
+    "the first at once, then smaller ones toward a minimal set while time remains.")]
 ExplainSvgOpt = Annotated[Path | None, typer.Option(
     "--explain-svg", help="Draw the explanation on the grid as SVG (implies --explain).")]
 WholeOpt = Annotated[bool, typer.Option(
@@ -74,6 +90,7 @@ def prove(
     explain_svg: ExplainSvgOpt = None,
     cross_check: CrossOpt = False,
     whole_formula: WholeOpt = False,
+    lock: LockOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
@@ -100,12 +117,15 @@ def prove(
             if real is not None and (real == folder or folder in real.parents):
                 raise XwsatError(f"{path}: lies in the certificate folder {certificate}, "
                                  "whose files are the certificate's; write it elsewhere")
-    compile_first([search.backend] + (["mac"] if certificate or cross_check else []),
+    compile_first([search.backend] + (["mac"] if certificate or cross_check or explain
+                                      or explain_svg else []),
                   checker=proof_checker if certificate is not None else None)
     data: dict | None = None
+    locks = list(lock or [])
+    first: list[str] | None = None  # the slots the certificate's checked proof refutes
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
-            grid_value, word_list = load_inputs(grid, words)
+            grid_value, word_list, _ = _inputs(grid, words, rules, locks)
             result = fill_grid(grid_value, word_list, fill_options(search, rules), status_line)
             clear_status_line()
             if out is not None and result.filled is not None:
@@ -116,13 +136,12 @@ def prove(
             else:
                 typer.echo(describe(result, "prove"))
         else:
-            built, outcome, code, data = _certificate(grid, words, rules, search, certificate,
-                                                      out, proof_method, proof_solver,
-                                                      proof_checker, json_out,
-                                                      not whole_formula)
+            built, outcome, code, data, first = _certificate(
+                grid, words, rules, search, certificate, out, proof_method, proof_solver,
+                proof_checker, json_out, not whole_formula, locks)
         status = outcome.status
         if (explain or explain_svg) and status is Status.UNFILLABLE:
-            _explain(built, grid, certificate, explain_svg, rules, search, data)
+            _explain(built, grid, certificate, explain_svg, rules, search, data, first)
         elif explain or explain_svg:
             _say(data, "explanation", None, ["(nothing to explain: the grid is not unfillable)"])
         if cross_check and status.definitive:
@@ -142,14 +161,31 @@ def prove(
 
 
 def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | None, rules: Rules,
-             search: Search, data: dict | None) -> None:
-    """A minimal core within the time left, printed, drawn, and kept with the certificate."""
+             search: Search, data: dict | None, first: list[str] | None) -> None:
+    """Cores as they come (``xwsat.evidence.cores``): the first printed at once, the smaller
+    ones on the status line; the best, when time is up (or Ctrl-C), printed, drawn and kept
+    with the certificate."""
     from xwsat.evidence.core_svg import core_svg
-    from xwsat.evidence.explain import explain_isolated
+    from xwsat.evidence.cores import explain_anytime
 
-    expl = explain_isolated(built, budget(search.time_limit).for_child(), rules.min_length,
-                            status_line)
+    cores: list[Explanation] = []
+
+    def shown(core: Explanation) -> None:
+        cores.append(core)
+        if len(cores) == 1 and not core.minimal and data is None:
+            clear_status_line()
+            typer.echo("\n".join(report.first_core_lines(built, core)))
+        status_line(core.seconds, f"minimising the explanation ({core.size} constraints, "
+                    f"{core.necessary} shown necessary)")
+
+    index = {name: s for s, name in enumerate(built.problem.slot_names)}
+    expl, stop = explain_anytime(built, budget(search.time_limit).for_child(), shown,
+                                 first=[index[name] for name in first] if first else None,
+                                 first_proof=report.CERTIFIED_CORE,
+                                 min_length=rules.min_length, seed=search.seed)
     clear_status_line()
+    if expl is None and stop is not None:
+        raise stop
     if expl is None:
         _say(data, "explanation", None, ["(no explanation: the time limit came first)"])
         return
@@ -163,8 +199,12 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
         write_atomic(certificate / "explanation.txt",
                      "\n".join(report.explanation_lines(built, expl)) + "\n")
         add_files(certificate, ["explanation.txt", "explanation.svg"])
-    _say(data, "explanation", report.explanation_json(built, expl),
+    _say(data, "explanation", report.explanation_json(built, expl, cores),
          report.explanation_lines(built, expl))
+    if stop is not None:  # Ctrl-C or the command's limit: said with the best core, then as ever
+        if data is not None:
+            print_record(data)
+        raise stop
 
 
 def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
@@ -177,16 +217,17 @@ def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
 
 def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directory: Path,
                  out: Path | None, method: str, solver: str, checker: str, json_out: bool,
-                 core: bool):
+                 core: bool, locks: list[str]):
     """The certificate run decides the grid, with --backend's kind of proof: returns the
-    problem, the outcome, the exit code and the JSON record (when asked for)."""
+    problem, the outcome, the exit code, the JSON record (when asked for) and the slots the
+    checked proof refutes when they are fewer than the grid's (a first explanation)."""
     from xwsat.backends.registry import is_auto
     from xwsat.evidence.certificate import certify, prepare_folder
     from xwsat.evidence.count_certificate import CountRefutation, count_refutation
     from xwsat.evidence.producers import ProofProducer, producer_for_backend
 
     prepare_folder(directory)
-    grid_value, word_list = load_inputs(grid, words)
+    grid_value, word_list, placed = _inputs(grid, words, rules, locks)
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
     # built first in any case: it checks the proof options
     proof: ProofProducer | CountRefutation = producer_for_backend(
@@ -201,6 +242,8 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     facts = {"min_length": rules.min_length, "min_score": words.min_score,
              "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
              "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
+    if placed:  # part of the question: check-proof places them again (``xwsat.lock``)
+        facts.update(locked=placed, placed_only=sorted(word_list.placed_only))
     run = certify(built, directory, str(grid), budget(search.time_limit).for_child(), proof,
                   engine=checker, rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()
@@ -218,7 +261,17 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
                                 "message": run.outcome.message, "manifest": run.manifest}}
     else:
         typer.echo("\n".join(lines))
-    return built, run.outcome, run.exit_code, data
+    formula = run.manifest.get("formula")
+    first = formula["slots"] if run.checked and formula else None
+    return built, run.outcome, run.exit_code, data, first
+
+
+def _inputs(grid: Path, words: Words, rules: Rules,
+            locks: list[str]) -> tuple[Grid, WordList, dict[str, str]]:
+    """The grid and word list with the locked entries placed (``xwsat.lock.apply_locks``),
+    and the locks as slot name -> word."""
+    grid_value, word_list = load_inputs(grid, words)
+    return apply_locks(grid_value, word_list, locks, rules.min_length, words.fold_yo)
 
 
 def register(app: typer.Typer) -> None:

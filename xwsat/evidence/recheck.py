@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from xwsat.errors import XwsatError
@@ -28,7 +28,7 @@ from xwsat.evidence.certificate import (
 )
 from xwsat.evidence.drat_check import check_in_parts, checker_label, parts_for
 from xwsat.evidence.proof_files import read_file, same_formula
-from xwsat.grid import Grid, parse_grid
+from xwsat.grid import Grid, extract_slots, parse_grid
 from xwsat.guard import Tick
 from xwsat.outcome import Stop
 from xwsat.problem import build_problem
@@ -55,6 +55,8 @@ class Question:
     min_length: int
     allow_repeats: bool
     slots: tuple[str, ...] | None = None  # the formula keeps only these slots' constraints
+    locked: tuple[tuple[str, str], ...] = ()  # prove --lock: (slot name, word), in the grid
+    placed_only: tuple[str, ...] = ()  # locked words not in the dictionary: only there
 
     def lines(self) -> list[str]:
         digest = hashlib.sha256("\n".join(self.words).encode("utf-8")).hexdigest()
@@ -66,7 +68,10 @@ class Question:
                 f"{'allowed' if self.allow_repeats else 'forbidden'}",
                 *([f"  formula: the constraints of {len(self.slots)} slots only ("
                    f"{', '.join(self.slots[:8])}{', ...' if len(self.slots) > 8 else ''}); "
-                   "any fill of the grid satisfies them"] if self.slots is not None else [])]
+                   "any fill of the grid satisfies them"] if self.slots is not None else []),
+                *([f"  locked entries: {', '.join(f'{n}={w}' for n, w in self.locked)}"
+                   + (f"; not dictionary words, so only there: {', '.join(self.placed_only)}"
+                      if self.placed_only else "")] if self.locked else [])]
 
 
 def word_filters(rules: dict) -> tuple[int, str | None, bool, list[str]]:
@@ -134,7 +139,21 @@ def question_of(directory: Path, manifest: dict) -> Question:
         raise XwsatError(f"{words_path}: damaged (not gzip)")
     text = decode_text(packed, words_path)
     words = tuple(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
-    return Question(grid, words, alphabet, min_length, allow_repeats, _kept_slots(manifest))
+    locked, placed_only = _locks(rules)
+    return Question(grid, words, alphabet, min_length, allow_repeats, _kept_slots(manifest),
+                    locked, placed_only)
+
+
+def _locks(rules: dict) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The entries ``prove --lock`` placed, and those of them that are no dictionary word (the
+    formula offers them to their own slots only: ``WordList.placed_only``). Not trusted: the
+    verdict names them, and a check against the user's files places them again."""
+    locked, placed_only = rules.get("locked", {}), rules.get("placed_only", [])
+    if not (isinstance(locked, dict) and isinstance(placed_only, list)
+            and all(isinstance(x, str) for x in [*locked, *locked.values(), *placed_only])
+            and set(placed_only) <= set(locked.values())):
+        raise Rejected("the manifest's locked entries are malformed")
+    return tuple(sorted(locked.items())), tuple(sorted(placed_only))
 
 
 def _kept_slots(manifest: dict) -> tuple[str, ...] | None:
@@ -147,6 +166,33 @@ def _kept_slots(manifest: dict) -> tuple[str, ...] | None:
     if not isinstance(slots, list) or not all(isinstance(name, str) for name in slots):
         raise Rejected("the manifest's formula section names no list of slots")
     return tuple(slots)
+
+
+def _locked(question: Question, grid: Grid | None, words: tuple[str, ...] | None
+            ) -> tuple[Grid | None, tuple[str, ...] | None, str]:
+    """The user's grid and words with the certificate's locked entries placed as ``prove
+    --lock`` placed them (the letters in their slots; the words the dictionary lacks added),
+    so that they can be compared with the certificate's; or why they cannot be."""
+    if not question.locked:
+        return grid, words, ""
+    if grid is not None:
+        slots = {slot.name: slot for slot in extract_slots(grid, question.min_length)}
+        letters: dict[int, str] = {}
+        for name, word in question.locked:
+            slot = slots.get(name)
+            if slot is None or slot.length != len(word):
+                return grid, words, f"the certificate locks {name}={word}, which your grid " \
+                    "has no slot for"
+            letters.update(zip(slot.cells, word))
+        grid = grid.with_letters(letters)
+    if words is not None:
+        known = set(words)
+        if known & set(question.placed_only) or set(question.placed_only) != {
+                w for _, w in question.locked} - known:
+            return grid, words, "the certificate's locked words are not the ones your " \
+                "dictionary lacks"
+        words = (*words, *question.placed_only)
+    return grid, words, ""
 
 
 def normalised(words: tuple[str, ...], rebuilt: tuple[str, ...]) -> bool:
@@ -166,6 +212,9 @@ def rebuild_and_compare(question: Question, formula_path: Path, proof_sha256: st
         if not normalised(question.words, words.words):
             return {"verdict": "rejected",
                     "reason": f"{WORDS_FILE} is not a normalised word list in xwsat's order"}
+        if not set(question.placed_only) <= set(words.words):
+            return {"verdict": "rejected", "reason": f"a locked word is not in {WORDS_FILE}"}
+        words = replace(words, placed_only=frozenset(question.placed_only))
         built = build_problem(question.grid, words, question.min_length, question.allow_repeats)
         problem = certificate_problem(built, question.slots)
     except XwsatError as exc:
@@ -231,6 +280,9 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     lines, problem = _listed_files(directory, manifest)
     if problem:
         return [*lines, f"NOT VERIFIED: {problem}"], "rejected"
+    grid, words, problem = _locked(question, grid, words)
+    if problem:
+        return [*lines, f"NOT VERIFIED: {problem}:", *question.lines()], "rejected"
     if grid is not None and grid.rows != question.grid.rows:
         return [*lines, "NOT VERIFIED: the certificate is about another grid:",
                 *question.lines()], "rejected"
@@ -296,6 +348,9 @@ def _confirmed(question: Question, grid: Grid | None, words: tuple[str, ...] | N
                  "the grid and words kept in the folder (pass --grid and --dict to confirm "
                  "they are yours)")
     said = list(filters) if filters and words is not None else []  # the filtered list's
+    if question.locked:
+        said.append("the entries " + ", ".join(f"{n}={w}" for n, w in question.locked)
+                    + " locked")
     if question.min_length != 2:  # rules other than the defaults change the question too
         said.append(f"slots of {question.min_length}+ cells")
     if question.allow_repeats:
