@@ -23,7 +23,7 @@ from xwsat.words import load_words
 
 pytest.importorskip("numba")
 
-SMALL = Path(__file__).resolve().parent.parent / "grids" / "small"
+SMALL = Path(__file__).resolve().parents[2] / "grids" / "small"
 THREE = "...\n...\n...\n"
 # blank, the square has two fills; 1A=ADA leaves none, and arc consistency alone does not see it
 WORDS = ["AAA", "ABD", "ACA", "ADA", "ADD", "BAC", "DBD", "DCB", "DDA", "DDB"]

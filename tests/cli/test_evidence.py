@@ -13,8 +13,9 @@ from xwsat.backends.ace import AceBackend
 from xwsat.cli import app
 from xwsat.evidence import crosscheck
 from xwsat.evidence.certificate import certify, sha256_file
+from xwsat.evidence.cores import explain
 from xwsat.evidence.drup_search import decide
-from xwsat.evidence.explain import blank_of, explain, sub_problem
+from xwsat.evidence.explain import blank_of, sub_problem
 from xwsat.evidence.recheck import recheck
 from xwsat.grid import parse_grid
 from xwsat.outcome import Status

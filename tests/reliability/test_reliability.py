@@ -672,7 +672,7 @@ def test_a_puzzle_too_large_is_refused_from_its_header(tmp_path, ext, monkeypatc
         raise AssertionError("the whole puzzle was parsed before its size was checked")
 
     spec = importlib.util.spec_from_file_location(
-        "attacks", Path(__file__).resolve().parent.parent / "scripts" / "attacks.py")
+        "attacks", Path(__file__).resolve().parents[2] / "scripts" / "attacks.py")
     attacks = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(__import__("sys").modules, "attacks", attacks)  # for its dataclasses
     spec.loader.exec_module(attacks)

@@ -29,6 +29,7 @@ import numpy as np
 from xwsat.evidence.explain import (
     Explanation,
     blank_problem,
+    explain_by_cdcl,
     given_codes,
     sub_problem,
     trivial_core,
@@ -281,3 +282,21 @@ def explain_anytime(built: Built, time_limit: float,
             message, exc = "time limit", None
         return (replace(best, stopped=message) if best is not None else None), exc
     return best, None
+
+
+def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
+            oracle: str = "auto", seed: int = 0) -> Explanation:
+    """A minimal unsatisfiable set of slots and given letters for an unfillable grid (the last
+    core of ``successive_cores``; ``minimal`` says whether it finished in
+    time). ``oracle``: auto or mac (the compiled search), search (the Python MAC search), or
+    cdcl (selector cores of a SAT solver). Raises ValueError on a fillable grid."""
+    trivial = trivial_core(built, time.monotonic())
+    if trivial is not None and trivial.minimal:
+        return trivial
+    if oracle == "cdcl":
+        return explain_by_cdcl(built, time_limit, min_length)
+    cores = list(successive_cores(built, time_limit, min_length=min_length, seed=seed,
+                                  oracle="mac" if oracle == "auto" else oracle))
+    if not cores:
+        raise ValueError("the grid is fillable (or undecided): there is nothing to explain")
+    return cores[-1]

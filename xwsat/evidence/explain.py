@@ -146,26 +146,6 @@ def sub_problem(blank: FillProblem, slots: list[int], givens: dict[int, int]) ->
                    cell_masks=masks)
 
 
-def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
-            oracle: str = "auto", seed: int = 0) -> Explanation:
-    """A minimal unsatisfiable set of slots and given letters for an unfillable grid (the last
-    core of ``xwsat.evidence.cores.successive_cores``; ``minimal`` says whether it finished in
-    time). ``oracle``: auto or mac (the compiled search), search (the Python MAC search), or
-    cdcl (selector cores of a SAT solver). Raises ValueError on a fillable grid."""
-    trivial = trivial_core(built, time.monotonic())
-    if trivial is not None and trivial.minimal:
-        return trivial
-    if oracle == "cdcl":
-        return _explain_by_cdcl(built, time_limit, min_length)
-    from xwsat.evidence.cores import successive_cores
-
-    cores = list(successive_cores(built, time_limit, min_length=min_length, seed=seed,
-                                  oracle="mac" if oracle == "auto" else oracle))
-    if not cores:
-        raise ValueError("the grid is fillable (or undecided): there is nothing to explain")
-    return cores[-1]
-
-
 def trivial_core(built: Built, start: float) -> Explanation | None:
     """A slot no word fits (minimal, said in words), or the slots the no-repeat count
     refutes (``xwsat.no_repeat``; minimal when ``_count_core`` can tell), else None."""
@@ -182,7 +162,7 @@ def trivial_core(built: Built, start: float) -> Explanation | None:
     return _count_core(built, start)
 
 
-def _explain_by_cdcl(built: Built, time_limit: float, min_length: int) -> Explanation:
+def explain_by_cdcl(built: Built, time_limit: float, min_length: int) -> Explanation:
     """Selector cores of a CDCL solver, minimised by deletion (clause-set refinement)."""
     from pysat.solvers import Solver
 
