@@ -19,7 +19,7 @@ from xwsat.errors import XwsatError
 from xwsat.formats import read_grid
 from xwsat.grid import Grid
 from xwsat.pipeline import FillOptions
-from xwsat.words import WordList, load_words, normalize_word
+from xwsat.words import WordList, normalize_word
 
 STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
 _record = {"printed": False}  # whether this command has printed its --json record
@@ -38,8 +38,12 @@ def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
 def load_word_list(words: Words) -> WordList:
     """The word list; with ``--alphabet``, a note on stderr of how many lines it left out (a
     declared alphabet filters silently otherwise)."""
-    word_list = load_words(words.dictionary, words.min_score, words.alphabet,
-                           fold_yo=words.fold_yo)
+    from xwsat.word_stack import stacked_words
+
+    word_list, notes = stacked_words(words.dictionary, words.min_score, words.alphabet,
+                                     words.fold_yo, words.ban)
+    for note in notes:
+        sys.stderr.write(f"xwsat: note: {note}\n")
     if words.alphabet and word_list.skipped:
         sys.stderr.write(f"xwsat: note: {word_list.skipped:,} lines of the dictionary left out "
                          f"(letters outside --alphabet, or not words); {len(word_list):,} "

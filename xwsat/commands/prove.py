@@ -86,7 +86,7 @@ def prove(
     if out is not None and out.suffix.lower() not in ("", ".txt"):
         raise XwsatError(f"{out}: prove writes the fill as plain text (.txt); for a puzzle "
                          "file (.puz .ipuz .json .html) use xwsat fill --out")
-    check_outputs([out, explain_svg], [grid, words.dictionary], force)
+    check_outputs([out, explain_svg], [grid, *words.paths], force)
     if certificate is not None:
         from xwsat.evidence.certificate import prepare_folder
         from xwsat.evidence.drat_check import checker_engine

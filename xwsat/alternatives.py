@@ -1,0 +1,214 @@
+"""Other fills: K verified fills that differ pairwise in at least D entries, best first, and
+refills of a region that differ from what is there now.
+
+Each new fill comes from the ordinary search (``pipeline.fill_grid``, so the compiled search,
+its limits and the independent verifier) with words taken out of chosen slots: for every fill
+it must differ from, that fill's words leave D of its slots, so the new fill differs from it in
+those D entries at least. The slots are chosen weakest entry first (ties, and the whole order
+for a region refill, by the seed), so alternatives tend to replace the entries a constructor
+likes least and ``--seed`` gives other refills. When the search proves a choice has no fill,
+the next D slots are tried. With D = 1 and one fill to differ from, trying every slot in turn
+is complete, so "no other fill" is then proven; otherwise a missing fill is "not found", never
+claimed impossible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from xwsat.grid import EMPTY, Grid, extract_slots
+from xwsat.guard import Tick
+from xwsat.outcome import Status
+from xwsat.pipeline import FillOptions, FillResult, fill_grid
+from xwsat.words import WordList
+
+Entries = tuple[str, ...]  # one word per slot, in the problem's slot order
+
+
+@dataclass(frozen=True)
+class Quality:
+    """How constructors rank fills: the lowest score used (higher is better), then fewest
+    entries at that score, then the highest total."""
+
+    lowest: int
+    at_lowest: int
+    total: int
+
+    def key(self) -> tuple[int, int, int]:
+        return (-self.lowest, self.at_lowest, -self.total)
+
+
+def quality(result: FillResult) -> Quality:
+    """The quality of a filled result's words (every slot counted)."""
+    assert result.outcome.fill is not None
+    scores = [int(result.built.words.scores[w]) for w in result.outcome.fill]
+    lowest = min(scores)
+    return Quality(lowest, scores.count(lowest), sum(scores))
+
+
+def entries(result: FillResult) -> Entries:
+    assert result.outcome.fill is not None
+    words = result.built.words.words
+    return tuple(words[w] for w in result.outcome.fill)
+
+
+def differences(first: Entries, second: Entries, slots: Sequence[int] | None = None) -> int:
+    """In how many slots (of ``slots``, default all) two fills have different words."""
+    chosen = range(len(first)) if slots is None else slots
+    return sum(first[s] != second[s] for s in chosen)
+
+
+@dataclass(frozen=True)
+class Alternatives:
+    """The verified fills found, best first; ``last`` is the search that ended the hunt (its
+    status says why there are fewer than asked: undecided, or proven none)."""
+
+    found: tuple[FillResult, ...]
+    last: FillResult
+    proven_none: bool = False  # no further fill exists (complete only for D = 1, one fill)
+
+    @property
+    def best(self) -> FillResult:
+        return self.found[0] if self.found else self.last
+
+    @property
+    def status(self) -> Status:
+        """Filled when a fill was found; unfillable only when proven; else the last search's
+        own word (undecided, or an error), a refuted choice of slots being undecided."""
+        if self.found:
+            return Status.FILLED
+        if self.proven_none:
+            return Status.UNFILLABLE
+        last = self.last.outcome.status
+        return Status.UNKNOWN if last is Status.UNFILLABLE else last
+
+    def text(self, count: int, differ: int, region: bool) -> str:
+        """The fills found, best first, each with its quality, and the shortfall if any."""
+        from xwsat.verdict_text import describe
+
+        if not self.found and not region:  # the grid itself has no fill: the usual report
+            return describe(self.last, "fill")
+        parts = []
+        for i, result in enumerate(self.found, 1):
+            head = f"fill {i} of {count}: " if count > 1 else ""
+            parts += [head + quality_line(result), describe(result, "fill"), ""]
+        if line := shortfall(self, count, differ, region):
+            parts.append(line)
+        return "\n".join(parts).rstrip("\n")
+
+
+def open_slots(grid: Grid, min_length: int) -> list[int]:
+    """The slots whose letters the grid does not all give (the ones a fill chooses)."""
+    return [i for i, slot in enumerate(extract_slots(grid, min_length))
+            if any(grid.cell(c) == EMPTY for c in slot.cells)]
+
+
+def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: int,
+                      differ: int, seconds: Callable[[], float], on_tick: Tick | None = None,
+                      earlier: Sequence[Entries] = (), among: Sequence[int] | None = None,
+                      by_seed: bool = False) -> Alternatives:
+    """Up to ``count`` fills of ``grid`` differing from each other and from each of ``earlier``
+    in at least ``differ`` of the slots ``among`` (default: every slot the grid leaves open).
+
+    ``seconds()`` is the time left for the next search. ``by_seed``: choose the slots to change
+    in an order drawn from the seed alone (a region refill), else weakest entry first."""
+    slots = list(among) if among is not None else open_slots(grid, options.min_length)
+    rng = random.Random(options.seed)
+    index = {w: i for i, w in enumerate(words.words)}
+    orders = [_order(words, index, fill, slots, rng, by_seed) for fill in earlier]
+    before = list(earlier)
+    found: list[FillResult] = []
+    attempt = 0
+    while True:
+        exclude, windows = _exclusions(index, before, orders, differ, attempt)
+        result = fill_grid(grid, words, replace(options, time_limit=seconds(),
+                                                exclude=tuple(exclude)), on_tick)
+        status = result.outcome.status
+        if status is Status.FILLED:
+            new = entries(result)
+            if any(differences(new, fill, slots) < differ for fill in before):
+                raise AssertionError("an alternative fill repeats an earlier one")
+            found.append(result)
+            if len(found) == count:
+                break
+            before.append(new)
+            orders.append(_order(words, index, new, slots, rng, by_seed))
+            attempt = 0
+        elif status is Status.UNFILLABLE and attempt + 1 < windows:
+            attempt += 1  # this choice of slots has no fill: change others
+        else:
+            break
+    complete = not before or (differ == 1 and len(before) == 1)
+    ranked = sorted(found, key=lambda r: quality(r).key())
+    return Alternatives(tuple(ranked), result,
+                        len(found) < count and status is Status.UNFILLABLE and complete)
+
+
+def _order(words: WordList, index: dict[str, int], fill: Entries, slots: list[int],
+           rng: random.Random, by_seed: bool) -> list[int]:
+    """The order in which a fill's slots are made to change: an entry outside the list first
+    (an open slot takes a list word, so it changes anyway), then weakest first, ties drawn
+    from the seed; or by the seed alone."""
+    draw = {s: rng.random() for s in slots}
+    if by_seed:
+        return sorted(slots, key=lambda s: (fill[s] in index, draw[s]))
+
+    def score(s: int) -> int:
+        at = index.get(fill[s])
+        return -1 if at is None else int(words.scores[at])
+
+    return sorted(slots, key=lambda s: (score(s), draw[s]))
+
+
+def _exclusions(index: dict[str, int], before: list[Entries], orders: list[list[int]],
+                differ: int, attempt: int) -> tuple[list[tuple[int, int]], int]:
+    """The (slot, word id) pairs to take out so a fill differs from each of ``before`` in
+    ``differ`` slots: the ``attempt``-th window of ``differ`` slots of each fill's order; and
+    how many windows there are."""
+    pairs: list[tuple[int, int]] = []
+    windows = 1
+    for fill, order in zip(before, orders):
+        windows = max(windows, -(-len(order) // differ))
+        start = (attempt * differ) % max(1, len(order))
+        chosen = (order[start:] + order[:start])[:differ]
+        pairs += [(s, index[fill[s]]) for s in chosen if fill[s] in index]
+    return pairs, windows
+
+
+def shortfall(found: Alternatives, count: int, differ: int, region: bool) -> str | None:
+    """Why fewer fills than asked came back, in a line; None when all did."""
+    if len(found.found) >= count:
+        return None
+    what = "refill of the region" if region else "fill"
+    n = len(found.found) + 1
+    ask = f"{what} {n} of {count}" if count > 1 else f"another {what}"
+    entries_word = "entry" if differ == 1 else "entries"
+    if found.proven_none:
+        return (f"{ask}: none exists that differs in {differ} {entries_word} (each entry "
+                "was made to change in turn, and each such search proved there is no fill)")
+    if found.last.outcome.status is Status.UNFILLABLE:
+        return (f"{ask}: not found (every choice of {differ} {entries_word} to change was "
+                "refuted; this is no proof that none exists)")
+    return f"{ask}: not found within the limits ({found.last.outcome.message or 'undecided'})"
+
+
+def quality_line(result: FillResult) -> str:
+    q = quality(result)
+    return (f"lowest score {q.lowest} ({q.at_lowest} "
+            f"{'entry' if q.at_lowest == 1 else 'entries'}), total {q.total}")
+
+
+def record(found: Alternatives, count: int, differ: int, region: bool) -> dict:
+    """The alternatives in a ``--json`` record: every fill, best first, with its quality and
+    how many entries it changes from each of the others."""
+    fills = [entries(r) for r in found.found]
+    return {
+        "count": count, "differ": differ, "found": len(fills),
+        "missing": shortfall(found, count, differ, region),
+        "fills": [{"grid": list(r.filled.rows) if r.filled is not None else None,
+                   **quality(r).__dict__,
+                   "differences": [differences(fill, other) for other in fills]}
+                  for r, fill in zip(found.found, fills)],
+    }
