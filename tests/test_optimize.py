@@ -227,7 +227,7 @@ def test_cli_lock_can_make_a_grid_unfillable(files):
 
 
 # Two fills share the first row and the last column: ABC/DEF/GHI and ABC/JKF/LMI.
-TWINS = "ABC DEF GHI ADG BEH CFI JKF LMI AJL BKM".split()
+TWINS = ["ABC", "DEF", "GHI", "ADG", "BEH", "CFI", "JKF", "LMI", "AJL", "BKM"]
 FIRST = ["--lock", "1A=ABC", "--lock", "4A=DEF", "--lock", "5A=GHI"]
 
 

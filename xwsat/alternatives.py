@@ -7,21 +7,24 @@ it must differ from, that fill's words leave D of its slots, so the new fill dif
 those D entries at least. The slots are chosen weakest entry first (ties, and the whole order
 for a region refill, by the seed), so alternatives tend to replace the entries a constructor
 likes least and ``--seed`` gives other refills. When the search proves a choice has no fill,
-the next D slots are tried. With D = 1 and one fill to differ from, trying every slot in turn
-is complete, so "no other fill" is then proven; otherwise a missing fill is "not found", never
-claimed impossible.
+the next D slots are tried. When every choice is refuted, CP-SAT takes the question exactly
+("differs from each earlier fill in at least D of these slots", a sum of reified
+inequalities over the word variables of ``encode.cpsat_tables``): it finds the fill or proves
+there is none. A fill not found within the limits is said to be missing, never made up.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from xwsat.errors import XwsatError
 from xwsat.grid import EMPTY, Grid, extract_slots
 from xwsat.guard import Tick
-from xwsat.outcome import Status
-from xwsat.pipeline import FillOptions, FillResult, fill_grid
+from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
+from xwsat.pipeline import FillOptions, FillResult, fill_grid, verified
 from xwsat.words import WordList
 
 Entries = tuple[str, ...]  # one word per slot, in the problem's slot order
@@ -115,6 +118,8 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
     ``seconds()`` is the time left for the next search. ``by_seed``: choose the slots to change
     in an order drawn from the seed alone (a region refill), else weakest entry first."""
     slots = list(among) if among is not None else open_slots(grid, options.min_length)
+    if differ > len(slots):
+        raise XwsatError(f"--differ {differ}: only {len(slots)} entries can change here")
     rng = random.Random(options.seed)
     index = {w: i for i, w in enumerate(words.words)}
     orders = [_order(words, index, fill, slots, rng, by_seed) for fill in earlier]
@@ -138,12 +143,22 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
             attempt = 0
         elif status is Status.UNFILLABLE and attempt + 1 < windows:
             attempt += 1  # this choice of slots has no fill: change others
+        elif status is Status.UNFILLABLE and before:  # every choice refuted: ask exactly
+            result = exact_alternative(grid, words, options, before, differ, slots, seconds())
+            if result.outcome.status is not Status.FILLED:
+                status = result.outcome.status
+                break
+            found.append(result)
+            if len(found) == count:
+                break
+            before.append(entries(result))
+            orders.append(_order(words, index, before[-1], slots, rng, by_seed))
+            attempt = 0
         else:
             break
-    complete = not before or (differ == 1 and len(before) == 1)
     ranked = sorted(found, key=lambda r: quality(r).key())
     return Alternatives(tuple(ranked), result,
-                        len(found) < count and status is Status.UNFILLABLE and complete)
+                        len(found) < count and status is Status.UNFILLABLE)
 
 
 def _order(words: WordList, index: dict[str, int], fill: Entries, slots: list[int],
@@ -186,11 +201,10 @@ def shortfall(found: Alternatives, count: int, differ: int, region: bool) -> str
     ask = f"{what} {n} of {count}" if count > 1 else f"another {what}"
     entries_word = "entry" if differ == 1 else "entries"
     if found.proven_none:
-        return (f"{ask}: none exists that differs in {differ} {entries_word} (each entry "
-                "was made to change in turn, and each such search proved there is no fill)")
-    if found.last.outcome.status is Status.UNFILLABLE:
-        return (f"{ask}: not found (every choice of {differ} {entries_word} to change was "
-                "refuted; this is no proof that none exists)")
+        than = "the current one" if region and n == 1 else \
+            "the current one and the refills above" if region else "the fills above"
+        return (f"UNFILLABLE: no {what} differs from {than} in {differ} {entries_word} "
+                f"(proven by {found.last.outcome.method})")
     return f"{ask}: not found within the limits ({found.last.outcome.message or 'undecided'})"
 
 
@@ -212,3 +226,56 @@ def record(found: Alternatives, count: int, differ: int, region: bool) -> dict:
                    "differences": [differences(fill, other) for other in fills]}
                   for r, fill in zip(found.found, fills)],
     }
+
+
+def exact_alternative(grid: Grid, words: WordList, options: FillOptions,
+                      before: Sequence[Entries], differ: int, slots: Sequence[int],
+                      seconds: float) -> FillResult:
+    """A fill differing from each of ``before`` in at least ``differ`` of ``slots``, found or
+    refuted by CP-SAT on the table model with those sums as constraints (complete: its
+    INFEASIBLE means no such fill exists; the fill it finds is verified independently)."""
+    from ortools.sat.python import cp_model
+
+    from xwsat.encode.cpsat_tables import encode_cpsat
+    from xwsat.problem import build_problem
+    from xwsat.propagate import propagate
+    from xwsat.stoppable import solve_stoppable
+
+    started = time.perf_counter()
+    built = build_problem(grid, words, options.min_length, options.allow_repeats,
+                          options.max_shared)
+    propagated = propagate(built.problem)
+    evidence = Evidence("cpsat", f"CP-SAT proved that no fill differs from each earlier one "
+                        f"in {differ} of these entries (not an independent certificate)")
+    if propagated.wiped is not None:
+        return FillResult(Outcome(Status.UNFILLABLE, "propagate", evidence=evidence), built)
+    problem = propagated.problem
+    encoded = encode_cpsat(problem)
+    model = encoded.model
+    index = {w: i for i, w in enumerate(words.words)}
+    for fill in before:
+        changed = []
+        for s in slots:
+            at = index.get(fill[s])
+            if at is None or at not in set(problem.candidates[s].tolist()):
+                changed.append(1)  # this slot cannot keep that word
+                continue
+            flag = model.new_bool_var(f"changed{s}")
+            model.add(encoded.words[s] != at).only_enforce_if(flag)
+            changed.append(flag)
+        model.add(sum(changed) >= differ)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.05, seconds)
+    solver.parameters.random_seed = options.seed
+    solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C reaches the main thread
+    code, interrupted = solve_stoppable(solver, model)
+    times = {"solve_s": time.perf_counter() - started}
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        fill = tuple(int(solver.value(w)) for w in encoded.words)
+        return verified(built, Outcome(Status.FILLED, "cpsat", fill), options, times)
+    if code == cp_model.INFEASIBLE and not interrupted:
+        return FillResult(Outcome(Status.UNFILLABLE, "cpsat", evidence=evidence), built,
+                          times=times)
+    stop = Stop.INTERRUPTED if interrupted else Stop.TIME
+    return FillResult(stopped("cpsat", stop, "time limit reached"), built, times=times)

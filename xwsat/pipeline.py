@@ -149,11 +149,11 @@ def fill_grid(
     times["solve_s"] = time.perf_counter() - t2
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
-    return _verified(built, outcome, options, times)
+    return verified(built, outcome, options, times)
 
 
-def _verified(built: Built, outcome: Outcome, options: FillOptions,
-              times: dict[str, float]) -> FillResult:
+def verified(built: Built, outcome: Outcome, options: FillOptions,
+             times: dict[str, float]) -> FillResult:
     """Check a fill independently; a fill that fails is an ERROR, never reported as a fill."""
     assert outcome.fill is not None
     filled = built.grid.with_letters(fill_letters(built, outcome.fill))
