@@ -363,16 +363,8 @@ def filter_slot(m: Model, st: State, s: int) -> int:
         tu = m.slot_table[u]
         lo, hi = m.row_off[tu], m.row_off[tu + 1]
         i = np.searchsorted(m.row_word[lo:hi], word)
-        if i < hi - lo and m.row_word[lo + i] == word:
-            idx = m.ct_off[u] + (i >> 6)
-            bit = U1 << np.uint64(i & 63)
-            if st.ct[idx] & bit:
-                set_ct(st, idx, st.ct[idx] & ~bit)
-                if st.ct[idx] == U0:
-                    _drop_word(st, m.ct_off[u], u, i >> 6)
-                    if st.limit[u] == 0:
-                        return u
-                enqueue(st, u)
+        if i < hi - lo and m.row_word[lo + i] == word and _clear_row(m, st, u, i):
+            return u
     if len(m.gram_key) > 0:
         return _drop_grams(m, st, s, m.row_off[t] + row)
     return -1
@@ -394,17 +386,24 @@ def _drop_grams(m: Model, st: State, s: int, held: int) -> int:
             if i >= len(m.gram_key) or m.gram_key[i] != key:
                 continue
             for q in range(m.key_off[i], m.key_off[i + 1]):
-                r = m.key_row[q]
-                idx = m.ct_off[u] + (r >> 6)
-                bit = U1 << np.uint64(r & 63)
-                if st.ct[idx] & bit:
-                    set_ct(st, idx, st.ct[idx] & ~bit)
-                    if st.ct[idx] == U0:
-                        _drop_word(st, m.ct_off[u], u, r >> 6)
-                        if st.limit[u] == 0:
-                            return u
-                    enqueue(st, u)
+                if _clear_row(m, st, u, m.key_row[q]):
+                    return u
     return -1
+
+
+@compiled_kernel
+def _clear_row(m: Model, st: State, u: int, i: int) -> bool:
+    """Take row i out of slot u's current table and queue u; True when u has no row left."""
+    idx = m.ct_off[u] + (i >> 6)
+    bit = U1 << np.uint64(i & 63)
+    if st.ct[idx] & bit:
+        set_ct(st, idx, st.ct[idx] & ~bit)
+        if st.ct[idx] == U0:
+            _drop_word(st, m.ct_off[u], u, i >> 6)
+            if st.limit[u] == 0:
+                return True
+        enqueue(st, u)
+    return False
 
 
 @compiled_kernel
