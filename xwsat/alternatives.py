@@ -118,6 +118,8 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
     ``seconds()`` is the time left for the next search. ``by_seed``: choose the slots to change
     in an order drawn from the seed alone (a region refill), else weakest entry first."""
     slots = list(among) if among is not None else open_slots(grid, options.min_length)
+    if not slots:
+        raise XwsatError("every entry's letters are given: there is nothing to change")
     if differ > len(slots):
         raise XwsatError(f"--differ {differ}: only {len(slots)} entries can change here")
     rng = random.Random(options.seed)
