@@ -149,3 +149,20 @@ def test_certificate_over_stacked_lists_with_bans_rechecks(tmp_path):
     assert len(kept) == 20 and "CAT" in kept and "COT" in kept and "TEN" not in kept
     checked = runner.invoke(app, ["check-proof", str(cert)])
     assert checked.exit_code == 1 and "VERIFIED" in checked.stdout, checked.output
+
+
+def test_cli_fill_never_uses_a_banned_word(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("CAT\nARE\nTEN\nACE\nERA\nATE\nTAN\nNET\nEAT\nTEA\nART\nRAT\n"
+                     "ANT\nTAR\nCAR\nERE\nAGE\nGEE\nTOE\nONE\nEON\nNEE\nOAT\nCOT\n")
+    grid = tmp_path / "g.txt"
+    grid.write_text(SQUARE)
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--ban", "tea",
+                                 "--ban", "kiwi", "--json"])
+    assert result.exit_code == 0, result.output
+    # the 4 fills are 2 pairs of transposes; TEA is in one pair, TEN in the other
+    assert json.loads(result.stdout)["grid"] in (["TEN", "ARE", "RAT"], ["TAR", "ERA", "NET"])
+    assert "--ban KIWI: no word list has it" in result.stderr
+    both = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--ban", "tea",
+                               "--ban", "TEN"])
+    assert both.exit_code == 1 and "UNFILLABLE" in both.stdout

@@ -205,7 +205,8 @@ def shortfall(found: Alternatives, count: int, differ: int, region: bool) -> str
     if found.proven_none:
         than = "the current one" if region and n == 1 else \
             "the current one and the refills above" if region else "the fills above"
-        return (f"UNFILLABLE: no {what} differs from {than} in {differ} {entries_word} "
+        head = "UNFILLABLE" if not found.found else f"{ask}: none exists"
+        return (f"{head}: no {what} differs from {than} in {differ} {entries_word} "
                 f"(proven by {found.last.outcome.method})")
     return f"{ask}: not found within the limits ({found.last.outcome.message or 'undecided'})"
 
