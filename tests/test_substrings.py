@@ -116,6 +116,7 @@ def test_cli_fill_reports_unfillable_under_the_rule(desserts):
     ruled = runner.invoke(app, ["fill", str(grid), "-d", str(words),
                                 "--max-shared-substring", "3"])
     assert ruled.exit_code == 1 and "UNFILLABLE" in ruled.output
+    assert "(with no two entries sharing more than 3 letters)" in ruled.output
     proved = runner.invoke(app, ["prove", str(grid), "-d", str(words),
                                  "--max-shared-substring", "3"])
     assert proved.exit_code == 1, proved.output

@@ -147,6 +147,11 @@ def fill_grid(
             outcome = run_portfolio(staged, problem, replace(limits, time_limit=left), on_tick,
                                     share=shares_nogoods(options.backend), label=options.backend)
     times["solve_s"] = time.perf_counter() - t2
+    if outcome.status is Status.UNFILLABLE and outcome.evidence and problem.max_shared:
+        most = problem.max_shared
+        rule = f"no two entries sharing more than {most} letter{'s' if most > 1 else ''}"
+        outcome = replace(outcome, evidence=replace(  # the verdict is under the rule only
+            outcome.evidence, detail=f"{outcome.evidence.detail} (with {rule})"))
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
     return verified(built, outcome, options, times)

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from xwsat.commands import options
 from xwsat.commands.common import (
     check_outputs,
     clear_status_line,
@@ -26,17 +27,7 @@ from xwsat.commands.common import (
     time_left,
     write_atomic,
 )
-from xwsat.commands.options import (
-    ForceOpt,
-    GridArg,
-    JsonOpt,
-    Rules,
-    Search,
-    SharedOpt,
-    Words,
-    check_max_shared,
-    grouped,
-)
+from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.evidence import evidence_text as report
 from xwsat.outcome import Status
@@ -84,12 +75,12 @@ def prove(
     explain_svg: ExplainSvgOpt = None,
     cross_check: CrossOpt = False,
     whole_formula: WholeOpt = False,
-    max_shared_substring: SharedOpt = None,
+    max_shared_substring: options.SharedOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
-    check_max_shared(max_shared_substring)
+    options.check_max_shared(max_shared_substring)
     if max_shared_substring and (certificate or explain or explain_svg or cross_check):
         raise XwsatError("--max-shared-substring: certificates, explanations and cross-checks "
                          "cover the standard rules only; prove without them")
@@ -121,8 +112,8 @@ def prove(
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
             grid_value, word_list = load_inputs(grid, words)
-            options = replace(fill_options(search, rules), max_shared=max_shared_substring or 0)
-            result = fill_grid(grid_value, word_list, options, status_line)
+            asked = replace(fill_options(search, rules), max_shared=max_shared_substring or 0)
+            result = fill_grid(grid_value, word_list, asked, status_line)
             clear_status_line()
             if out is not None and result.filled is not None:
                 write_atomic(out, result.filled.to_text())
