@@ -158,3 +158,24 @@ def test_bad_count_and_differ_values_are_one_line_errors(files, args, message):
     result = runner.invoke(app, ["fill", str(grid), "-d", str(words), *args])
     assert result.exit_code == 2 and message in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_interruption_keeps_the_fills_found(monkeypatch):
+    from xwsat import alternatives
+    from xwsat.outcome import Status, Stop
+
+    real, calls = alternatives.fill_grid, []
+
+    def stopped_after_one(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyboardInterrupt  # Ctrl-C, or the command's limit, during the second search
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(alternatives, "fill_grid", stopped_after_one)
+    words = build_wordlist({w: (s, None) for w, s in WORDS.items()})
+    found = find_alternatives(parse_grid(OPEN), words, FillOptions(backend="mac"), 3, 1,
+                              lambda: 10.0)
+    assert len(found.found) == 1 and found.found[0].verified
+    assert found.status is Status.FILLED and found.last.outcome.stop is Stop.INTERRUPTED
+    assert "not found within the limits (interrupted)" in found.text(3, 1, False)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from xwsat.errors import XwsatError
 from xwsat.grid import EMPTY, Grid, extract_slots
-from xwsat.guard import Tick
+from xwsat.guard import Tick, interruption
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.pipeline import FillOptions, FillResult, fill_grid, verified
 from xwsat.words import WordList
@@ -130,8 +130,18 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
     attempt = 0
     while True:
         exclude, windows = _exclusions(index, before, orders, differ, attempt)
-        result = fill_grid(grid, words, replace(options, time_limit=seconds(),
-                                                exclude=tuple(exclude)), on_tick)
+        try:
+            if attempt < windows:
+                result = fill_grid(grid, words, replace(options, time_limit=seconds(),
+                                                        exclude=tuple(exclude)), on_tick)
+            else:  # every choice of slots refuted: the exact question to CP-SAT
+                result = exact_alternative(grid, words, options, before, differ, slots,
+                                           seconds())
+        except KeyboardInterrupt as exc:  # Ctrl-C or a limit: the fills found stand
+            if not found:
+                raise
+            stop, message = interruption(exc)
+            result = FillResult(stopped("alternatives", stop, message), found[-1].built)
         status = result.outcome.status
         if status is Status.FILLED:
             new = entries(result)
@@ -143,19 +153,8 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
             before.append(new)
             orders.append(_order(words, index, new, slots, rng, by_seed))
             attempt = 0
-        elif status is Status.UNFILLABLE and attempt + 1 < windows:
+        elif status is Status.UNFILLABLE and before and attempt < windows:
             attempt += 1  # this choice of slots has no fill: change others
-        elif status is Status.UNFILLABLE and before:  # every choice refuted: ask exactly
-            result = exact_alternative(grid, words, options, before, differ, slots, seconds())
-            if result.outcome.status is not Status.FILLED:
-                status = result.outcome.status
-                break
-            found.append(result)
-            if len(found) == count:
-                break
-            before.append(entries(result))
-            orders.append(_order(words, index, before[-1], slots, rng, by_seed))
-            attempt = 0
         else:
             break
     ranked = sorted(found, key=lambda r: quality(r).key())
