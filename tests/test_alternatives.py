@@ -179,3 +179,14 @@ def test_an_interruption_keeps_the_fills_found(monkeypatch):
     assert len(found.found) == 1 and found.found[0].verified
     assert found.status is Status.FILLED and found.last.outcome.stop is Stop.INTERRUPTED
     assert "not found within the limits (interrupted)" in found.text(3, 1, False)
+
+
+def test_seed_zero_refills_as_before_and_a_seed_draws_the_words_tried_first(triplets):
+    _, words, filled = triplets
+    runs_of = {}
+    for seed in (0, 0, 1):
+        result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region",
+                                     "2,1-3,3", "--seed", str(seed), "--json"])
+        assert result.exit_code == 0, result.output
+        runs_of.setdefault(seed, set()).add(tuple(json.loads(result.output)["grid"]))
+    assert len(runs_of[0]) == 1  # the same seed, the same refill

@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from xwsat.errors import XwsatError
 from xwsat.grid import EMPTY, Grid, extract_slots
 from xwsat.guard import Tick, interruption
@@ -28,6 +30,11 @@ from xwsat.pipeline import FillOptions, FillResult, fill_grid, verified
 from xwsat.words import WordList
 
 Entries = tuple[str, ...]  # one word per slot, in the problem's slot order
+# With a seed other than 0, a region refill is first sought among a share SAMPLE of each open
+# slot's words, drawn from the seed, for at most SAMPLE_S seconds: the compiled letter search
+# does not draw on the seed, so without this two seeds often gave the same refill.
+SAMPLE = 0.5
+SAMPLE_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -128,11 +135,15 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
     before = list(earlier)
     found: list[FillResult] = []
     attempt = 0
+    sampled = by_seed and options.seed != 0 and bool(before)
     while True:
         exclude, windows = _exclusions(index, before, orders, differ, attempt)
+        if sampled:
+            exclude += _sample(grid, words, slots, options)
         try:
             if attempt < windows:
-                result = fill_grid(grid, words, replace(options, time_limit=seconds(),
+                budget = min(seconds(), SAMPLE_S) if sampled else seconds()
+                result = fill_grid(grid, words, replace(options, time_limit=budget,
                                                         exclude=tuple(exclude)), on_tick)
             else:  # every choice of slots refuted: the exact question to CP-SAT
                 result = exact_alternative(grid, words, options, before, differ, slots,
@@ -143,6 +154,10 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
             stop, message = interruption(exc)
             result = FillResult(stopped("alternatives", stop, message), found[-1].built)
         status = result.outcome.status
+        if sampled and status is not Status.FILLED and result.outcome.stop is not \
+                Stop.INTERRUPTED:
+            sampled = False  # the drawn share of the words has no refill (in time): all of them
+            continue
         if status is Status.FILLED:
             new = entries(result)
             if any(differences(new, fill, slots) < differ for fill in before):
@@ -160,6 +175,21 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
     ranked = sorted(found, key=lambda r: quality(r).key())
     return Alternatives(tuple(ranked), result,
                         len(found) < count and status is Status.UNFILLABLE)
+
+
+def _sample(grid: Grid, words: WordList, slots: list[int],
+            options: FillOptions) -> list[tuple[int, int]]:
+    """(slot, word id) pairs leaving out, in each of ``slots``, a share ``1 - SAMPLE`` of the
+    words of its length, drawn from the seed: the same corner refilled under another seed
+    starts from other words."""
+    draw = np.random.default_rng(options.seed)
+    pairs: list[tuple[int, int]] = []
+    lengths = [s.length for s in extract_slots(grid, options.min_length)]
+    for s in slots:
+        ids = words.ids_of_length(lengths[s])
+        dropped = ids[draw.random(len(ids)) >= SAMPLE]
+        pairs += [(s, int(w)) for w in dropped.tolist()]
+    return pairs
 
 
 def _order(words: WordList, index: dict[str, int], fill: Entries, slots: list[int],
