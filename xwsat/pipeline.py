@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from xwsat.backends.registry import make_backend, resolve, shares_nogoods
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid
@@ -15,7 +17,7 @@ from xwsat.guard import Tick
 from xwsat.no_repeat import HallSet, hall_set
 from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
 from xwsat.portfolio import first_look, run_portfolio
-from xwsat.problem import Built, build_problem, fill_letters
+from xwsat.problem import Built, FillProblem, build_problem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill
 from xwsat.words import WordList
@@ -31,6 +33,8 @@ class FillOptions:
     seed: int = 0
     allow_repeats: bool = False
     min_length: int = 2
+    max_shared: int = 0  # the shared-substring rule (``xwsat.substrings``); 0: off
+    exclude: tuple[tuple[int, int], ...] = ()  # (slot, word id) pairs this search may not use
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,17 @@ class FillResult:
     filled: Grid | None = None
     verified: bool = False
     times: dict[str, float] = field(default_factory=dict)
+
+
+def without(problem: FillProblem, exclude: tuple[tuple[int, int], ...]) -> FillProblem:
+    """``problem`` with each (slot, word id) of ``exclude`` taken out of the slot's candidates
+    (how a search is made to find another fill)."""
+    banned: dict[int, list[int]] = {}
+    for slot, word in exclude:
+        banned.setdefault(slot, []).append(word)
+    keep = [np.ones(len(c), dtype=bool) if s not in banned else ~np.isin(c, banned[s])
+            for s, c in enumerate(problem.candidates)]
+    return problem.with_candidates([np.flatnonzero(k) for k in keep], problem.cell_masks)
 
 
 def explain_wipeout(built: Built, slot: int, reason: str) -> str:
@@ -74,7 +89,10 @@ def fill_grid(
 ) -> FillResult:
     """Fill ``grid`` from ``words``; every FILLED result returned here has passed ``check_fill``."""
     t0 = time.perf_counter()
-    built = build_problem(grid, words, options.min_length, options.allow_repeats)
+    built = build_problem(grid, words, options.min_length, options.allow_repeats,
+                          options.max_shared)
+    if options.exclude:
+        built = replace(built, problem=without(built.problem, options.exclude))
     t1 = time.perf_counter()
     propagated = propagate(built.problem)
     t2 = time.perf_counter()
@@ -102,14 +120,18 @@ def fill_grid(
         )
         times["solve_s"] = time.perf_counter() - t2
         return FillResult(outcome, built, times=times)
-    if all(len(c) == 1 for c in problem.candidates):
+    if all(len(c) == 1 for c in problem.candidates) and not problem.max_shared:
         fill = tuple(int(c[0]) for c in problem.candidates)
         outcome = Outcome(Status.FILLED, "propagate", fill,
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
         staged = resolve(options.backend, problem.n_slots)
         for spec, _ in staged:
-            most = make_backend(spec).traits.max_letters
+            traits = make_backend(spec).traits
+            if problem.max_shared and not traits.substrings:
+                raise XwsatError(f"back-end {spec!r} does not enforce --max-shared-substring; "
+                                 "use auto, mac, cpsat or sat")
+            most = traits.max_letters
             if most is not None and problem.alphabet_size > most:
                 raise XwsatError(f"back-end {spec!r} takes at most {most} letters; this "
                                  f"dictionary's alphabet has {problem.alphabet_size}")
@@ -125,20 +147,25 @@ def fill_grid(
             outcome = run_portfolio(staged, problem, replace(limits, time_limit=left), on_tick,
                                     share=shares_nogoods(options.backend), label=options.backend)
     times["solve_s"] = time.perf_counter() - t2
+    if outcome.status is Status.UNFILLABLE and outcome.evidence and problem.max_shared:
+        most = problem.max_shared
+        rule = f"no two entries sharing more than {most} letter{'s' if most > 1 else ''}"
+        outcome = replace(outcome, evidence=replace(  # the verdict is under the rule only
+            outcome.evidence, detail=f"{outcome.evidence.detail} (with {rule})"))
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
-    return _verified(built, outcome, options, times)
+    return verified(built, outcome, options, times)
 
 
-def _verified(built: Built, outcome: Outcome, options: FillOptions,
-              times: dict[str, float]) -> FillResult:
+def verified(built: Built, outcome: Outcome, options: FillOptions,
+             times: dict[str, float]) -> FillResult:
     """Check a fill independently; a fill that fails is an ERROR, never reported as a fill."""
     assert outcome.fill is not None
     filled = built.grid.with_letters(fill_letters(built, outcome.fill))
     placed = built.words.placed_only
     dictionary = frozenset(built.words.words) - placed
     problems = check_fill(built.grid.rows, filled.rows, dictionary, options.allow_repeats,
-                          options.min_length, placed)
+                          options.min_length, placed, options.max_shared)
     if problems:
         bad = replace(outcome, status=Status.ERROR, fill=None, stop=Stop.FAILED,
                       message="fill failed verification: " + "; ".join(problems[:3]))

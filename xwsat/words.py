@@ -106,10 +106,12 @@ def parse_entries(
     alphabet: str | None = None,
     fold_accents: bool = False,
     fold_yo: bool = False,
+    scale: tuple[int, int] | None = None,
 ) -> tuple[dict[str, tuple[int, str | None]], int]:
     """Parse dictionary lines; returns entries and the number of lines skipped as unusable.
 
-    Formats: ``WORD``, ``WORD;SCORE``, ``WORD;SCORE;CLUE``, and ``word — description``.
+    Formats: ``WORD``, ``WORD;SCORE``, ``WORD;SCORE;CLUE``, and ``word — description``. With
+    ``scale`` (low, high), scores are read on that scale and mapped onto 0-100.
     """
     allowed = set(alphabet) if alphabet else None
     entries: dict[str, tuple[int, str | None]] = {}
@@ -127,10 +129,11 @@ def parse_entries(
             raw, _, rest = line.partition(";")
             text, _, clue_text = rest.partition(";")
             text = text.strip()
-            if text.isascii() and text.isdigit() and len(text) < 4 and int(text) <= 100:
+            if (scale is None and text.isascii() and text.isdigit() and len(text) < 4
+                    and int(text) <= 100):
                 score = int(text)  # the common case, without float()'s detour
             elif text:
-                score = _parse_score(text, f"{source}: line {number}")
+                score = _parse_score(text, f"{source}: line {number}", scale)
             clue = clue_text.strip() or None
         else:
             raw = line
@@ -167,15 +170,18 @@ def _split_description(line: str) -> tuple[str, str | None] | None:
     return None
 
 
-def _parse_score(text: str, where: str) -> int:
-    """A score 0-100 (decimals rounded); anything else is a one-line error."""
+def _parse_score(text: str, where: str, scale: tuple[int, int] | None = None) -> int:
+    """A score on ``scale`` (0-100 by default) mapped onto 0-100, decimals rounded; anything
+    else is a one-line error."""
+    low, high = scale or (0, 100)
     try:
         value = float(text)
     except ValueError:
         raise XwsatError(f"{where}: score {text!r} is not a number") from None
-    if not 0 <= value <= 100:
-        raise XwsatError(f"{where}: score {text} is outside 0-100")
-    return round(value)
+    if not low <= value <= high:
+        hint = "" if scale else " (give the list's scale, e.g. --dict FILE:0-50)"
+        raise XwsatError(f"{where}: score {text} is outside {low}-{high}{hint}")
+    return round((value - low) * 100 / (high - low))
 
 
 def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
@@ -277,8 +283,10 @@ def load_words(
     alphabet: str | None = None,
     fold_accents: bool = False,
     fold_yo: bool = False,
+    scale: tuple[int, int] | None = None,
 ) -> WordList:
-    """Load an embedded dictionary by language code, or a dictionary file by path."""
+    """Load an embedded dictionary by language code, or a dictionary file by path; ``scale``
+    (low, high): the range its scores are written on (0-100 when None)."""
     if alphabet is not None:
         declared = alphabet
         alphabet = normalize_word(alphabet)
@@ -298,12 +306,14 @@ def load_words(
         source = str(path)
     options = {"min_score": min_score, "alphabet": alphabet, "fold_accents": fold_accents,
                "fold_yo": fold_yo}
+    if scale is not None:
+        options["scale"] = list(scale)
     cached = wordcache.load(raw, options, source)
     if cached is not None:
         return cached
     entries, skipped = parse_entries(
-        text_lines(decode_text(raw, source)), source, min_score, alphabet, fold_accents, fold_yo
-    )
+        text_lines(decode_text(raw, source)), source, min_score, alphabet, fold_accents, fold_yo,
+        scale)
     if not entries:
         raise XwsatError(
             f"{source}: no usable words"

@@ -226,26 +226,38 @@ def test_cli_lock_can_make_a_grid_unfillable(files):
     assert result.exit_code == 1 and "UNFILLABLE" in result.output
 
 
-def test_cli_region_refills_only_the_rectangle(files, tmp_path):
-    grid, words = files
+# Two fills share the first row and the last column: ABC/DEF/GHI and ABC/JKF/LMI.
+TWINS = ["ABC", "DEF", "GHI", "ADG", "BEH", "CFI", "JKF", "LMI", "AJL", "BKM"]
+FIRST = ["--lock", "1A=ABC", "--lock", "4A=DEF", "--lock", "5A=GHI"]
+
+
+@pytest.fixture()
+def twins(tmp_path):
+    words = tmp_path / "twins.txt"
+    words.write_text("\n".join(TWINS) + "\n", encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("...\n...\n...\n", encoding="utf-8")
+    return grid, words
+
+
+def test_cli_region_refills_only_the_rectangle(twins, tmp_path):
+    grid, words = twins
     filled = tmp_path / "filled.txt"
-    first = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--out", str(filled)])
+    first = runner.invoke(app, ["fill", str(grid), "-d", str(words), *FIRST, "--out", str(filled)])
     assert first.exit_code == 0, first.output
-    before = filled.read_text(encoding="utf-8").split()
     again = tmp_path / "again.txt"
     result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
                                  "--optimize", "-t", "5", "--out", str(again)])
-    assert result.exit_code == 0, result.output  # the first fill is one refill, so one exists
-    after = again.read_text(encoding="utf-8").split()
-    assert after[0] == before[0] and len(after) == 3
+    assert result.exit_code == 0, result.output  # the other fill with the same first row
+    assert again.read_text(encoding="utf-8").split() == ["ABC", "JKF", "LMI"]
     bad = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--region", "1,1-1,1"])
     assert bad.exit_code == 2 and "outside the region" in bad.output
 
 
-def test_cli_region_reads_the_solution_of_an_ipuz(files, tmp_path):
-    grid, words = files
+def test_cli_region_reads_the_solution_of_an_ipuz(twins, tmp_path):
+    grid, words = twins
     filled = tmp_path / "filled.ipuz"
-    assert runner.invoke(app, ["fill", str(grid), "-d", str(words), "--out",
+    assert runner.invoke(app, ["fill", str(grid), "-d", str(words), *FIRST, "--out",
                                str(filled)]).exit_code == 0
     before = read_puzzle(filled).solution
     again = tmp_path / "again.json"
@@ -254,6 +266,7 @@ def test_cli_region_reads_the_solution_of_an_ipuz(files, tmp_path):
     assert result.exit_code == 0, result.output
     after = json.loads(again.read_text(encoding="utf-8"))["solution"]
     assert before is not None and [row[2] for row in after] == [row[2] for row in before.rows]
+    assert ["".join(row) for row in after] == ["ABC", "JKF", "LMI"]
 
 
 class _SlowSolver:
@@ -309,12 +322,12 @@ def test_a_stop_or_a_deadline_ends_the_solve_without_counting_as_ctrl_c() -> Non
     assert time.monotonic() - started < 2.0
 
 
-def test_cli_region_keeps_the_puzzles_own_clues_and_credits(files, tmp_path):
+def test_cli_region_keeps_the_puzzles_own_clues_and_credits(twins, tmp_path):
     # --region replaced every clue with the dictionary's (or none) and the title and author with
     # the file name, although "the rest stays as it is"
-    grid, words = files
+    grid, words = twins
     filled = tmp_path / "filled.json"
-    assert runner.invoke(app, ["fill", str(grid), "-d", str(words), "--out",
+    assert runner.invoke(app, ["fill", str(grid), "-d", str(words), *FIRST, "--out",
                                str(filled)]).exit_code == 0
     data = json.loads(filled.read_text(encoding="utf-8"))
     data.update(title="My puzzle", author="Me", copyright="(c) Me", notes="for Sunday")
@@ -322,7 +335,7 @@ def test_cli_region_keeps_the_puzzles_own_clues_and_credits(files, tmp_path):
         entry["clue"] = f"my clue for {entry['answer']}"
     filled.write_text(json.dumps(data), encoding="utf-8")
     again = tmp_path / "again.json"
-    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "3,1-3,3",
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
                                  "--seed", "1", "--out", str(again)])
     assert result.exit_code == 0, result.output
     after = json.loads(again.read_text(encoding="utf-8"))

@@ -22,7 +22,8 @@ class CpsatBackend:
     """Build the table model, then let CP-SAT search; INFEASIBLE is its (uncertified) proof."""
 
     name: ClassVar[str] = "cpsat"
-    traits = Traits("cpsat")  # its INFEASIBLE is not independently checkable: no proof
+    # its INFEASIBLE is not independently checkable: no proof
+    traits = Traits("cpsat", substrings=True)
 
     def __init__(self, use_plan: bool = False, strategy: str = "letters") -> None:
         self.use_plan = use_plan

@@ -169,7 +169,8 @@ class MacBackend:
                       else "mac:reseed" if self.reseed else "mac")
         # a certificate for any variant comes from the letter-deciding search's DRUP proof;
         # a reseeding search starts new nogood stores at each epoch, so it does not trade them
-        self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed)
+        self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed,
+                             substrings=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
         self.kept: tuple | None = None  # the last search's (model, state, start), to hand over
 

@@ -47,7 +47,7 @@ class SatBackend:
         self.use_plan = use_plan
         self.cube = cube
         proof = f"cdcl:{solver}" if solver in PROOF_LOGGING and not cube else None
-        self.traits = Traits("cdcl", proof=proof)
+        self.traits = Traits("cdcl", proof=proof, substrings=True)
 
     @staticmethod
     def available() -> bool:

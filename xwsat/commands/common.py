@@ -18,7 +18,7 @@ from xwsat.formats import read_grid
 from xwsat.grid import Grid
 from xwsat.outputs import check_plain, exists_message, folder_of, temporary_file, write_file
 from xwsat.pipeline import FillOptions
-from xwsat.words import WordList, load_words, normalize_word
+from xwsat.words import WordList, normalize_word
 
 STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
 _record = {"printed": False}  # whether this command has printed its --json record
@@ -35,9 +35,14 @@ def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
 
 
 def load_word_list(words: Words) -> WordList:
-    """The word list, with a note on stderr of the lines it left out (``note_left_out``)."""
-    word_list = load_words(words.dictionary, words.min_score, words.alphabet,
-                           fold_yo=words.fold_yo)
+    """The word list (stacked, scaled, banned as asked), with notes on stderr: what stacking
+    said, and the lines it left out (``note_left_out``)."""
+    from xwsat.word_stack import stacked_words
+
+    word_list, notes = stacked_words(words.dictionary, words.min_score, words.alphabet,
+                                     words.fold_yo, words.ban)
+    for note in notes:
+        sys.stderr.write(f"xwsat: note: {note}\n")
     note_left_out(word_list, bool(words.alphabet))
     return word_list
 

@@ -73,7 +73,7 @@ def encode(
     check_time_limit(time_limit)
     if out is not None and str(out) == "-":  # as dict export: "-" is standard output
         out = None
-    check_outputs([out, legend_out], [grid, words.dictionary], force)
+    check_outputs([out, legend_out], [grid, *words.paths], force)
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)

@@ -1,19 +1,23 @@
 """``xwsat fill``: fill every slot with distinct dictionary words, or say why not.
 
 Constructor options: ``--lock 1A=WORD`` (repeatable) fixes entries, ``--region r1,c1-r2,c2``
-refills a rectangle of a filled grid, ``--optimize`` maximises the total word score, and ``--out``
-writes the puzzle in the format of its extension (.txt .json .ipuz .puz .svg .html).
+refills a rectangle of a filled grid with other entries, ``--count K --differ D`` finds K fills
+that differ pairwise, ``--optimize`` maximises the total word score, and ``--out`` writes the
+puzzle (the best fill) in the format of its extension (.txt .json .ipuz .puz .svg .html).
 """
 
 from __future__ import annotations
 
 import shlex
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from xwsat import guard
+from xwsat.alternatives import Alternatives, find_alternatives, open_slots
 from xwsat.commands.common import (
     budget,
     check_outputs,
@@ -34,7 +38,9 @@ from xwsat.commands.options import (
     LockOpt,
     Rules,
     Search,
+    SharedOpt,
     Words,
+    check_max_shared,
     grouped,
 )
 from xwsat.errors import XwsatError
@@ -58,14 +64,23 @@ OptimizeOpt = Annotated[bool, typer.Option(
     "--optimize", help="After a first fill, maximise the total word score (CP-SAT) for the rest "
     "of --time-limit; report the weakest entries.")]
 RegionOpt = Annotated[str, typer.Option(
-    "--region", help="Refill only rows/columns R1,C1-R2,C2 (1-based) of a filled grid; the "
-    "rest stays as it is.")]
+    "--region", help="Refill only rows/columns R1,C1-R2,C2 (1-based) of a filled grid with "
+    "other entries (at least --differ of them change; --seed picks others); the rest stays.")]
+CountOpt = Annotated[int, typer.Option(
+    "--count", help="Find this many verified fills, each differing from every other in at "
+    "least --differ entries; printed best first (--out writes the best).")]
+DifferOpt = Annotated[int | None, typer.Option(
+    "--differ", help="How many entries each fill of --count, or a --region refill, must "
+    "change (default 1).")]
+MAX_COUNT = 100
 
 
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
-             region: str, out: Path | None) -> tuple[Grid, WordList, Puzzle]:
-    """The grid to fill and the word list, after --region and --lock, and the input as a
-    puzzle (its clues and credits go to the output; read now, not after the search)."""
+             region: str, out: Path | None
+             ) -> tuple[Grid, WordList, Puzzle, tuple[str, ...] | None, list[int] | None]:
+    """The grid to fill and the word list, after --region and --lock, the input as a
+    puzzle (its clues and credits go to the output; read now, not after the search), and with
+    --region the current entry of each slot and the region's open slots (a refill changes)."""
     grid, words = load_inputs(grid_path, words_options)
     puzzle = read_puzzle(grid_path)
     fold_yo = words_options.fold_yo
@@ -77,8 +92,11 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
         pattern = puzzle.pattern.map_letters(fold) if puzzle.solution is not None else None
         grid, fixed = region_grid(start, area, pattern, min_length)
         words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
+        current = tuple("".join(start.cell(c) for c in s.cells)
+                        for s in extract_slots(grid, min_length))
     known = set(words.alphabet.letters)
     grid, words, placed = apply_locks(grid, words, locks, min_length, fold_yo)
+    among = open_slots(grid, min_length) if region else None
     refuse_wide_letters(out, "".join(placed.values()))  # a locked word may bring its own
     _note_foreign_letters(grid, placed, known, min_length)
     if out is not None and out.suffix.lower() == ".puz":
@@ -90,7 +108,7 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
             raise XwsatError(f"{out}: .puz needs every white cell filled, and the cell at row "
                              f"{row + 1}, column {col + 1} is in no slot of {min_length}+ "
                              "letters; write .ipuz or .json instead")
-    return grid, words, puzzle
+    return grid, words, puzzle, current if region else None, among
 
 
 def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
@@ -112,7 +130,11 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
 
 def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
     """The command that shows where an undecided grid is hard, with this run's word options."""
-    parts = ["xwsat", "plan", str(grid), "--dict", str(words.dictionary)]
+    parts = ["xwsat", "plan", str(grid)]
+    for spec in words.dictionary:
+        parts += ["--dict", spec]
+    for word in words.ban:
+        parts += ["--ban", word]
     if words.min_score:
         parts += ["--min-score", str(words.min_score)]
     if words.alphabet:
@@ -176,19 +198,43 @@ def fill(
     optimize: OptimizeOpt = False,
     lock: LockOpt = None,
     region: RegionOpt = "",
+    count: CountOpt = 1,
+    differ: DifferOpt = None,
+    max_shared_substring: SharedOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Fill every slot with distinct dictionary words (exit 0), or say why not (1 unfillable,
     3 undecided)."""
     check_format(out)
-    check_outputs([out], [grid, words.dictionary], force)
+    check_max_shared(max_shared_substring)
+    if not 1 <= count <= MAX_COUNT:
+        raise XwsatError(f"--count must be between 1 and {MAX_COUNT}")
+    if differ is not None and differ < 1:
+        raise XwsatError("--differ must be a number of entries, at least 1")
+    if differ is not None and count == 1 and not region:
+        raise XwsatError("--differ says how far apart fills are: give --count K or --region")
+    if optimize and count > 1:
+        raise XwsatError("--optimize improves one fill; with --count the fills come best "
+                         "first already")
+    check_outputs([out], [grid, *words.paths], force)
     compile_first([search.backend])
     started = command_started()
     best: Optimized | None = None
+    others: Alternatives | None = None
     with limited(search.time_limit, search.memory_mb):
-        target, word_list, source = _prepare(grid, words, rules.min_length, list(lock or []),
-                                             region, out)
-        result = fill_grid(target, word_list, fill_options(search, rules, started), status_line)
+        target, word_list, source, current, among = _prepare(
+            grid, words, rules.min_length, list(lock or []), region, out)
+        options = replace(fill_options(search, rules, started),
+                          max_shared=max_shared_substring or 0)
+        if count > 1 or current is not None:
+            others = find_alternatives(
+                target, word_list, options, count, differ or 1,
+                lambda: budget(search.time_limit, started).with_margin(guard.WRAP_UP_S),
+                status_line,
+                [current] if current is not None else [], among, by_seed=current is not None)
+            result = others.best
+        else:
+            result = fill_grid(target, word_list, options, status_line)
         clear_status_line()
         if optimize and result.filled is not None:
             from xwsat.optimize import optimized_result
@@ -200,8 +246,7 @@ def fill(
     data = None
     if out is not None and result.filled is not None:
         puzzle = _puzzle(result, source, grid.stem)
-        data = render_puzzle(puzzle, out,
-                             words.dictionary if words.dictionary in ("ru", "es") else "en")
+        data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
             typer.echo(note, err=True)
         if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
@@ -219,7 +264,15 @@ def fill(
                 "weakest": [{"slot": n, "word": w, "score": s}
                             for n, w, s in weakest_entries(result.built, result.outcome.fill)],
             }
+        if others is not None:
+            from xwsat.alternatives import record as alternatives_record
+
+            record["alternatives"] = alternatives_record(others, count, differ or 1,
+                                                         current is not None)
+            record["status"] = others.status.value
         print_record(record)
+    elif others is not None:
+        typer.echo(others.text(count, differ or 1, current is not None))
     else:
         typer.echo(describe(result, "fill"))
         if result.outcome.status is Status.UNKNOWN and not region and not lock:
@@ -228,7 +281,7 @@ def fill(
             typer.echo("\n".join(_optimize_lines(best, result)))
     if data is not None and out is not None:
         write_atomic(out, data)
-    raise typer.Exit(result.outcome.status.exit_code)
+    raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
 
 
 def register(app: typer.Typer) -> None:

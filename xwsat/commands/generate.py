@@ -190,7 +190,7 @@ def generate_command(
     check_seed(seed)
     spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
                       given, theme or [])
-    check_outputs([out], [words.dictionary, given], force)
+    check_outputs([out], [*words.paths, given], force)
     check_format(out)
     if pattern_only and out is not None and out.suffix.lower() == ".puz":  # said before the search
         raise XwsatError(f"{out}: .puz needs every white cell filled; with --pattern-only write "

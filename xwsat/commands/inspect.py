@@ -76,7 +76,7 @@ def plan(
     if probe_s is not None and not (0 < probe_s <= time_limit):
         raise XwsatError(f"--probe {probe_s:g}: give the seconds per window, more than 0 "
                          f"and at most --time-limit ({time_limit:g})")
-    check_outputs([svg, png], [grid, words.dictionary], force)
+    check_outputs([svg, png], [grid, *words.paths], force)
     for path, suffix in ((svg, ".svg"), (png, ".png")):
         if path is not None and path.suffix.lower() != suffix:
             raise XwsatError(f"{path}: --{suffix[1:]} writes a {suffix} file; name it so")

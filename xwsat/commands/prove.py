@@ -8,11 +8,13 @@ explanation and the cross-check with whatever time is left.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from xwsat.commands import options
 from xwsat.commands.common import (
     budget,
     check_outputs,
@@ -91,10 +93,15 @@ def prove(
     cross_check: CrossOpt = False,
     whole_formula: WholeOpt = False,
     lock: LockOpt = None,
+    max_shared_substring: options.SharedOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
+    options.check_max_shared(max_shared_substring)
+    if max_shared_substring and (certificate or explain or explain_svg or cross_check):
+        raise XwsatError("--max-shared-substring: certificates, explanations and cross-checks "
+                         "cover the standard rules only; prove without them")
     if whole_formula and certificate is None:
         raise XwsatError("--whole-formula shapes a certificate: give --certificate DIR too")
     if certificate is None and (proof_method, proof_solver, proof_checker) != (
@@ -104,7 +111,7 @@ def prove(
     if out is not None and out.suffix.lower() not in ("", ".txt"):
         raise XwsatError(f"{out}: prove writes the fill as plain text (.txt); for a puzzle "
                          "file (.puz .ipuz .json .html) use xwsat fill --out")
-    check_outputs([out, explain_svg], [grid, words.dictionary], force)
+    check_outputs([out, explain_svg], [grid, *words.paths], force)
     if certificate is not None:
         from xwsat.evidence.certificate import prepare_folder
         from xwsat.evidence.drat_check import checker_engine
@@ -126,7 +133,8 @@ def prove(
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
             grid_value, word_list, _ = _inputs(grid, words, rules, locks)
-            result = fill_grid(grid_value, word_list, fill_options(search, rules), status_line)
+            asked = replace(fill_options(search, rules), max_shared=max_shared_substring or 0)
+            result = fill_grid(grid_value, word_list, asked, status_line)
             clear_status_line()
             if out is not None and result.filled is not None:
                 write_atomic(out, result.filled.to_text())

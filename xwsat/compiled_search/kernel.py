@@ -8,7 +8,8 @@ hard 15x15 grids); this is the same kind of search compiled with numba, in the s
   supports it (residues make most checks one AND; a slot down to a few live rows lists them
   instead);
 - the no-repeat rule: a slot whose cells are all fixed removes its word from the other slots of
-  its length;
+  its length; with the shared-substring rule (``xwsat.substrings``) it also removes from every
+  other slot the words holding one of its word's grams;
 - binary branching (cell = letter, then cell != letter), dom/wdeg cell choice, the letter with
   most support in both crossing slots first;
 - geometric restarts, recording at each restart the reduced nld-nogoods of the abandoned branch
@@ -348,7 +349,8 @@ def filter_slot(m: Model, st: State, s: int) -> int:
                 return conflict
         if not single(st.dom[c]):
             all_fixed = False
-    if not all_fixed or st.fixed[s] >= 0 or m.same_start[s + 1] == m.same_start[s]:
+    if not all_fixed or st.fixed[s] >= 0 or (m.same_start[s + 1] == m.same_start[s]
+                                               and len(m.gram_key) == 0):
         return -1
     w = st.nz[off]
     row = w * 64 + low_bit(st.ct[off + w])
@@ -361,17 +363,47 @@ def filter_slot(m: Model, st: State, s: int) -> int:
         tu = m.slot_table[u]
         lo, hi = m.row_off[tu], m.row_off[tu + 1]
         i = np.searchsorted(m.row_word[lo:hi], word)
-        if i < hi - lo and m.row_word[lo + i] == word:
-            idx = m.ct_off[u] + (i >> 6)
-            bit = U1 << np.uint64(i & 63)
-            if st.ct[idx] & bit:
-                set_ct(st, idx, st.ct[idx] & ~bit)
-                if st.ct[idx] == U0:
-                    _drop_word(st, m.ct_off[u], u, i >> 6)
-                    if st.limit[u] == 0:
-                        return u
-                enqueue(st, u)
+        if i < hi - lo and m.row_word[lo + i] == word and _clear_row(m, st, u, i):
+            return u
+    if len(m.gram_key) > 0:
+        return _drop_grams(m, st, s, m.row_off[t] + row)
     return -1
+
+
+@compiled_kernel
+def _drop_grams(m: Model, st: State, s: int, held: int) -> int:
+    """The shared-substring rule for slot s, now fixed to the word of global row ``held``:
+    remove from every other slot the rows holding one of that word's grams. Returns a slot
+    left without rows, or -1."""
+    n_tables = len(m.tab_words)
+    for j in range(m.gram_off[held], m.gram_off[held + 1]):
+        g = m.row_gram[j]
+        for u in range(len(m.slot_table)):
+            if u == s:
+                continue
+            key = g * n_tables + m.slot_table[u]
+            i = np.searchsorted(m.gram_key, key)
+            if i >= len(m.gram_key) or m.gram_key[i] != key:
+                continue
+            for q in range(m.key_off[i], m.key_off[i + 1]):
+                if _clear_row(m, st, u, m.key_row[q]):
+                    return u
+    return -1
+
+
+@compiled_kernel
+def _clear_row(m: Model, st: State, u: int, i: int) -> bool:
+    """Take row i out of slot u's current table and queue u; True when u has no row left."""
+    idx = m.ct_off[u] + (i >> 6)
+    bit = U1 << np.uint64(i & 63)
+    if st.ct[idx] & bit:
+        set_ct(st, idx, st.ct[idx] & ~bit)
+        if st.ct[idx] == U0:
+            _drop_word(st, m.ct_off[u], u, i >> 6)
+            if st.limit[u] == 0:
+                return True
+        enqueue(st, u)
+    return False
 
 
 @compiled_kernel

@@ -45,6 +45,15 @@ class Model(NamedTuple):
     row_letters: np.ndarray  # int64: the letters of each table's rows (word decisions)
     row_score: np.ndarray  # float64, aligned with row_word: the word's score / 100
     mirror_cell: np.ndarray  # int64[n_cells]: a symmetry's image of each cell, or empty
+    # the shared-substring rule (``xwsat.substrings``), all empty when it is off: the grams in
+    # two or more slots held by global row R are row_gram[gram_off[R]:gram_off[R + 1]]; the
+    # rows of table t holding gram g are key_row[key_off[i]:key_off[i + 1]] where
+    # gram_key[i] == g * n_tables + t (gram_key ascending)
+    gram_off: np.ndarray  # int64
+    row_gram: np.ndarray  # int64
+    gram_key: np.ndarray  # int64
+    key_off: np.ndarray  # int64
+    key_row: np.ndarray  # int64
 
 
 class Start(NamedTuple):
@@ -155,6 +164,7 @@ def build_model(problem: FillProblem, mirror: bool = False) -> tuple[Model, Star
                      if orders else np.zeros(0, np.int64)),
         row_score=np.concatenate(scores) if scores else np.zeros(0, np.float64),
         mirror_cell=_mirror_cells(problem) if mirror else np.zeros(0, np.int64),
+        **_gram_rows(problem, row_words),
     )
     dom = problem.cell_masks.astype(np.uint64).copy()
     ct = np.zeros(ct_off[-1], dtype=np.uint64)
@@ -212,6 +222,38 @@ def _table_sources(problem: FillProblem) -> list[tuple[np.ndarray, np.ndarray, n
         for s in members:
             sources[s] = (union, letters[union], shared_scores)
     return sources
+
+
+def _gram_rows(problem: FillProblem, row_words: list[np.ndarray]) -> dict[str, np.ndarray]:
+    """The shared-substring rule's arrays of ``Model`` (see there) for tables whose rows are
+    the word ids ``row_words[t]``, ascending; empty when the rule is off."""
+    empty = np.zeros(0, np.int64)
+    if not problem.max_shared:
+        return {"gram_off": np.zeros(1, np.int64), "row_gram": empty, "gram_key": empty,
+                "key_off": np.zeros(1, np.int64), "key_row": empty}
+    from xwsat.substrings import gram_index
+
+    index = gram_index(problem)
+    n_tables = len(row_words)
+    counts, grams, keys, rows = [], [], [], []
+    for t, ids in enumerate(row_words):
+        which, found = index.grams_of(ids)  # which: ascending, as ids are
+        keep = index.shared[found]
+        which, found = which[keep], found[keep]
+        counts.append(np.bincount(which, minlength=len(ids)))
+        grams.append(found)
+        keys.append(found * n_tables + t)
+        rows.append(which)
+    gram_off = np.zeros(sum(len(c) for c in counts) + 1, np.int64)
+    gram_off[1:] = np.cumsum(np.concatenate(counts)) if counts else empty
+    key, row = np.concatenate(keys), np.concatenate(rows)
+    order = np.argsort(key, kind="stable")
+    key, row = key[order], row[order]
+    gram_key, starts = np.unique(key, return_index=True)
+    return {"gram_off": gram_off, "row_gram": np.concatenate(grams).astype(np.int64),
+            "gram_key": gram_key.astype(np.int64),
+            "key_off": np.append(starts, len(key)).astype(np.int64),
+            "key_row": row.astype(np.int64)}
 
 
 def _mirror_cells(problem: FillProblem) -> np.ndarray:
