@@ -15,7 +15,7 @@ from xwsat.cli import app
 from xwsat.errors import XwsatError
 from xwsat.word_stack import parse_list_spec, stacked_words
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "word-lists.md"
 runner = CliRunner()
 _BLOCK = re.compile(r"```wordlist (\S+)\n(.*?)```\nRead as: (.*?)\n", re.DOTALL)
