@@ -70,11 +70,13 @@ def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
 WRAP_UP_S = 0.2
 
 
-def fill_options(search: Search, rules: Rules, started: float | None = None) -> FillOptions:
-    """The search options with the time the command has left (its loading counted)."""
+def fill_options(search: Search, rules: Rules, started: float | None = None,
+                 upper_first: bool = True) -> FillOptions:
+    """The search options with the time the command has left (its loading counted); a verdict
+    alone (``prove``) does without the upper look of ``xwsat.quality.upper``."""
     left = time_left(search.time_limit, started, margin=WRAP_UP_S)
     return FillOptions(search.backend, left, search.memory_mb, search.seed, rules.allow_repeats,
-                       rules.min_length)
+                       rules.min_length, upper_first)
 
 
 # --- limits -----------------------------------------------------------------------------------

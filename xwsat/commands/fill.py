@@ -39,15 +39,19 @@ from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
 
-if TYPE_CHECKING:  # CP-SAT's optimiser is imported only with --optimize
-    from xwsat.optimize import Optimized
+if TYPE_CHECKING:  # the climb and CP-SAT's optimiser are imported only with --optimize
+    from xwsat.quality.run import Quality
 
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the puzzle here; the extension picks the format: .txt .json "
     ".ipuz .puz .svg .html (a solving page).")]
 OptimizeOpt = Annotated[bool, typer.Option(
-    "--optimize", help="After a first fill, maximise the total word score (CP-SAT) for the rest "
-    "of --time-limit; report the weakest entries.")]
+    "--optimize", help="After a first fill, climb to the highest minimum score at which the "
+    "grid fills and prove the next one has no fill, then the fewest entries at that score and "
+    "the highest total (CP-SAT), within --time-limit.")]
+CertOpt = Annotated[Path | None, typer.Option(
+    "--certificate", help="With --optimize: write the checked certificate that the level above "
+    "the one reached has no fill to this new or empty folder.")]
 LockOpt = Annotated[list[str] | None, typer.Option(
     "--lock", help="Fix an entry, e.g. --lock 1A=OCEAN (repeatable; words outside the "
     "dictionary are allowed).")]
@@ -104,11 +108,11 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
                        f"word has ({''.join(new)}) where other entries cross it", err=True)
 
 
-def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
-    """The command that shows where an undecided grid is hard, with this run's word options."""
-    parts = ["xwsat", "plan", str(grid), "--dict", str(words.dictionary)]
-    if words.min_score:
-        parts += ["--min-score", str(words.min_score)]
+def _command(verb: str, grid: Path, words: Words, rules: Rules, min_score: int) -> list[str]:
+    """``xwsat VERB GRID`` with this run's word and rule options."""
+    parts = ["xwsat", verb, str(grid), "--dict", str(words.dictionary)]
+    if min_score:
+        parts += ["--min-score", str(min_score)]
     if words.alphabet:
         parts += ["--alphabet", words.alphabet]
     if words.fold_yo:
@@ -117,7 +121,22 @@ def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
         parts.append("--allow-repeats")
     if rules.min_length != Rules().min_length:
         parts += ["--min-length", str(rules.min_length)]
-    return "where it is hard: " + shlex.join([*parts, "--probe", "5"])
+    return parts
+
+
+def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
+    """The command that shows where an undecided grid is hard, with this run's word options."""
+    return "where it is hard: " + shlex.join([*_command("plan", grid, words, rules,
+                                                        words.min_score), "--probe", "5"])
+
+
+def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality) -> str | None:
+    """The ``prove`` command whose certificate shows the level above the one reached has no
+    fill; None where ``prove`` would not see the same grid (locked entries, a region)."""
+    above = quality.climb.next_level
+    if above is None or quality.exempt:
+        return None
+    return shlex.join([*_command("prove", grid, words, rules, above), "--certificate", "DIR"])
 
 
 def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
@@ -143,22 +162,6 @@ def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
                   given.circles)
 
 
-def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
-    from xwsat.optimize import weakest_entries
-
-    assert result.outcome.fill is not None
-    state = "optimal" if best.optimal else f"best found, bound {best.bound}"
-    if best.interrupted:
-        state += ", interrupted"
-    steps = "improvement" if best.improvements == 1 else "improvements"
-    lines = [f"total score {best.total} ({state}; first fill {best.start_total}, "
-             f"{best.improvements} {steps}, {best.rounds} neighbourhoods in "
-             f"{best.seconds:.1f} s)", "weakest entries:"]
-    lines += [f"  {name:>5} {word} ({score})"
-              for name, word, score in weakest_entries(result.built, result.outcome.fill)]
-    return lines
-
-
 @grouped
 def fill(
     grid: GridArg,
@@ -168,6 +171,7 @@ def fill(
     json_out: JsonOpt = False,
     out: OutOpt = None,
     optimize: OptimizeOpt = False,
+    certificate: CertOpt = None,
     lock: LockOpt = None,
     region: RegionOpt = "",
     force: ForceOpt = False,
@@ -175,22 +179,35 @@ def fill(
     """Fill every slot with distinct dictionary words (exit 0), or say why not (1 unfillable,
     3 undecided)."""
     check_format(out)
+    if certificate is not None and not optimize:
+        raise XwsatError("--certificate on fill is the proof of --optimize's ceiling: give "
+                         "--optimize too (or use xwsat prove --certificate)")
     check_outputs([out], [grid, words.dictionary], force)
+    if certificate is not None:
+        from xwsat.evidence.certificate import prepare_folder
+
+        prepare_folder(certificate)
     compile_first([search.backend])
     started = command_started()
-    best: Optimized | None = None
+    quality: Quality | None = None
+    cert_lines: list[str] = []
     with limited(search.time_limit, search.memory_mb):
         target, word_list, source = _prepare(grid, words, rules.min_length, list(lock or []),
                                              region, out)
-        result = fill_grid(target, word_list, fill_options(search, rules, started), status_line)
+        options = fill_options(search, rules, started)
+        result = fill_grid(target, word_list, options, status_line)
         clear_status_line()
         if optimize and result.filled is not None:
-            from xwsat.optimize import optimized_result
+            from xwsat.quality.run import improve
 
             left = time_left(search.time_limit, started)
-            result, best = optimized_result(result, rules.allow_repeats, rules.min_length, left,
-                                            search.seed, status_line)
+            share = 0.5 if certificate is not None else 1.0  # the certificate takes the rest
+            result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
+            if certificate is not None:
+                cert_lines = _certificate(result, quality, certificate, grid, words, rules,
+                                          search, started)
+    hint = _prove_hint(grid, words, rules, quality) if quality is not None else None
     data = None
     if out is not None and result.filled is not None:
         puzzle = _puzzle(result, source, grid.stem)
@@ -202,27 +219,42 @@ def fill(
             typer.echo(note, err=True)
     if json_out:
         record = as_json(result)
-        if best is not None and result.outcome.fill is not None:
-            from xwsat.optimize import weakest_entries
+        if quality is not None and result.outcome.fill is not None:
+            from xwsat.quality.report import quality_json
 
-            record["optimize"] = {
-                "total_score": best.total, "bound": best.bound, "optimal": best.optimal,
-                "start_score": best.start_total, "improvements": best.improvements,
-                "rounds": best.rounds, "seconds": round(best.seconds, 2),
-                "interrupted": best.interrupted,
-                "weakest": [{"slot": n, "word": w, "score": s}
-                            for n, w, s in weakest_entries(result.built, result.outcome.fill)],
-            }
+            record["optimize"] = quality_json(result.built, quality, hint)
+            if cert_lines:
+                record["optimize"]["certificate"] = cert_lines
         print_record(record)
     else:
         typer.echo(describe(result, "fill"))
         if result.outcome.status is Status.UNKNOWN and not region and not lock:
             typer.echo(_probe_hint(grid, words, rules))
-        if best is not None and result.outcome.fill is not None:
-            typer.echo("\n".join(_optimize_lines(best, result)))
+        if quality is not None and result.outcome.fill is not None:
+            from xwsat.quality.report import quality_lines
+
+            typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
     if data is not None and out is not None:
         write_atomic(out, data)
     raise typer.Exit(result.outcome.status.exit_code)
+
+
+def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Path,
+                 words: Words, rules: Rules, search: Search, started: float) -> list[str]:
+    """The certificate of the level above the one reached, with the time left."""
+    from xwsat.commands.prove import certificate_facts
+    from xwsat.evidence import evidence_text
+    from xwsat.quality.certify import level_certificate
+
+    above = quality.climb.next_level
+    if above is None:
+        return ["(no certificate: the level reached is the top score; nothing is above it)"]
+    run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,
+                            str(grid), time_left(search.time_limit, started), search.backend,
+                            certificate_facts(words, rules, above), search.seed, status_line,
+                            rules.min_length, rules.allow_repeats)
+    clear_status_line()
+    return [f"certificate of level {above}:", *evidence_text.certificate_lines(run)]
 
 
 def register(app: typer.Typer) -> None:

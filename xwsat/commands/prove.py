@@ -105,7 +105,8 @@ def prove(
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
             grid_value, word_list = load_inputs(grid, words)
-            result = fill_grid(grid_value, word_list, fill_options(search, rules), status_line)
+            result = fill_grid(grid_value, word_list,
+                               fill_options(search, rules, upper_first=False), status_line)
             clear_status_line()
             if out is not None and result.filled is not None:
                 write_atomic(out, result.filled.to_text())
@@ -177,27 +178,14 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
                  core: bool):
     """The certificate run decides the grid, with --backend's kind of proof: returns the
     problem, the outcome, the exit code and the JSON record (when asked for)."""
-    from xwsat.backends.registry import is_auto
-    from xwsat.evidence.certificate import certify, prepare_folder
-    from xwsat.evidence.count_certificate import CountRefutation, count_refutation
-    from xwsat.evidence.producers import ProofProducer, producer_for_backend
+    from xwsat.evidence.certificate import certify, choose_proof, prepare_folder
 
     prepare_folder(directory)
     grid_value, word_list = load_inputs(grid, words)
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
     # built first in any case: it checks the proof options
-    proof: ProofProducer | CountRefutation = producer_for_backend(
-        search.backend, method, solver, built.problem.n_slots)
-    # the count is the proof (no proof file; a DRAT one grows as N!), unless a proof method,
-    # a checker or the whole formula was asked for
-    counted = (count_refutation(built.problem)
-               if (method, checker) == ("auto", "auto") and core and is_auto(search.backend)
-               else None)
-    if counted is not None:
-        proof = counted
-    facts = {"min_length": rules.min_length, "min_score": words.min_score,
-             "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
-             "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
+    proof = choose_proof(built, search.backend, method, solver, checker, core)
+    facts = certificate_facts(words, rules)
     run = certify(built, directory, str(grid), time_left(search.time_limit), proof,
                   engine=checker, rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()
@@ -216,6 +204,14 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     else:
         typer.echo("\n".join(lines))
     return built, run.outcome, run.exit_code, data
+
+
+def certificate_facts(words: Words, rules: Rules, min_score: int | None = None) -> dict:
+    """The options a certificate records, so that ``check-proof`` rebuilds the same formula."""
+    return {"min_length": rules.min_length,
+            "min_score": words.min_score if min_score is None else min_score,
+            "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
+            "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
 
 
 def register(app: typer.Typer) -> None:
