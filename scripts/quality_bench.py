@@ -9,7 +9,9 @@ and its weak entries (below the list's top score). Then tables per list and a pi
 Tools: ``xwsat`` (plain ``fill``), ``xwsat-optimize`` (``fill --optimize``), ``qxw``
 (``fill -b qxw``: Qxw's own filler on the list cut at the minimum score; it reads no scores),
 ``blacksquare`` (its Rust filler, ``Crossword.fill`` with the list and ``score_filter`` at the
-minimum score; needs ``pip install blacksquare``). Each run is a child process under
+minimum score; needs ``pip install blacksquare``), ``crosshare`` (Crosshare's autofiller run by
+node through ``scripts/crosshare_autofill.ts`` in the folder given by ``--crosshare``; its
+seconds are the search's, after its word database is built). Each run is a child process under
 ``flock /work/measure.lock`` when that file exists. A list is ``NAME=PATH:MIN_SCORE``; ``en``
 as PATH is the embedded list (exported once to a scratch file for the peers).
 """
@@ -34,7 +36,8 @@ GRIDS15 = [*NYT, ROOT / "grids/small/amer15.txt",
              for n in ("g15-s11-008", "g15-s12-004", "g15-s13-008"))]
 GRIDS21 = [ROOT / "grids/robust21/g21-s21-003.txt", ROOT / "grids/robust21/g21-s21-006.txt",
            ROOT / "grids/classic/21-01.txt"]
-TOOLS = ("xwsat", "xwsat-optimize", "blacksquare", "qxw")
+TOOLS = ("xwsat", "xwsat-optimize", "blacksquare", "crosshare", "qxw")
+CUTS = {"stwl": "30,40,50", "en": "25,50,75"}  # a list's scores -> Crosshare's tiers 0-3
 LOCK = Path("/work/measure.lock")
 
 
@@ -101,6 +104,22 @@ def blacksquare_words(grid: Path, path: str, min_score: int, top: int,
     return words, wall, {"status": "filled" if words else "unknown"}
 
 
+def crosshare_words(folder: Path, grid: Path, path: str, min_score: int, cuts: str,
+                    seconds: float) -> tuple[list[str] | None, float, dict]:
+    out, wall, code = _run(["node", "--import", "tsx", str(folder / "crosshare_autofill.ts"),
+                            str(grid), path, str(min_score), str(seconds), cuts], seconds + 60)
+    try:
+        found = json.loads(out.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        return None, wall, {"status": "crash" if code else "unknown"}
+    if not found["rows"]:
+        return None, found["search_s"], {"status": "unknown"}
+    rows = found["rows"]
+    runs = ["".join(r) for r in rows] + ["".join(col) for col in zip(*rows)]
+    words = [w for line in runs for w in line.split("#") if len(w) >= 2]
+    return words, found["search_s"], {"status": "filled", "completed": found["completed"]}
+
+
 def row(tool: str, grid: Path, name: str, words: list[str] | None, wall: float, info: dict,
         scores: dict[str, int], top: int, seconds: float) -> dict:
     entry = {"tool": tool, "grid": grid.stem, "list": name, "limit_s": seconds,
@@ -129,12 +148,21 @@ def run(args: argparse.Namespace) -> None:
             if source in ("en", "ru", "es"):  # the peers read a file
                 path = str(scratch / f"{source}.txt")
                 subprocess.run(["xwsat", "dict", "export", source, "-o", path], check=True)
+                plain = read_scores(path)  # WORD;SCORE only: the peers read no clues
+                Path(path).write_text("".join(f"{w};{v}\n" for w, v in plain.items()),
+                                      encoding="utf-8")
             scores = read_scores(path)
             top = max(scores.values())
             for grid, seconds in grids:
                 for tool in args.tools:
+                    if tool == "qxw" and seconds > args.time15:
+                        continue  # Qxw reads no scores and fills no big list in time
                     if tool == "blacksquare":
                         words, wall, info = blacksquare_words(grid, path, int(low), top, seconds)
+                    elif tool == "crosshare":
+                        cuts = CUTS.get(name.rstrip("0123456789"), CUTS["en"])
+                        words, wall, info = crosshare_words(Path(args.crosshare), grid, path,
+                                                            int(low), cuts, seconds)
                     else:
                         extra = {"xwsat": [], "xwsat-optimize": ["--optimize"],
                                  "qxw": ["-b", "qxw"]}[tool]
@@ -212,6 +240,8 @@ def main() -> None:
     go.add_argument("--tools", nargs="+", default=list(TOOLS), choices=TOOLS)
     go.add_argument("--time15", type=float, default=20.0)
     go.add_argument("--time21", type=float, default=60.0)
+    go.add_argument("--crosshare", default="/tmp/crosshare",
+                    help="folder with Crosshare's lib/, node_modules and the driver")
     go.add_argument("--out", required=True)
     show = sub.add_parser("report")
     show.add_argument("rows")
