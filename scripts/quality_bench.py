@@ -116,7 +116,8 @@ def blacksquare_words(grid: Path, path: str, min_score: int, top: int,
 
 def crosshare_words(folder: Path, grid: Path, path: str, min_score: int, cuts: str,
                     seconds: float) -> tuple[list[str] | None, float, dict]:
-    out, wall, code = _run(["node", "--import", "tsx", str(folder / "crosshare_autofill.ts"),
+    out, wall, code = _run(["env", "-C", str(folder), "node", "--import", "tsx",
+                            str(folder / "crosshare_autofill.ts"),
                             str(grid), path, str(min_score), str(seconds), cuts], seconds + 60)
     try:
         found = json.loads(out.strip().splitlines()[-1])
