@@ -101,6 +101,7 @@ def climb(built: Built, start: tuple[int, ...], options: FillOptions, time_limit
             result = solve_built(replace(built, problem=at_level(built.problem, level, exempt)),
                                  replace(options, time_limit=budget, upper_first=False), on_tick)
         except KeyboardInterrupt:
+            steps.append(Step(level, "interrupted", time.perf_counter() - began))
             interrupted = True
             break
         outcome = result.outcome

@@ -39,6 +39,10 @@ def _ceiling_line(quality: Quality) -> str:
         detail = f": {c.evidence.detail}" if c.evidence is not None and c.evidence.detail else ""
         return (f"level {c.level} reached, proven the highest: no fill at {c.next_level} "
                 f"({how}{detail})")
+    if c.interrupted:
+        trying = f" while trying {c.steps[-1].level}" if c.steps else ""
+        return (f"level {c.level} reached; stopped{trying}, so {c.next_level} is not proven "
+                "unfillable")
     if c.undecided is not None:
         return (f"level {c.level} reached; {c.undecided} not decided within the limit, so "
                 f"{c.next_level} is not proven unfillable")
