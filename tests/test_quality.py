@@ -230,3 +230,17 @@ def test_cli_optimize_certificate_proves_the_level_above(files, tmp_path):
     alone = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--certificate",
                                 str(tmp_path / "c2")])
     assert alone.exit_code == 2 and "--optimize" in alone.output
+
+
+def test_cli_certificate_at_the_top_score_says_there_is_nothing_above(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};50\n" for w in WORDS), encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text(OPEN3, encoding="utf-8")
+    folder = tmp_path / "cert"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--certificate", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "the top score among this grid's candidates" in result.output
+    assert "no certificate: the level reached is the top score" in result.output
+    assert not (folder / "manifest.json").exists()
