@@ -84,7 +84,8 @@ def weakest_entries(built: Built, fill: tuple[int, ...],
 
 
 def _solve(problem: FillProblem, value: Valuation, fill: tuple[int, ...], seconds: float,
-           seed: int, threads: int) -> tuple[tuple[int, ...] | None, int | None, bool, bool]:
+           seed: int, threads: int, deadline: float | None = None,
+           ) -> tuple[tuple[int, ...] | None, int | None, bool, bool]:
     """Best refill of ``problem`` (hinted with ``fill``): (fill or None, upper bound or None,
     proven optimal, stopped early by Ctrl-C). A solve that ends with no solution has no bound
     to give: CP-SAT then reports 0, which once made a fill "optimal" that was not."""
@@ -109,6 +110,8 @@ def _solve(problem: FillProblem, value: Valuation, fill: tuple[int, ...], second
     model.maximize(sum(scores))
     solver = cp_model.CpSolver()
     params = solver.parameters
+    if deadline is not None:  # building the model took some of it
+        seconds = min(seconds, deadline - time.perf_counter())
     params.max_time_in_seconds = max(0.05, seconds)
     params.num_workers = max(1, threads)
     params.random_seed = seed
@@ -192,7 +195,7 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
         left = deadline - time.perf_counter()
         try:
             refill, _, solved, stopped = _solve(sub.problem, value, best, min(left, ROUND_S),
-                                                rng.randrange(1 << 30), threads)
+                                                rng.randrange(1 << 30), threads, deadline)
         except KeyboardInterrupt:  # between two CP-SAT calls
             stopped = True
             break

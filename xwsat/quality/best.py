@@ -11,6 +11,7 @@ is. The search stops the moment its fill meets the bound.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,12 +60,15 @@ def best_at_level(built: Built, start: tuple[int, ...], level: int, exempt: froz
                   progress: Progress | None = None) -> Best:
     """Improve ``start`` (a fill at ``level``) for ``time_limit`` seconds; ``proven``: the
     next level is known to have no fill."""
+    started = time.perf_counter()
     value, big = _worth(built, level, exempt)
     within = at_level(built.problem, level, exempt)
     pruned = propagate(within)
-    candidates = (pruned.problem if pruned.wiped is None else within).candidates
-    bound = _one_at_level_bound(value, candidates, level, built.words.scores) if proven else None
-    found = optimize_fill(built, start, time_limit, seed, progress=progress, value=value,
+    within = pruned.problem if pruned.wiped is None else within
+    bound = (_one_at_level_bound(value, within.candidates, level, built.words.scores)
+             if proven else None)
+    left = max(0.1, time_limit - (time.perf_counter() - started))
+    found = optimize_fill(built, start, left, seed, progress=progress, value=value,
                           within=within, bound=bound)
     counted = len(built.slots) - len(exempt)
     entries = fill_scores(built, found.fill, exempt)

@@ -21,7 +21,6 @@ from xwsat.guard import Tick
 from xwsat.outcome import Evidence, Status, Stop
 from xwsat.pipeline import FillOptions, solve_built
 from xwsat.problem import Built
-from xwsat.propagate import propagate
 from xwsat.quality.levels import at_level, exempt_slots, fill_level, levels
 
 Say = Callable[[str], None]
@@ -67,8 +66,7 @@ def climb(built: Built, start: tuple[int, ...], options: FillOptions, time_limit
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     exempt = exempt_slots(built)
-    pruned = propagate(built.problem)
-    ladder = levels(pruned.problem if pruned.wiped is None else built.problem, exempt)
+    ladder = levels(built.problem, exempt)  # (unpruned: a level no pruned slot has is no harm)
     top = ladder[-1] if ladder else 0
     best, lo = tuple(start), fill_level(built, start, exempt, top)
     start_level = lo

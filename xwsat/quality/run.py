@@ -45,8 +45,11 @@ def improve(result: FillResult, options: FillOptions, time_limit: float,
     best = None
     left = time_limit - (time.perf_counter() - t0)
     if not climbed.interrupted and left > 0.2:
-        best = best_at_level(built, climbed.fill, climbed.level, exempt, climbed.proven, left,
-                             options.seed, progress)
+        try:
+            best = best_at_level(built, climbed.fill, climbed.level, exempt, climbed.proven,
+                                 left, options.seed, progress)
+        except KeyboardInterrupt:  # the command's limit or Ctrl-C: the climb's fill stands
+            climbed = replace(climbed, interrupted=True)
     found = Quality(climbed, best, exempt, {}, max(levels(built.problem, exempt), default=0))
     found = replace(found, tiers=tier_counts(built, found.fill, exempt))
     extra: dict[str, float | int | str] = {"level": climbed.level,
