@@ -151,6 +151,8 @@ def run(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     grids = [(g, args.time15) for g in GRIDS15] + [(g, args.time21) for g in GRIDS21]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                            capture_output=True).stdout.strip()
     with out.open("a", encoding="utf-8") as rows:
         for spec in args.list:
             name, _, rest = spec.partition("=")
@@ -180,6 +182,7 @@ def run(args: argparse.Namespace) -> None:
                         words, wall, info = xwsat_words(grid, source, int(low), seconds, extra)
                     line = row(tool, grid, name, words, wall, info, scores, top, seconds)
                     line["load"] = os.getloadavg()[0]
+                    line["commit"] = commit
                     rows.write(json.dumps(line) + "\n")
                     rows.flush()
                     print(f"{name} {grid.stem} {tool}: level {line.get('level')} weak "
@@ -230,6 +233,7 @@ def report(args: argparse.Namespace) -> None:
                 elif r is not None:
                     missing.append(i + k * width)
             bars = ax.bar(xs, ys, width, label=tool)
+            ax.bar_label(bars, fontsize=6)  # a 0 shows as 0, not as a missing bar
             ax.plot(missing, [0.5] * len(missing), "x", color=bars.patches[0].get_facecolor()
                     if bars.patches else "k", markersize=8)
         ax.set_xticks([i + 0.4 - width / 2 for i in range(len(grids))], grids, rotation=45,
