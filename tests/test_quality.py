@@ -244,3 +244,11 @@ def test_cli_certificate_at_the_top_score_says_there_is_nothing_above(tmp_path):
     assert "the top score among this grid's candidates" in result.output
     assert "no certificate: the level reached is the top score" in result.output
     assert not (folder / "manifest.json").exists()
+
+
+def test_cli_optimize_certificate_refuses_an_output_inside_its_folder(files, tmp_path):
+    grid, words = files
+    folder = tmp_path / "cert"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize",
+                                 "--certificate", str(folder), "--out", str(folder / "f.txt")])
+    assert result.exit_code == 2 and "lies in the certificate folder" in result.output

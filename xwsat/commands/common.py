@@ -205,6 +205,19 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
             raise XwsatError(f"{path}: exists; add --force to replace it")
 
 
+def check_certificate_folder(folder: Path, outputs: list[Path | None]) -> None:
+    """A certificate folder must be new or empty, and no other output may lie in it."""
+    from xwsat.evidence.certificate import prepare_folder
+
+    prepare_folder(folder)
+    real_folder = Path(os.path.realpath(folder))
+    for path in outputs:
+        real = Path(os.path.realpath(path)) if path is not None else None
+        if real is not None and (real == real_folder or real_folder in real.parents):
+            raise XwsatError(f"{path}: lies in the certificate folder {folder}, whose files "
+                             "are the certificate's; write it elsewhere")
+
+
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write via a temporary file and rename, so a failure never leaves half a file."""
     check_writable(path)

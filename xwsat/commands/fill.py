@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from xwsat.commands.common import (
+    check_certificate_folder,
     check_outputs,
     clear_status_line,
     command_started,
@@ -184,9 +185,7 @@ def fill(
                          "--optimize too (or use xwsat prove --certificate)")
     check_outputs([out], [grid, words.dictionary], force)
     if certificate is not None:
-        from xwsat.evidence.certificate import prepare_folder
-
-        prepare_folder(certificate)
+        check_certificate_folder(certificate, [out])
     compile_first([search.backend])
     started = command_started()
     quality: Quality | None = None

@@ -7,13 +7,13 @@ explanation and the cross-check with whatever time is left.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from xwsat.commands.common import (
+    check_certificate_folder,
     check_outputs,
     clear_status_line,
     compile_first,
@@ -88,17 +88,10 @@ def prove(
                          "file (.puz .ipuz .json .html) use xwsat fill --out")
     check_outputs([out, explain_svg], [grid, words.dictionary], force)
     if certificate is not None:
-        from xwsat.evidence.certificate import prepare_folder
         from xwsat.evidence.drat_check import checker_engine
 
-        prepare_folder(certificate)
+        check_certificate_folder(certificate, [out, explain_svg])
         checker_engine(proof_checker)  # an unknown checker is refused before any work
-        folder = Path(os.path.realpath(certificate))
-        for path in (out, explain_svg):
-            real = Path(os.path.realpath(path)) if path is not None else None
-            if real is not None and (real == folder or folder in real.parents):
-                raise XwsatError(f"{path}: lies in the certificate folder {certificate}, "
-                                 "whose files are the certificate's; write it elsewhere")
     compile_first([search.backend] + (["mac"] if certificate or cross_check else []),
                   checker=proof_checker if certificate is not None else None)
     data: dict | None = None
