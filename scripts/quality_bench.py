@@ -192,6 +192,33 @@ def run(args: argparse.Namespace) -> None:
     shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _bars(plt, rows: list[dict], grids: list[str], tools: list[str], measure: str, label: str,
+          title: str, path: Path) -> None:
+    """One bar per grid and tool; an x where the tool found no fill."""
+    fig, ax = plt.subplots(figsize=(max(8, len(grids) * 0.9), 4.5))
+    width = 0.8 / len(tools)
+    for k, tool in enumerate(tools):
+        xs, ys, missing = [], [], []
+        for i, grid in enumerate(grids):
+            r = next((x for x in rows if x["grid"] == grid and x["tool"] == tool), None)
+            if r is not None and r["filled"]:
+                xs.append(i + k * width)
+                ys.append(r[measure])
+            elif r is not None:
+                missing.append(i + k * width)
+        bars = ax.bar(xs, ys, width, label=tool, color=f"C{k}")
+        ax.bar_label(bars, fontsize=6)  # a 0 shows as 0, not as a missing bar
+        ax.plot(missing, [0.5] * len(missing), "x", color=f"C{k}", markersize=8)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(grids))], grids, rotation=45,
+                  ha="right", fontsize=8)
+    ax.set_ylabel(label)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def report(args: argparse.Namespace) -> None:
     import matplotlib
 
@@ -223,29 +250,11 @@ def report(args: argparse.Namespace) -> None:
                                  f"{r['seconds']} s")
             lines.append(f"| {grid} | " + " | ".join(cells) + " |")
         lines.append("")
-        fig, ax = plt.subplots(figsize=(max(8, len(grids) * 0.9), 4.5))
-        width = 0.8 / len(tools)
-        for k, tool in enumerate(tools):
-            xs, ys, missing = [], [], []
-            for i, grid in enumerate(grids):
-                r = next((x for x in mine if x["grid"] == grid and x["tool"] == tool), None)
-                if r is not None and r["filled"]:
-                    xs.append(i + k * width)
-                    ys.append(r["weak"])
-                elif r is not None:
-                    missing.append(i + k * width)
-            bars = ax.bar(xs, ys, width, label=tool)
-            ax.bar_label(bars, fontsize=6)  # a 0 shows as 0, not as a missing bar
-            ax.plot(missing, [0.5] * len(missing), "x", color=bars.patches[0].get_facecolor()
-                    if bars.patches else "k", markersize=8)
-        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(grids))], grids, rotation=45,
-                      ha="right", fontsize=8)
-        ax.set_ylabel("weak entries (below the top score)")
-        ax.set_title(f"{name}: weak entries per grid, per tool (x: no fill in the limit)")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(folder / f"weak_{name}.png", dpi=110)
-        plt.close(fig)
+        for measure, label in (("weak", "weak entries (below the top score)"),
+                               ("level", "level reached (lowest score in the fill)")):
+            _bars(plt, mine, grids, tools, measure, label,
+                  f"{name}: {label.split(' (')[0]} per grid, per tool (x: no fill in the limit)",
+                  folder / f"{measure}_{name}.png")
     (folder / "tables.md").write_text("\n".join(lines), encoding="utf-8")
 
 
