@@ -249,6 +249,7 @@ def test_cli_certificate_at_the_top_score_says_there_is_nothing_above(tmp_path):
 def test_cli_optimize_certificate_refuses_an_output_inside_its_folder(files, tmp_path):
     grid, words = files
     folder = tmp_path / "cert"
+    folder.mkdir()  # new or empty: a certificate folder, but no place for the puzzle
     result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize",
                                  "--certificate", str(folder), "--out", str(folder / "f.txt")])
     assert result.exit_code == 2 and "lies in the certificate folder" in result.output
