@@ -186,7 +186,8 @@ def fill(
     check_outputs([out], [grid, words.dictionary], force)
     if certificate is not None:
         check_certificate_folder(certificate, [out])
-    compile_first([search.backend])
+    compile_first([search.backend] + (["mac"] if certificate is not None else []),
+                  checker="auto" if certificate is not None else None)  # as prove does
     started = command_started()
     quality: Quality | None = None
     cert_lines: list[str] = []
