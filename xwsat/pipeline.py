@@ -35,6 +35,9 @@ class FillOptions:
     min_length: int = 2
     max_shared: int = 0  # the shared-substring rule (``xwsat.substrings``); 0: off
     exclude: tuple[tuple[int, int], ...] = ()  # (slot, word id) pairs this search may not use
+    # a short first try on the list's upper score levels (``xwsat.quality.upper``): a fill
+    # there is a fill of the whole list with better words; a failure there proves nothing
+    upper_first: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,16 @@ def fill_grid(
                           options.max_shared)
     if options.exclude:
         built = replace(built, problem=without(built.problem, options.exclude))
+    return solve_built(built, options, on_tick, t0)
+
+
+def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
+                t0: float | None = None) -> FillResult:
+    """Decide ``built.problem`` (which may hold fewer candidates than its word list, as at a
+    score level of ``xwsat.quality``); a fill is checked against the whole word list. The time
+    limit counts from ``t0`` (default now)."""
     t1 = time.perf_counter()
+    t0 = t1 if t0 is None else t0
     propagated = propagate(built.problem)
     t2 = time.perf_counter()
     times = {"build_s": t1 - t0, "propagate_s": t2 - t1}
@@ -140,7 +152,16 @@ def fill_grid(
             left = max(0.1, left - (time.perf_counter() - t0))
         limits = Limits(left, options.memory_mb, options.seed,
                         threads=1 if len(staged) > 1 else 2)
-        outcome = first_look(staged, problem, limits, options.backend)
+        outcome = None
+        if options.upper_first:
+            from xwsat.quality.upper import upper_look
+
+            outcome = upper_look(built, problem, staged, limits)
+            if outcome is None and left:
+                limits = replace(limits, time_limit=max(
+                    0.1, options.time_limit - (time.perf_counter() - t0)))
+        if outcome is None:
+            outcome = first_look(staged, problem, limits, options.backend)
         if outcome is None:
             if left:
                 left = max(0.1, options.time_limit - (time.perf_counter() - t0))

@@ -1,4 +1,5 @@
-"""--optimize (best total score, checked against brute force), --lock and --region."""
+"""The CP-SAT optimiser (best total score, checked against brute force), --lock and --region;
+fill --optimize as a whole is tested in test_quality.py."""
 
 from __future__ import annotations
 
@@ -144,18 +145,6 @@ def files(tmp_path):
     grid = tmp_path / "g.txt"
     grid.write_text("...\n...\n...\n", encoding="utf-8")
     return grid, words
-
-
-def test_cli_optimize_reports_total_and_weakest(files):
-    grid, words = files
-    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
-                                 "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
-    assert data["optimize"]["total_score"] == brute_force_best(WORDS)
-    assert data["optimize"]["optimal"] is True and len(data["optimize"]["weakest"]) == 5
-    text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10"])
-    assert "total score" in text.output and "weakest entries:" in text.output
 
 
 def test_cli_lock_theme_word_outside_the_dictionary(tmp_path):

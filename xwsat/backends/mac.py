@@ -173,6 +173,8 @@ class MacBackend:
                              substrings=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
         self.kept: tuple | None = None  # the last search's (model, state, start), to hand over
+        self.max_nodes: int | None = None  # stop after this many decisions (a budget that,
+        # unlike seconds, gives the same search under any load)
 
     @staticmethod
     def available() -> bool:
@@ -231,6 +233,10 @@ class MacBackend:
                     self.kept = (model, state, start)
                 budget = min(budget, epoch_end - int(state.sc[mstate.NODES]))
             nodes = int(state.sc[mstate.NODES])
+            if self.max_nodes is not None:
+                if nodes >= self.max_nodes:
+                    break
+                budget = min(budget, self.max_nodes - nodes)
             code = run(model, state, budget)
             if self.exchange is not None and code == mstate.BUDGET:
                 mine = share.recorded(state, seen, SHARE_MAX_LEN)
@@ -278,6 +284,9 @@ class MacBackend:
                 f"{'whole-word' if self.words else 'letter'} decisions, restarts with nogoods) "
                 f"exhausted the space after {stats.nodes} decisions and "
                 f"{stats.conflicts} failures{_epoch_note(epoch, self.renew)}{mirrored}"))
+        if self.max_nodes is not None and stats.nodes >= self.max_nodes:
+            return stopped(self.label, Stop.EXHAUSTED,
+                           f"decision budget of {self.max_nodes} spent", stats)
         return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)
 

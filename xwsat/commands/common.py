@@ -73,11 +73,13 @@ def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     return grid.map_letters(fitted), word_list
 
 
-def fill_options(search: Search, rules: Rules, started: float | None = None) -> FillOptions:
-    """The search options with the time the command has left (its loading counted)."""
+def fill_options(search: Search, rules: Rules, started: float | None = None,
+                 upper_first: bool = True) -> FillOptions:
+    """The search options with the time the command has left (its loading counted); a verdict
+    alone (``prove``) does without the upper look of ``xwsat.quality.upper``."""
     left = budget(search.time_limit, started).with_margin(guard.WRAP_UP_S)
     return FillOptions(search.backend, left, search.memory_mb, search.seed, rules.allow_repeats,
-                       rules.min_length)
+                       rules.min_length, upper_first=upper_first)
 
 
 # --- limits -----------------------------------------------------------------------------------
@@ -196,6 +198,19 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
             raise XwsatError(exists_message(path))
         if force:
             _replaceable.add(os.path.abspath(path))
+
+
+def check_certificate_folder(folder: Path, outputs: list[Path | None]) -> None:
+    """A certificate folder must be new or empty, and no other output may lie in it."""
+    from xwsat.evidence.certificate import prepare_folder
+
+    prepare_folder(folder)
+    real_folder = Path(os.path.realpath(folder))
+    for path in outputs:
+        real = Path(os.path.realpath(path)) if path is not None else None
+        if real is not None and (real == real_folder or real_folder in real.parents):
+            raise XwsatError(f"{path}: lies in the certificate folder {folder}, whose files "
+                             "are the certificate's; write it elsewhere")
 
 
 def write_atomic(path: Path, data: str | bytes, replace: bool | None = None) -> None:

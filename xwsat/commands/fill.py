@@ -20,6 +20,7 @@ from xwsat import guard
 from xwsat.alternatives import Alternatives, find_alternatives, open_slots
 from xwsat.commands.common import (
     budget,
+    check_certificate_folder,
     check_outputs,
     clear_status_line,
     command_started,
@@ -54,15 +55,19 @@ from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
 
-if TYPE_CHECKING:  # CP-SAT's optimiser is imported only with --optimize
-    from xwsat.optimize import Optimized
+if TYPE_CHECKING:  # the climb and CP-SAT's optimiser are imported only with --optimize
+    from xwsat.quality.run import Quality
 
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the puzzle here; the extension picks the format: .txt .json "
     ".ipuz .puz .svg .html (a solving page).")]
 OptimizeOpt = Annotated[bool, typer.Option(
-    "--optimize", help="After a first fill, maximise the total word score (CP-SAT) for the rest "
-    "of --time-limit; report the weakest entries.")]
+    "--optimize", help="After a first fill, climb to the highest minimum score at which the "
+    "grid fills and prove the next one has no fill, then the fewest entries at that score and "
+    "the highest total (CP-SAT), within --time-limit.")]
+CertOpt = Annotated[Path | None, typer.Option(
+    "--certificate", help="With --optimize: write the checked certificate that the level above "
+    "the one reached has no fill to this new or empty folder.")]
 RegionOpt = Annotated[str, typer.Option(
     "--region", help="Refill only rows/columns R1,C1-R2,C2 (1-based) of a filled grid with "
     "other entries (at least --differ of them change; --seed picks others); the rest stays.")]
@@ -128,15 +133,18 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
                        f"word has ({''.join(new)}) where other entries cross it", err=True)
 
 
-def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
-    """The command that shows where an undecided grid is hard, with this run's word options."""
-    parts = ["xwsat", "plan", str(grid)]
+def _command(verb: str, grid: Path, words: Words, rules: Rules, min_score: int,
+             locks: list[str] | None = None) -> list[str]:
+    """``xwsat VERB GRID`` with this run's word, lock and rule options."""
+    parts = ["xwsat", verb, str(grid)]
     for spec in words.dictionary:
         parts += ["--dict", spec]
     for word in words.ban:
         parts += ["--ban", word]
-    if words.min_score:
-        parts += ["--min-score", str(words.min_score)]
+    for entry in locks or []:
+        parts += ["--lock", entry]
+    if min_score:
+        parts += ["--min-score", str(min_score)]
     if words.alphabet:
         parts += ["--alphabet", words.alphabet]
     if words.fold_yo:
@@ -145,7 +153,24 @@ def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
         parts.append("--allow-repeats")
     if rules.min_length != Rules().min_length:
         parts += ["--min-length", str(rules.min_length)]
-    return "where it is hard: " + shlex.join([*parts, "--probe", "5"])
+    return parts
+
+
+def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
+    """The command that shows where an undecided grid is hard, with this run's word options."""
+    return "where it is hard: " + shlex.join([*_command("plan", grid, words, rules,
+                                                        words.min_score), "--probe", "5"])
+
+
+def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
+                locks: list[str], region: str) -> str | None:
+    """The ``prove`` command whose certificate shows the level above the one reached has no
+    fill; None where ``prove`` would not see the same grid (a region)."""
+    above = quality.climb.next_level
+    if above is None or region:
+        return None
+    return shlex.join([*_command("prove", grid, words, rules, above, locks), "--certificate",
+                       "DIR"])
 
 
 def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
@@ -171,22 +196,6 @@ def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
                   given.circles)
 
 
-def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
-    from xwsat.optimize import weakest_entries
-
-    assert result.outcome.fill is not None
-    state = "optimal" if best.optimal else f"best found, bound {best.bound}"
-    if best.interrupted:
-        state += ", interrupted"
-    steps = "improvement" if best.improvements == 1 else "improvements"
-    lines = [f"total score {best.total} ({state}; first fill {best.start_total}, "
-             f"{best.improvements} {steps}, {best.rounds} neighbourhoods in "
-             f"{best.seconds:.1f} s)", "weakest entries:"]
-    lines += [f"  {name:>5} {word} ({score})"
-              for name, word, score in weakest_entries(result.built, result.outcome.fill)]
-    return lines
-
-
 @grouped
 def fill(
     grid: GridArg,
@@ -196,6 +205,7 @@ def fill(
     json_out: JsonOpt = False,
     out: OutOpt = None,
     optimize: OptimizeOpt = False,
+    certificate: CertOpt = None,
     lock: LockOpt = None,
     region: RegionOpt = "",
     count: CountOpt = 1,
@@ -216,14 +226,25 @@ def fill(
     if optimize and count > 1:
         raise XwsatError("--optimize improves one fill; with --count the fills come best "
                          "first already")
+    if certificate is not None and not optimize:
+        raise XwsatError("--certificate on fill is the proof of --optimize's ceiling: give "
+                         "--optimize too (or use xwsat prove --certificate)")
+    if certificate is not None and (region or max_shared_substring):
+        raise XwsatError("--certificate on fill proves a level of the whole grid: not with "
+                         "--region or --max-shared-substring")
     check_outputs([out], [grid, *words.paths], force)
-    compile_first([search.backend])
+    if certificate is not None:
+        check_certificate_folder(certificate, [out])
+    compile_first([search.backend] + (["mac"] if certificate is not None else []),
+                  checker="auto" if certificate is not None else None)  # as prove does
     started = command_started()
-    best: Optimized | None = None
+    quality: Quality | None = None
+    cert_lines: list[str] = []
     others: Alternatives | None = None
+    locks = list(lock or [])
     with limited(search.time_limit, search.memory_mb):
         target, word_list, source, current, among = _prepare(
-            grid, words, rules.min_length, list(lock or []), region, out)
+            grid, words, rules.min_length, locks, region, out)
         options = replace(fill_options(search, rules, started),
                           max_shared=max_shared_substring or 0)
         if count > 1 or current is not None:
@@ -237,12 +258,17 @@ def fill(
             result = fill_grid(target, word_list, options, status_line)
         clear_status_line()
         if optimize and result.filled is not None:
-            from xwsat.optimize import optimized_result
+            from xwsat.quality.run import improve
 
             left = budget(search.time_limit, started).for_child()
-            result, best = optimized_result(result, rules.allow_repeats, rules.min_length, left,
-                                            search.seed, status_line)
+            share = 0.5 if certificate is not None else 1.0  # the certificate takes the rest
+            result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
+            if certificate is not None:
+                cert_lines = _certificate(result, quality, certificate, grid, words, rules,
+                                          search, started, locks)
+    hint = (_prove_hint(grid, words, rules, quality, locks, region)
+            if quality is not None else None)
     data = None
     if out is not None and result.filled is not None:
         puzzle = _puzzle(result, source, grid.stem)
@@ -253,17 +279,12 @@ def fill(
             typer.echo(note, err=True)
     if json_out:
         record = as_json(result)
-        if best is not None and result.outcome.fill is not None:
-            from xwsat.optimize import weakest_entries
+        if quality is not None and result.outcome.fill is not None:
+            from xwsat.quality.report import quality_json
 
-            record["optimize"] = {
-                "total_score": best.total, "bound": best.bound, "optimal": best.optimal,
-                "start_score": best.start_total, "improvements": best.improvements,
-                "rounds": best.rounds, "seconds": round(best.seconds, 2),
-                "interrupted": best.interrupted,
-                "weakest": [{"slot": n, "word": w, "score": s}
-                            for n, w, s in weakest_entries(result.built, result.outcome.fill)],
-            }
+            record["optimize"] = quality_json(result.built, quality, hint)
+            if cert_lines:
+                record["optimize"]["certificate"] = cert_lines
         if others is not None:
             from xwsat.alternatives import record as alternatives_record
 
@@ -277,11 +298,38 @@ def fill(
         typer.echo(describe(result, "fill"))
         if result.outcome.status is Status.UNKNOWN and not region and not lock:
             typer.echo(_probe_hint(grid, words, rules))
-        if best is not None and result.outcome.fill is not None:
-            typer.echo("\n".join(_optimize_lines(best, result)))
+        if quality is not None and result.outcome.fill is not None:
+            from xwsat.quality.report import quality_lines
+
+            typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
     if data is not None and out is not None:
         write_atomic(out, data)
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
+
+
+def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Path,
+                 words: Words, rules: Rules, search: Search, started: float,
+                 locks: list[str]) -> list[str]:
+    """The certificate of the level above the one reached, with the time left; locked
+    entries are part of its question, as with ``prove --lock``."""
+    from xwsat.commands.prove import certificate_facts
+    from xwsat.evidence import evidence_text
+    from xwsat.quality.certify import level_certificate
+
+    above = quality.climb.next_level
+    if above is None:
+        return ["(no certificate: the level reached is the top score; nothing is above it)"]
+    facts = certificate_facts(words, rules, above)
+    if locks:  # check-proof places them again (``xwsat.lock``)
+        placed = {s.name: w for s, w in zip(result.built.slots, result.outcome.fill or ())
+                  if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
+        facts.update(locked=placed, placed_only=sorted(result.built.words.placed_only))
+    run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,
+                            str(grid), budget(search.time_limit, started).for_child(),
+                            search.backend, facts, search.seed, status_line,
+                            rules.min_length, rules.allow_repeats)
+    clear_status_line()
+    return [f"certificate of level {above}:", *evidence_text.certificate_lines(run)]
 
 
 def register(app: typer.Typer) -> None:

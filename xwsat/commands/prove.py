@@ -7,7 +7,6 @@ explanation and the cross-check with whatever time is left.
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -17,6 +16,7 @@ import typer
 from xwsat.commands import options
 from xwsat.commands.common import (
     budget,
+    check_certificate_folder,
     check_outputs,
     clear_status_line,
     compile_first,
@@ -113,17 +113,10 @@ def prove(
                          "file (.puz .ipuz .json .html) use xwsat fill --out")
     check_outputs([out, explain_svg], [grid, *words.paths], force)
     if certificate is not None:
-        from xwsat.evidence.certificate import prepare_folder
         from xwsat.evidence.drat_check import checker_engine
 
-        prepare_folder(certificate)
         checker_engine(proof_checker)  # an unknown checker is refused before any work
-        folder = Path(os.path.realpath(certificate))
-        for path in (out, explain_svg):
-            real = Path(os.path.realpath(path)) if path is not None else None
-            if real is not None and (real == folder or folder in real.parents):
-                raise XwsatError(f"{path}: lies in the certificate folder {certificate}, "
-                                 "whose files are the certificate's; write it elsewhere")
+        check_certificate_folder(certificate, [out, explain_svg])
     compile_first([search.backend] + (["mac"] if certificate or cross_check or explain
                                       or explain_svg else []),
                   checker=proof_checker if certificate is not None else None)
@@ -133,7 +126,8 @@ def prove(
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
             grid_value, word_list, _ = _inputs(grid, words, rules, locks)
-            asked = replace(fill_options(search, rules), max_shared=max_shared_substring or 0)
+            asked = replace(fill_options(search, rules, upper_first=False),
+                            max_shared=max_shared_substring or 0)
             result = fill_grid(grid_value, word_list, asked, status_line)
             clear_status_line()
             if out is not None and result.filled is not None:
@@ -229,27 +223,14 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     """The certificate run decides the grid, with --backend's kind of proof: returns the
     problem, the outcome, the exit code, the JSON record (when asked for) and the slots the
     checked proof refutes when they are fewer than the grid's (a first explanation)."""
-    from xwsat.backends.registry import is_auto
-    from xwsat.evidence.certificate import certify, prepare_folder
-    from xwsat.evidence.count_certificate import CountRefutation, count_refutation
-    from xwsat.evidence.producers import ProofProducer, producer_for_backend
+    from xwsat.evidence.certificate import certify, choose_proof, prepare_folder
 
     prepare_folder(directory)
     grid_value, word_list, placed = _inputs(grid, words, rules, locks)
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
     # built first in any case: it checks the proof options
-    proof: ProofProducer | CountRefutation = producer_for_backend(
-        search.backend, method, solver, built.problem.n_slots)
-    # the count is the proof (no proof file; a DRAT one grows as N!), unless a proof method,
-    # a checker or the whole formula was asked for
-    counted = (count_refutation(built.problem)
-               if (method, checker) == ("auto", "auto") and core and is_auto(search.backend)
-               else None)
-    if counted is not None:
-        proof = counted
-    facts = {"min_length": rules.min_length, "min_score": words.min_score,
-             "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
-             "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
+    proof = choose_proof(built, search.backend, method, solver, checker, core)
+    facts = certificate_facts(words, rules)
     if placed:  # part of the question: check-proof places them again (``xwsat.lock``)
         facts.update(locked=placed, placed_only=sorted(word_list.placed_only))
     run = certify(built, directory, str(grid), budget(search.time_limit).for_child(), proof,
@@ -280,6 +261,14 @@ def _inputs(grid: Path, words: Words, rules: Rules,
     and the locks as slot name -> word."""
     grid_value, word_list = load_inputs(grid, words)
     return apply_locks(grid_value, word_list, locks, rules.min_length, words.fold_yo)
+
+
+def certificate_facts(words: Words, rules: Rules, min_score: int | None = None) -> dict:
+    """The options a certificate records, so that ``check-proof`` rebuilds the same formula."""
+    return {"min_length": rules.min_length,
+            "min_score": words.min_score if min_score is None else min_score,
+            "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
+            "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
 
 
 def register(app: typer.Typer) -> None:

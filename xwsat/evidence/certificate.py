@@ -36,6 +36,7 @@ from xwsat.evidence.count_certificate import (
     GIVEN,
     CountRefutation,
     count_check,
+    count_refutation,
     count_text,
     fitting_words,
     patterns_of,
@@ -158,6 +159,22 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
     else:
         shutil.rmtree(stage, ignore_errors=True)
     return run
+
+
+def choose_proof(built: Built, backend: str, method: str = "auto", solver: str = "cadical195",
+                 checker: str = "auto", core: bool = True) -> ProofProducer | CountRefutation:
+    """The proof a certificate of ``built`` uses: ``backend``'s own kind of proof, or the count
+    that refutes the grid (no proof file; a DRAT one grows as N!) unless a proof method, a
+    checker or the whole formula (``core`` False) was asked for."""
+    from xwsat.backends.registry import is_auto
+    from xwsat.evidence.producers import producer_for_backend
+
+    proof = producer_for_backend(backend, method, solver, built.problem.n_slots)
+    if (method, checker) == ("auto", "auto") and core and is_auto(backend):
+        counted = count_refutation(built.problem)
+        if counted is not None:
+            return counted
+    return proof
 
 
 def prepare_folder(directory: Path) -> Path:
