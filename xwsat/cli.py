@@ -82,7 +82,7 @@ class Commands(TyperGroup):
                 common.clear_status_line()
                 typer.echo(f"xwsat: error: {one_line(str(exc.filename))}: {exc.strerror}",
                            err=True)
-                raise typer.Exit(2) from None
+                raise typer.Exit(ExitCode.BAD_INPUT) from None
             if exc.errno not in OUTPUT_ERRNOS:
                 raise
             # stdout itself failed (a full disk, a closed pipe): the answer is lost, so say so
