@@ -214,7 +214,10 @@ def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
 class Child:
     """One function running in a forked child; ``poll`` until it has ``finished``."""
 
-    def __init__(self, fn: Callable[..., Any], args: tuple, label: str = "") -> None:
+    def __init__(self, fn: Callable[..., Any], args: tuple, label: str = "",
+                 nested: bool = False) -> None:
+        """``nested``: ``fn`` may start children of its own (a whole ``fill_grid``), which
+        multiprocessing allows only in a non-daemonic process; it still dies with its parent."""
         if _interrupted["yes"]:  # the user stopped the command: no new stage starts
             raise KeyboardInterrupt
         import multiprocessing  # here, not at the top: a run decided in-process never forks
@@ -222,7 +225,8 @@ class Child:
         ctx = multiprocessing.get_context("fork")
         self.label = label
         self.receiver, sender = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_child_main, args=(fn, args, sender), daemon=True)
+        self.process = ctx.Process(target=_child_main, args=(fn, args, sender),
+                                   daemon=not nested)
         self.started = time.monotonic()
         with held_signals():
             self.process.start()

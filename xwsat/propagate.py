@@ -9,6 +9,7 @@ fit fewer words between them than their number are named in ``hall``: no fill ex
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from dataclasses import dataclass
 
@@ -28,6 +29,23 @@ class Propagated:
     reason: str = ""
     revisions: int = 0
     hall: HallSet | None = None
+
+
+_WHOLE: dict[int, tuple[weakref.ref, int, np.ndarray]] = {}  # a word list's per-length arrays
+
+
+def _whole_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
+    """``_position_masks`` of an array shared by many problems (a word list's letters of one
+    length, which every open slot of that length starts with), computed once while it lives:
+    the workbench propagates after every edit."""
+    held = _WHOLE.get(id(letters))
+    if held is not None and held[0]() is letters and held[1] == alphabet_size:
+        return held[2]
+    masks = _position_masks(letters, alphabet_size)
+    if len(_WHOLE) > 256:
+        _WHOLE.clear()
+    _WHOLE[id(letters)] = (weakref.ref(letters), alphabet_size, masks)
+    return masks
 
 
 def _position_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
@@ -77,7 +95,7 @@ def propagate(problem: FillProblem) -> Propagated:
         if used[s] is None:
             key = id(problem.letters[s])
             if key not in whole:
-                whole[key] = _position_masks(problem.letters[s], alphabet)
+                whole[key] = _whole_masks(problem.letters[s], alphabet)
             used[s] = whole[key]
         blocked = used[s] & ~masks[cells]
         if blocked.any() or removed_words[s]:  # some row may no longer fit
