@@ -28,6 +28,7 @@ def _bound(host: str, port: int) -> socket.socket:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # connections wait from now on, before the server has started
     except OSError as exc:
         raise XwsatError(f"cannot listen on {host}:{port} ({exc.strerror or exc}); "
                          "try another --port") from None
