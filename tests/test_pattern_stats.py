@@ -35,8 +35,12 @@ def test_disconnected_white_regions_and_two_letter_runs_are_counted():
 
 
 def test_repeated_entries_and_a_short_entry_inside_a_long_one_are_flagged():
-    entries = {"1A": "CHEESECAKE", "5D": "CAKE", "7A": "OCEAN", "9D": "TOAST"}
-    assert shared_pieces(entries) == [("1A", "5D", "CAKE")]
+    entries = {"1A": "CHEESECAKE", "5D": "CAKE", "7A": "OCEAN", "9D": "TOAST", "11A": "ACE",
+               "12D": "PANCAKES", "13A": "ALATE", "14A": "PLATE"}
+    # CAKE inside two longer entries; PANCAKES and CHEESECAKE share only 4 letters, ALATE and
+    # PLATE too, ACE is too short to count
+    assert shared_pieces(entries) == [("12D", "5D", "CAKE"), ("1A", "5D", "CAKE")]
+    assert shared_pieces({"1A": "CHEESECAKE", "12D": "LATECAKES"}) == [("12D", "1A", "ECAKE")]
     stats = pattern_stats(parse_grid("CAT#\n...#\n####\nCAT#\n"))
     assert stats.repeated == (("1A", "5A"),)
 

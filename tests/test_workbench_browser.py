@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.workbench_server import running_server
+from xwsat.workbench.launch import running_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright_api = pytest.importorskip("playwright.sync_api")

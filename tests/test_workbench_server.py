@@ -10,7 +10,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.workbench_server import alive, descendants, running_server
+from xwsat.workbench.launch import alive, descendants, running_server
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,8 @@ from typing import Any
 from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots
 
 SYMMETRIES = ("rotational", "mirror", "none")
-SHARED_LETTERS = 4  # a piece this long in two entries is flagged (CAKE / CHEESECAKE)
+SHARED_LETTERS = 5  # a piece this long in two entries is flagged (CHEESECAKE / PANCAKES)
+INSIDE_LETTERS = 4  # an entry this long inside another is flagged (CAKE / CHEESECAKE)
 
 
 def partners(cell: int, height: int, width: int, symmetry: str) -> tuple[int, ...]:
@@ -107,13 +108,14 @@ def _longest_shared(a: str, b: str) -> str:
     return best
 
 
-def shared_pieces(entries: dict[str, str], least: int = SHARED_LETTERS
-                  ) -> list[tuple[str, str, str]]:
+def shared_pieces(entries: dict[str, str], least: int = SHARED_LETTERS,
+                  inside: int = INSIDE_LETTERS) -> list[tuple[str, str, str]]:
     """Pairs of distinct entries that share ``least`` or more letters in a row, as
-    (slot, slot, the piece); a short entry wholly inside a longer one counts from 3 letters."""
+    (slot, slot, the piece); a short entry wholly inside a longer one counts from ``inside``
+    letters."""
     by_piece: dict[str, list[str]] = {}
     for name, word in entries.items():
-        size = min(least, len(word)) if len(word) >= 3 else least
+        size = min(least, len(word)) if len(word) >= inside else least
         for i in range(len(word) - size + 1):
             by_piece.setdefault(word[i:i + size], []).append(name)
     pairs: set[tuple[str, str]] = set()

@@ -27,16 +27,14 @@ VERDICT = {Status.FILLED: "fillable", Status.UNFILLABLE: "unfillable",
 
 
 def core_of(built: Built, time_limit: float) -> dict[str, Any]:
-    """The smallest set of slots that cannot be filled together (``xwsat.evidence.explain``),
-    as slot names and their cells."""
-    from xwsat.evidence.explain import explain
+    """A small set of slots that cannot be filled together (``slot_core.smallest``), as slot
+    names and their cells."""
+    from xwsat.evidence.slot_core import smallest
 
-    found = explain(built, max(0.2, time_limit), 2)
-    slots = [built.slots[s] for s in found.slots]
-    return {"core": [s.name for s in slots], "core_cells": sorted({c for s in slots
-                                                                    for c in s.cells}),
-            "givens": list(found.givens), "minimal": found.minimal,
-            "core_why": found.sentence}
+    kept, minimal = smallest(built.problem, max(0.2, time_limit))
+    slots = [built.slots[s] for s in kept]
+    return {"core": [s.name for s in slots],
+            "core_cells": sorted({c for s in slots for c in s.cells}), "minimal": minimal}
 
 
 def decide(grid: Grid, words: WordList, options: FillOptions, explain_s: float
@@ -52,10 +50,7 @@ def decide(grid: Grid, words: WordList, options: FillOptions, explain_s: float
     if outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
         answer["why"] = f"{outcome.evidence.method}: {outcome.evidence.detail}".rstrip(": ")
         guard.report_partial(answer)
-        try:
-            answer.update(core_of(result.built, explain_s))
-        except ValueError:  # the explanation found it fillable after all: a bug, said as such
-            answer["status"] = "error"
+        answer.update(core_of(result.built, explain_s))
     elif outcome.status is Status.UNKNOWN:
         answer["why"] = f"undecided within {options.time_limit:.0f} s"
     elif outcome.message:

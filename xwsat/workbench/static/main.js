@@ -226,6 +226,20 @@ function onKey(event) {
   if (key === "Enter" || key === " ") { event.preventDefault(); ui.dir = ui.dir === "A" ? "D" : "A"; render(); reselect(false); return; }
   if (key === "Tab") { event.preventDefault(); nextSlot(event.shiftKey); return; }
   if (key === "." || key === "#") { event.preventDefault(); act({ type: "block", cell: ui.cell }); return; }
+  if ((key === "Backspace" || key === "Delete") && ui.region) { // clear the selected rectangle
+    event.preventDefault();
+    const [top, left, bottom, right] = ui.region;
+    const locked = new Set(view.doc.locks.flatMap((l) => l.cells));
+    const cells = {};
+    for (let r = top; r <= bottom; r++) {
+      for (let c = left; c <= right; c++) {
+        const cell = r * width() + c;
+        if (!locked.has(cell) && !".#".includes(charAt(cell))) cells[String(cell)] = "";
+      }
+    }
+    if (Object.keys(cells).length) act({ type: "letters", cells });
+    return;
+  }
   if (key === "Backspace" || key === "Delete") {
     event.preventDefault();
     if (charAt(ui.cell) !== "#" && charAt(ui.cell) !== "." ) act({ type: "letter", cell: ui.cell, letter: "" });
@@ -260,8 +274,9 @@ function wireGrid() {
     svg.focus();
     if (event.shiftKey && ui.cell !== null) { ui.region = regionOf(ui.cell, cell); render(); return; }
     ui.dragFrom = cell;
+    ui.region = null;
     if (cell === ui.cell) { ui.dir = ui.dir === "A" ? "D" : "A"; render(); reselect(false); }
-    else { ui.region = null; moveTo(cell); }
+    else moveTo(cell);
   });
   svg.addEventListener("mousemove", (event) => {
     if (ui.dragFrom === null || !(event.buttons & 1)) return;

@@ -16,6 +16,10 @@ function h(tag, props = {}, ...children) {
 }
 
 export function drawEntry(box, view, slot, act) {
+  const locks = view.doc.locks.map((l) => `${l.cells[0]}:${l.word}`).join(",");
+  const key = slot ? `${view.rev}|${slot.name}|${slot.pattern}|${locks}` : "";
+  if (box.dataset.key === key) return; // unchanged: keep what is being typed there
+  box.dataset.key = key;
   box.replaceChildren();
   if (!slot) {
     box.append(h("div", { class: "muted" }, "Click a cell to select an entry."));

@@ -1,4 +1,6 @@
-"""A real ``xwsat serve`` in a child process on a free port, for the workbench's tests."""
+"""A real ``xwsat serve`` in a child process on a free port, for programs that drive the
+workbench from outside: its browser tests and the figures script (``scripts/workbench_study.py``).
+"""
 
 from __future__ import annotations
 
@@ -7,24 +9,29 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
+LOG: list[str] = []  # what the servers said on stderr after their address, for a failing test
 ADDRESS = re.compile(r"xwsat workbench: (http://\S+/)")
+START_S = 240.0  # the first run on a machine compiles the search before it listens
 
 
 @contextmanager
 def running_server(*options: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Start the server, yield its address and process; stop it with Ctrl-C at the end."""
+    """Start ``xwsat serve --port 0 OPTIONS``; yield its address and process; stop it with
+    Ctrl-C (SIGINT) at the end, as a user would."""
     command = [sys.executable, "-c", "from xwsat.cli import main; main()", "serve", "--port",
                "0", *options]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         address = None
-        deadline = time.monotonic() + 240  # the first run may compile the search
+        deadline = time.monotonic() + START_S
         assert process.stderr is not None
         while address is None and time.monotonic() < deadline:
             line = process.stderr.readline()
@@ -32,7 +39,10 @@ def running_server(*options: str) -> Iterator[tuple[str, subprocess.Popen]]:
                 raise RuntimeError(f"xwsat serve exited with {process.returncode}")
             found = ADDRESS.search(line)
             address = found.group(1) if found else None
-        assert address is not None, "xwsat serve printed no address"
+        if address is None:
+            raise RuntimeError("xwsat serve printed no address")
+        # read the rest as it comes: a full pipe would stop the server at its next log line
+        threading.Thread(target=_drain, args=(process.stderr, LOG), daemon=True).start()
         yield address, process
     finally:
         if process.poll() is None:
@@ -44,8 +54,13 @@ def running_server(*options: str) -> Iterator[tuple[str, subprocess.Popen]]:
                 process.wait()
 
 
+def _drain(stream: IO[str], into: list[str]) -> None:
+    for line in stream:
+        into.append(line)
+
+
 def descendants(pid: int) -> list[int]:
-    """Every process started, directly or not, by ``pid``."""
+    """Every live process started, directly or not, by ``pid`` (zombies left out)."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -54,7 +69,8 @@ def descendants(pid: int) -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
     found, stack = [], list(children.get(pid, []))
     while stack:
         current = stack.pop()
@@ -69,3 +85,11 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def rss_mib(pid: int) -> float:
+    """The resident memory of one process, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
