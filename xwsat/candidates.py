@@ -52,14 +52,15 @@ def find_slot(built: Built, name: str) -> int:
                      f"{built.slots[-1].name})")
 
 
-def ranked(built: Built, slot: int) -> list[Candidate]:
+def ranked(built: Built, slot: int, refuted: bool = False) -> list[Candidate]:
     """Every word that fits the slot's letters: those arc consistency keeps first (not yet
     known), then those it removes (unfillable), each group best score first, then
-    alphabetically."""
+    alphabetically. ``refuted``: the grid is known to have no fill, so no word placed in it
+    can give it one (a word only adds constraints): every word is unfillable."""
     problem = built.problem
     propagated = propagate(problem)
     ids = problem.candidates[slot]
-    if propagated.wiped is not None or propagated.hall is not None:
+    if refuted or propagated.wiped is not None or propagated.hall is not None:
         kept = np.zeros(0, dtype=ids.dtype)
         why = "the grid cannot be filled as it stands"
     else:

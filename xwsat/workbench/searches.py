@@ -48,7 +48,8 @@ def decide(grid: Grid, words: WordList, options: FillOptions, explain_s: float
     if outcome.status is Status.FILLED and not result.verified:
         answer["status"] = "error"
     if outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
-        answer["why"] = f"{outcome.evidence.method}: {outcome.evidence.detail}".rstrip(": ")
+        answer["why"] = (outcome.evidence.detail if outcome.method in ("propagate", "matching")
+                         else f"proven by the search ({outcome.method}, {seconds} s)")
         guard.report_partial(answer)
         answer.update(core_of(result.built, explain_s))
     elif outcome.status is Status.UNKNOWN:

@@ -77,6 +77,7 @@ class Session:
         self.seed = 0
         self.folder = Path(tempfile.mkdtemp(prefix="xwsat-workbench-"))
         self.certificate: bytes | None = None
+        self.verdict: str | None = None  # the background search's word on this revision
 
     # --- the document --------------------------------------------------------------------
     @property
@@ -111,6 +112,7 @@ class Session:
 
     def _changed(self, keep_suggestion: bool = False) -> None:
         self.rev += 1
+        self.verdict = None
         self.certificate = None
         if not keep_suggestion:
             self.suggestion = None
@@ -199,12 +201,13 @@ class Session:
         return state
 
     def candidates_now(self, slot: str) -> dict[str, Any]:
-        """The slot's words ranked by score, marked by arc consistency (at once)."""
+        """The slot's words ranked by score, marked by arc consistency (at once), or all
+        unfillable when the search has shown the grid has no fill."""
         built = build_problem(self.doc.grid, self.words())
         index = next((s.index for s in built.slots if s.name == slot), None)
         if index is None:
             raise XwsatError(f"the grid has no entry {slot}")
-        found = ranked(built, index)
+        found = ranked(built, index, self.verdict == "unfillable")
         return {"type": "job", "kind": "candidates", "rev": self.rev, "final": False,
                 "slot": slot, "result": {"slot": slot, "total": len(found), "candidates":
                                          [c.as_dict() for c in found[:SHOWN_CANDIDATES]]}}
@@ -229,7 +232,8 @@ class Session:
         self.selected = slot
         if slot:
             slot_named(self.doc.grid, slot)
-            self.jobs.then(self._candidates_job(slot), replacing="candidates")
+            if self.verdict != "unfillable":  # else every word is unfillable: said at once
+                self.jobs.then(self._candidates_job(slot), replacing="candidates")
 
     def _candidates_job(self, slot: str) -> Job:
         limit = self.limits.candidates_s
@@ -291,6 +295,12 @@ class Session:
         if message["rev"] != self.rev:
             return  # computed for a grid that is gone
         result = message.get("result") or {}
+        if message["kind"] == "decide":
+            self.verdict = result.get("status")
+            if self.verdict == "unfillable":
+                self.jobs.queue = [j for j in self.jobs.queue if j.kind != "candidates"]
+                if self.selected:
+                    await self.send(self.candidates_now(self.selected))
         if message["kind"] == "autofill" and "letters" in result:
             self.suggestion = result
         if message["kind"] == "certificate" and message["final"] and result.get("directory"):

@@ -33,7 +33,8 @@ function receive(msg) {
   if (msg.type === "state") {
     const fresh = !view || view.rev !== msg.rev;
     view = msg;
-    if (fresh) { ui.decide = null; ui.core = []; }
+    if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
+    if (fresh && !msg.suggestion && ui.autofill && ui.autofill.status !== "searching") ui.autofill = null;
     ui.suggestion = msg.suggestion ? msg.suggestion.letters : null;
     const size = msg.doc.rows.length * msg.doc.rows[0].length;
     if (ui.cell !== null && ui.cell >= size) ui.cell = null;
@@ -87,7 +88,7 @@ function renderVerdict() {
   if (!d) return setVerdict("checking", "Checking…", "searching in the background");
   if (d.status === "fillable") return setVerdict("fillable", "Fillable", `a fill exists (found by ${d.method} in ${d.seconds} s)`);
   if (d.status === "unfillable") {
-    const core = d.core ? ` Cannot be filled together: ${d.core.join(", ")}${d.minimal ? " (minimal)" : ""}.` : " Finding the smallest set of entries to blame…";
+    const core = d.core ? ` These ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${d.core.join(", ")}.` : " Finding the entries to blame…";
     return setVerdict("unfillable", "Unfillable", `${d.why || ""}.${core}`);
   }
   if (d.stopped && !d.status) return setVerdict("unknown", "Not yet known", `stopped at ${d.stopped}`);
