@@ -276,7 +276,7 @@ class Child:
         gigabyte of clauses takes a few tenths of a second to be torn down."""
         if self.process.is_alive():
             with contextlib.suppress(ProcessLookupError):
-                for pid in _descendants(self.process.pid):
+                for pid in descendants(self.process.pid):
                     os.kill(pid, signal.SIGKILL)
             self.process.kill()
 
@@ -299,7 +299,8 @@ def wait_any(children: list[Child], timeout: float) -> None:
         time.sleep(timeout)
 
 
-def _descendants(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
+    """Every process started, directly or not, by ``pid`` (zombies included)."""
     tree = _children() if os.path.isdir("/proc") else {}
     found, stack = [], list(tree.get(pid, []))
     while stack:

@@ -17,15 +17,13 @@ from xwsat.commands.common import (
     print_record,
     time_left,
 )
-from xwsat.commands.options import GridArg, JsonOpt, Rules, Search, Words, grouped
+from xwsat.commands.options import GridArg, JsonOpt, LockOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
 from xwsat.lock import apply_locks
 
 SlotArg = Annotated[str, typer.Argument(help="The slot, e.g. 12A or 3D.")]
 TopOpt = Annotated[int, typer.Option(
     "--top", help="Decide (and print) at most this many of the best-scored words.")]
-LockOpt = Annotated[list[str] | None, typer.Option(
-    "--lock", help="Fix an entry first, e.g. --lock 1A=OCEAN (repeatable).")]
 MARKS = {FILLABLE: "fillable", UNFILLABLE: "unfillable", "unknown": "not yet known"}
 
 

@@ -27,7 +27,16 @@ from xwsat.commands.common import (
     time_left,
     write_atomic,
 )
-from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
+from xwsat.commands.options import (
+    ForceOpt,
+    GridArg,
+    JsonOpt,
+    LockOpt,
+    Rules,
+    Search,
+    Words,
+    grouped,
+)
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.formats.html import unchecked_note
@@ -48,9 +57,6 @@ OutOpt = Annotated[Path | None, typer.Option(
 OptimizeOpt = Annotated[bool, typer.Option(
     "--optimize", help="After a first fill, maximise the total word score (CP-SAT) for the rest "
     "of --time-limit; report the weakest entries.")]
-LockOpt = Annotated[list[str] | None, typer.Option(
-    "--lock", help="Fix an entry, e.g. --lock 1A=OCEAN (repeatable; words outside the "
-    "dictionary are allowed).")]
 RegionOpt = Annotated[str, typer.Option(
     "--region", help="Refill only rows/columns R1,C1-R2,C2 (1-based) of a filled grid; the "
     "rest stays as it is.")]

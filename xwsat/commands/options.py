@@ -44,6 +44,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable 
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the result here.")]
 ForceOpt = Annotated[bool, typer.Option(
     "--force", help="Replace output files that already exist (an input is never replaced).")]
+LockOpt = Annotated[list[str] | None, typer.Option(
+    "--lock", help="Fix an entry, e.g. --lock 1A=OCEAN (repeatable; words outside the "
+    "dictionary are allowed).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
 
 MAX_TIME_S = 7 * 24 * 3600

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from xwsat import guard
+
 LOG: list[str] = []  # what the servers said on stderr after their address, for a failing test
 ADDRESS = re.compile(r"xwsat workbench: (http://\S+/)")
 START_S = 240.0  # the first run on a machine compiles the search before it listens
@@ -61,22 +63,7 @@ def _drain(stream: IO[str], into: list[str]) -> None:
 
 def descendants(pid: int) -> list[int]:
     """Every live process started, directly or not, by ``pid`` (zombies left out)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] != "Z":
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-    found, stack = [], list(children.get(pid, []))
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(children.get(current, []))
-    return found
+    return [child for child in guard.descendants(pid) if alive(child)]
 
 
 def alive(pid: int) -> bool:
