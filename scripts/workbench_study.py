@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 from xwsat.formats import read_grid
@@ -98,8 +99,9 @@ def latency(page: Page, grid: Path, edits: int, seed: int) -> dict:
     for step in range(edits):
         if typed and (len(typed) > 12 or rng.random() < 0.3):
             cell, letter = typed.pop(rng.randrange(len(typed))), ""
-        else:
-            cell, letter = rng.choice(cells), rng.choice("AEIOURSTLN")
+        else:  # an empty cell: every edit changes the grid (an edit that does not is not sent)
+            cell = rng.choice([c for c in cells if c not in typed])
+            letter = rng.choice("AEIOURSTLN")
             typed.append(cell)
         started = time.perf_counter()
         page.act(type="letter", cell=cell, letter=letter)
@@ -296,6 +298,7 @@ def screenshots(out: Path) -> None:
 
 
 def main() -> None:
+    warnings.filterwarnings("ignore", category=DeprecationWarning)  # websockets' direct connect
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=["screenshots", "figures"])
     parser.add_argument("out", type=Path)

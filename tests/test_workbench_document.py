@@ -116,3 +116,13 @@ def test_the_view_is_json_ready(session):
     import json
 
     assert json.loads(json.dumps(session.view()))["doc"]["rows"][0] == "." * 15
+
+
+def test_autofill_of_a_selection_needs_the_rest_filled(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    with pytest.raises(XwsatError, match="autofill the grid first"):
+        session.autofill([0, 0, 1, 1])
+    with pytest.raises(XwsatError, match="not inside the grid"):
+        session.autofill([0, 0, 9, 9])
+    job = session.autofill(None)
+    assert job.kind == "autofill" and job.rev == session.rev

@@ -155,3 +155,12 @@ def test_stopping_the_server_leaves_no_process_behind():
         process.wait(timeout=15)
     time.sleep(0.5)
     assert not [p for p in started if alive(p)]
+
+
+def test_another_sites_page_cannot_open_the_socket(server):
+    from websockets.exceptions import InvalidStatus
+
+    address, _ = server
+    with pytest.raises(InvalidStatus):
+        connect(address.replace("http://", "ws://") + "ws",
+                additional_headers={"Origin": "http://evil.example"}).close()

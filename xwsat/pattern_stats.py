@@ -113,13 +113,13 @@ def shared_pieces(entries: dict[str, str], least: int = SHARED_LETTERS,
     """Pairs of distinct entries that share ``least`` or more letters in a row, as
     (slot, slot, the piece); a short entry wholly inside a longer one counts from ``inside``
     letters."""
-    by_piece: dict[str, list[str]] = {}
+    by_piece: dict[str, list[str]] = {}  # every piece of ``inside`` letters: both kinds share one
     for name, word in entries.items():
-        size = min(least, len(word)) if len(word) >= inside else least
-        for i in range(len(word) - size + 1):
-            by_piece.setdefault(word[i:i + size], []).append(name)
+        for i in range(len(word) - inside + 1):
+            by_piece.setdefault(word[i:i + inside], []).append(name)
     pairs: set[tuple[str, str]] = set()
     for names in by_piece.values():
+        names = list(dict.fromkeys(names))
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 if a != b and entries[a] != entries[b]:

@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -49,6 +50,10 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-store"})
 
     async def socket(websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+            await websocket.close(code=1008)  # another site's page may not drive this one
+            return
         await websocket.accept()
         if len(sessions) >= MAX_SESSIONS:
             await websocket.send_json({"type": "error", "message": "too many open pages"})

@@ -15,7 +15,7 @@ from typing import Any
 
 from xwsat import guard
 from xwsat.candidates import decide_candidates
-from xwsat.grid import Grid
+from xwsat.grid import EMPTY, Grid
 from xwsat.outcome import Status
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.problem import Built, build_problem, fill_letters
@@ -61,9 +61,10 @@ def decide(grid: Grid, words: WordList, options: FillOptions, explain_s: float
 
 def _fill_answer(built: Built, fill: tuple[int, ...], optimal: bool,
                  improving: bool) -> dict[str, Any]:
+    """The fill as the page shows it: the letters of the cells the search filled."""
     letters = fill_letters(built, fill)
     return {"status": "improving" if improving else "filled",
-            "letters": {str(k): v for k, v in letters.items()},
+            "letters": {str(k): v for k, v in letters.items() if built.grid.cell(k) == EMPTY},
             "total": quality.total(built, fill), "optimal": optimal,
             "weakest": [{"slot": n, "word": w, "score": s}
                         for n, w, s in quality.weakest(built, fill)]}

@@ -251,7 +251,15 @@ class Session:
         doc, words = self.doc, self.words()
         grid = doc.grid
         if region:
-            top, left, bottom, right = (int(v) for v in region)
+            top, left, bottom, right = _rectangle(region, grid)
+            outside = [i for i in range(grid.height * grid.width) if grid.cell(i) == EMPTY
+                       and not (top <= i // grid.width <= bottom
+                                and left <= i % grid.width <= right)]
+            if outside:
+                r, c = divmod(outside[0], grid.width)
+                raise XwsatError(f"autofill of a selection refills it in a filled grid, and row "
+                                 f"{r + 1}, column {c + 1} outside it is empty: autofill the "
+                                 "grid first, or select more")
             locked = doc.locked_cells()
             pattern = Grid(tuple("".join(ch if r * grid.width + c in locked else EMPTY
                                          for c, ch in enumerate(row))
@@ -339,6 +347,17 @@ class Session:
         if symmetry not in SYMMETRIES:
             raise XwsatError(f"symmetry is one of {', '.join(SYMMETRIES)}")
         self.symmetry = symmetry
+
+
+def _rectangle(region: Any, grid: Grid) -> tuple[int, int, int, int]:
+    """(top, left, bottom, right), 0-based and inside ``grid``, from the page's selection."""
+    try:
+        top, left, bottom, right = (int(v) for v in region)
+    except (TypeError, ValueError):
+        raise XwsatError("a selection is four numbers: top, left, bottom, right") from None
+    if not (0 <= top <= bottom < grid.height and 0 <= left <= right < grid.width):
+        raise XwsatError("the selection is not inside the grid")
+    return top, left, bottom, right
 
 
 def _hints(built: Built) -> dict[str, str]:

@@ -75,10 +75,10 @@ export function drawGrid(svg, view, ui) {
       if (number) svg.appendChild(el("text", { class: "num", x: x + 2, y: y + 10 }, number));
       const letterSize = Math.round(size * 0.58);
       let text = "", cls = "letter";
-      if (ch !== "#" && ch !== ".") {
-        text = ch; if (locked.has(cell)) cls += " locked";
-      } else if (ch === "." && suggestion[String(cell)]) {
+      if (ch !== "#" && suggestion[String(cell)]) { // a suggested fill shows over the old letters
         text = suggestion[String(cell)]; cls += " suggested";
+      } else if (ch !== "#" && ch !== ".") {
+        text = ch; if (locked.has(cell)) cls += " locked";
       } else if (ch === "." && insight.forced && insight.forced[String(cell)]) {
         text = insight.forced[String(cell)]; cls += " forced";
       }
