@@ -51,14 +51,15 @@ class Page:
     def act(self, **action: object) -> None:
         self.send(type="action", action=action)
 
-    def next(self, kind: str, timeout: float = 120.0, **match: object) -> dict:
+    def next(self, message_type: str, timeout: float = 120.0, **match: object) -> dict:
         deadline = time.monotonic() + timeout
         while True:
             message = json.loads(self.ws.recv(timeout=max(0.05, deadline - time.monotonic())))
             if message["type"] == "error":
                 raise RuntimeError(message["message"])
-            if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
-                if kind == "state":
+            if message["type"] == message_type and all(message.get(k) == v
+                                                       for k, v in match.items()):
+                if message_type == "state":
                     self.state = message
                 return message
 

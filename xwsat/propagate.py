@@ -50,12 +50,12 @@ def _whole_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
 
 def _position_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
     """For each position of a slot, the bitmask of letters its candidates use there."""
+    length = letters.shape[1]
     weights = np.uint64(1) << np.arange(alphabet_size, dtype=np.uint64)
-    masks = np.zeros(letters.shape[1], dtype=np.uint64)
-    for pos in range(letters.shape[1]):
-        used = np.bincount(letters[:, pos], minlength=alphabet_size) > 0
-        masks[pos] = weights[used].sum(dtype=np.uint64)
-    return masks
+    # one count over (position, letter) pairs instead of one per position
+    pairs = letters + (np.arange(length, dtype=np.int64) * alphabet_size)
+    used = np.bincount(pairs.ravel(), minlength=length * alphabet_size) > 0
+    return (used.reshape(length, alphabet_size) * weights).sum(axis=1, dtype=np.uint64)
 
 
 def _fitting(letters: np.ndarray, masks: np.ndarray, blocked: np.ndarray) -> np.ndarray:
@@ -114,10 +114,11 @@ def propagate(problem: FillProblem) -> Propagated:
                           if fits.any() else "no word fits the crossing letters")
                 return Propagated(problem.with_candidates(keep, masks), s, reason, revisions)
         new = used[s] & masks[cells]
-        for pos, cell in enumerate(cells):
-            if new[pos] != masks[cell]:
-                masks[cell] = new[pos]
-                for other, _ in covers[int(cell)]:
+        narrowed = np.flatnonzero(new != masks[cells])
+        if len(narrowed):
+            masks[cells[narrowed]] = new[narrowed]
+            for cell in cells[narrowed].tolist():
+                for other, _ in covers[cell]:
                     if other != s and not queued[other]:
                         queue.append(other)
                         queued[other] = True

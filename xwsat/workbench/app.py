@@ -89,6 +89,7 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
                 for text in batch:
                     edited |= await _handle(session, text, send)
                 if edited:
+                    session.jobs.cancel()  # the last grid's search gives its core to the insight
                     await _publish(session, send)
         finally:
             reader.cancel()
