@@ -12,7 +12,6 @@ import typer
 from xwsat.commands.common import compile_first
 from xwsat.commands.options import DictOpt, MemoryOpt
 from xwsat.errors import XwsatError
-from xwsat.words import EMBEDDED
 
 HostOpt = Annotated[str, typer.Option(
     "--host", help="Address to listen on; the default keeps the page to this machine.")]
@@ -45,15 +44,12 @@ def serve(host: HostOpt = "127.0.0.1", port: PortOpt = 8765, dictionary: DictOpt
     from xwsat.workbench.app import create_app
     from xwsat.workbench.session import Limits
 
-    if dictionary not in EMBEDDED:
-        raise XwsatError(f"--dict: the workbench starts with one of {', '.join(EMBEDDED)}; "
-                         "upload your own list in the page")
     if search_limit <= 0:
         raise XwsatError("--search-limit must be positive")
     compile_first(["auto"])
+    app = create_app(dictionary, Limits(decide_s=search_limit, memory_mb=memory_limit or None))
     sock = _bound(host, port)
     address = f"http://{host if ':' not in host else f'[{host}]'}:{sock.getsockname()[1]}/"
-    app = create_app(dictionary, Limits(decide_s=search_limit, memory_mb=memory_limit or None))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20))
     typer.echo(f"xwsat workbench: {address} (Ctrl-C stops it)", err=True)
     if open_page:

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from xwsat.errors import XwsatError
+from xwsat.words import EMBEDDED, read_bytes
 from xwsat.workbench.dictionaries import MAX_UPLOAD_BYTES, Dictionaries
 from xwsat.workbench.session import MAX_PUZZLE_BYTES, Limits, Session
 
@@ -41,8 +43,12 @@ class TooLarge(XwsatError):
 
 
 def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlette:
-    """The application; ``dictionary`` is each new page's word list."""
+    """The application; ``dictionary`` is each new page's word list: an embedded one, or a
+    file named on the command line (read now, as an upload)."""
     dictionaries = Dictionaries()
+    if dictionary not in EMBEDDED:
+        path = Path(dictionary)
+        dictionary = dictionaries.add_upload(read_bytes(path, MAX_UPLOAD_BYTES), path.name)
     sessions: dict[str, Session] = {}
     limits = limits or Limits()
 
