@@ -47,11 +47,13 @@ class Jobs:
         self.task: asyncio.Task | None = None
         self.started = 0  # children started, for the figures
 
-    def start(self, *jobs: Job) -> None:
-        """Stop what runs and what waits; run ``jobs`` in turn."""
+    def start(self, *jobs: Job, delay: float = 0.0) -> None:
+        """Stop what runs and what waits; run ``jobs`` in turn, the first after ``delay``
+        seconds (typing: a key pressed meanwhile starts over, and no process is forked for
+        the grid it replaces)."""
         self.cancel()
         self.queue = list(jobs)
-        self._wake()
+        self._wake(delay)
 
     def then(self, job: Job, replacing: str | None = None) -> None:
         """Run ``job`` after the current one (a waiting or running job of kind ``replacing``
@@ -81,12 +83,14 @@ class Jobs:
             asyncio.get_running_loop().run_in_executor(None, _reap, child)
         self.running = None
 
-    def _wake(self) -> None:
+    def _wake(self, delay: float = 0.0) -> None:
         if self.task is None and self.queue:
-            self.task = asyncio.get_running_loop().create_task(self._run())
+            self.task = asyncio.get_running_loop().create_task(self._run(delay))
 
-    async def _run(self) -> None:
+    async def _run(self, delay: float = 0.0) -> None:
         try:
+            if delay:
+                await asyncio.sleep(delay)
             while self.queue:
                 job = self.queue.pop(0)
                 await self._one(job)

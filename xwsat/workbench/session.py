@@ -39,6 +39,7 @@ SAVE_FORMATS = {"ipuz": "application/json", "puz": "application/octet-stream",
 MAX_PUZZLE_BYTES = 4 << 20
 SHOWN_CANDIDATES = 60
 MAX_HISTORY = 2000
+SETTLE_S = 0.08  # the search starts once the grid has not changed for this long
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class Session:
         self.folder = Path(tempfile.mkdtemp(prefix="xwsat-workbench-"))
         self.certificate: bytes | None = None
         self.verdict: str | None = None  # the background search's word on this revision
+        self.buildable = False  # the last view built the grid's problem (else: said there)
 
     # --- the document --------------------------------------------------------------------
     @property
@@ -187,8 +189,10 @@ class Session:
             "suggestion": self.suggestion, "selected": self.selected,
         }
         slots = None
+        self.buildable = False
         try:
             built = build_problem(doc.grid, words)
+            self.buildable = True
             slots = built.slots
             state["insight"] = insight_of(built, started).as_dict()
             state["numbers"] = {str(s.cells[0]): s.number for s in built.slots}
@@ -214,19 +218,18 @@ class Session:
 
     # --- searches ------------------------------------------------------------------------
     def decide(self) -> None:
-        """After an edit: decide the grid in the background, then the selected slot's words."""
-        try:
-            grid, words = self.doc.grid, self.words()
-            build_problem(grid, words)
-        except XwsatError:
+        """After an edit: decide the grid in the background, then the selected slot's words
+        (a grid the insight could not build is said there, and not searched)."""
+        if not self.buildable:
             self.jobs.cancel()
             return
+        grid, words = self.doc.grid, self.words()
         jobs = [Job("decide", self.rev, searches.decide,
                     (grid, words, self.options(self.limits.decide_s), self.limits.explain_s),
                     self.limits.decide_s + self.limits.explain_s)]
         if self.selected:
             jobs.append(self._candidates_job(self.selected))
-        self.jobs.start(*jobs)
+        self.jobs.start(*jobs, delay=SETTLE_S)
 
     def select(self, slot: str | None) -> None:
         self.selected = slot
