@@ -40,7 +40,8 @@ PATH_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.EACCES, errno.EPERM, errno.EN
 # when that command runs (or help lists it), so ``xwsat fill`` does not pay for ``bench``.
 # Listed in help order.
 COMMANDS = {
-    "fill": "fill", "prove": "prove", "info": "inspect", "plan": "inspect",
+    "fill": "fill", "prove": "prove", "info": "inspect", "candidates": "candidates",
+    "plan": "inspect", "serve": "serve",
     "encode": "evidence", "count": "evidence", "check-proof": "evidence",
     "generate": "generate", "freeform": "freeform", "convert": "convert",
     "grids": "grids", "bench": "bench", "dict": "dictionary",

@@ -279,7 +279,10 @@ def _child_main(fn: Callable[..., Any], args: tuple, conn: Any) -> None:
 class Child:
     """One function running in a forked child; ``poll`` until it has ``finished``."""
 
-    def __init__(self, fn: Callable[..., Any], args: tuple, label: str = "") -> None:
+    def __init__(self, fn: Callable[..., Any], args: tuple, label: str = "",
+                 nested: bool = False) -> None:
+        """``nested``: ``fn`` may start children of its own (a whole ``fill_grid``), which
+        multiprocessing allows only in a non-daemonic process; it still dies with its parent."""
         if _interrupted["yes"]:  # the user stopped the command: no new stage starts
             raise KeyboardInterrupt
         import multiprocessing  # here, not at the top: a run decided in-process never forks
@@ -287,7 +290,8 @@ class Child:
         ctx = multiprocessing.get_context("fork")
         self.label = label
         self.receiver, sender = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_child_main, args=(fn, args, sender), daemon=True)
+        self.process = ctx.Process(target=_child_main, args=(fn, args, sender),
+                                   daemon=not nested)
         self.started = time.monotonic()
         with held_signals():
             self.process.start()
@@ -337,7 +341,7 @@ class Child:
         gigabyte of clauses takes a few tenths of a second to be torn down."""
         if self.process.is_alive():
             with contextlib.suppress(ProcessLookupError):
-                for pid in _descendants(self.process.pid):
+                for pid in descendants(self.process.pid):
                     os.kill(pid, signal.SIGKILL)
             self.process.kill()
 
@@ -360,7 +364,8 @@ def wait_any(children: list[Child], timeout: float) -> None:
         time.sleep(timeout)
 
 
-def _descendants(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
+    """Every process started, directly or not, by ``pid`` (zombies included)."""
     tree = _children() if os.path.isdir("/proc") else {}
     found, stack = [], list(tree.get(pid, []))
     while stack:

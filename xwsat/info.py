@@ -7,6 +7,7 @@ from typing import Any
 
 from xwsat.grid import Grid
 from xwsat.no_repeat import hall_set
+from xwsat.pattern_stats import PatternStats, pattern_stats
 from xwsat.pipeline import explain_hall, explain_wipeout
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate
@@ -36,6 +37,7 @@ class GridInfo:
     slots: tuple[SlotInfo, ...]
     wipeout: str | None
     counted: str | None = None
+    pattern: PatternStats | None = None  # the constructor's figures (``xwsat.pattern_stats``)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -43,6 +45,7 @@ class GridInfo:
             "dictionary": self.dictionary, "dictionary_size": self.dictionary_size,
             "slots": [s.__dict__ for s in self.slots], "unfillable_by_propagation": self.wipeout,
             "unfillable_by_count": self.counted,
+            "pattern": self.pattern.as_dict() if self.pattern is not None else None,
         }
 
     def as_text(self) -> str:
@@ -57,6 +60,8 @@ class GridInfo:
             f"  {s.pattern}"
             for s in self.slots
         ]
+        if self.pattern is not None:
+            lines += [f"pattern: {line}" for line in self.pattern.as_lines()]
         if self.wipeout:
             lines.append(f"unfillable by arc consistency: {self.wipeout}")
         if self.counted:
@@ -92,4 +97,4 @@ def grid_info(grid: Grid, words: WordList, min_length: int = 2,
                if found is not None else None)
     blocks = sum(row.count("#") for row in grid.rows)
     return GridInfo(grid.width, grid.height, blocks, words.source, len(words), slots, wipeout,
-                    counted)
+                    counted, pattern_stats(grid))

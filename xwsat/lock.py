@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots
 from xwsat.words import DEFAULT_SCORE, WordList, build_wordlist, normalize_word
@@ -140,3 +142,18 @@ def region_grid(start: Grid, region: Region, pattern: Grid | None = None,
     fixed = [s for s in extract_slots(grid, min_length)
              if not any(region.contains(*divmod(c, grid.width)) for c in s.cells)]
     return grid, fixed
+
+
+def without_words(words: WordList, banned: object) -> WordList:
+    """The word list with ``banned`` words offered to no slot (a word banned for this puzzle,
+    or the entries of a fill the constructor asked to replace); word ids stay the same."""
+    wanted = set(banned)  # type: ignore[call-overload]
+    ban = {i for i, w in enumerate(words.words) if w in wanted}
+    if not ban:
+        return words
+    by_length, codes = dict(words.by_length), dict(words.codes)
+    for length, ids in words.by_length.items():
+        keep = np.array([int(i) not in ban for i in ids.tolist()], dtype=bool)
+        if not keep.all():
+            by_length[length], codes[length] = ids[keep], words.codes[length][keep]
+    return replace(words, by_length=by_length, codes=codes)

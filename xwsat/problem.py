@@ -98,13 +98,12 @@ class FillProblem:
 
     def with_candidates(self, keep: list[np.ndarray], cell_masks: np.ndarray) -> FillProblem:
         """A copy restricted to the kept candidate indices per slot, with new cell masks."""
-        return replace(
-            self,
-            candidates=tuple(c[k] for c, k in zip(self.candidates, keep)),
-            letters=tuple(m[k] for m, k in zip(self.letters, keep)),
-            scores=tuple(s[k] for s, k in zip(self.scores, keep)),
-            cell_masks=cell_masks,
-        )
+        def kept(arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+            # a slot that kept every row shares its arrays (the index is always increasing)
+            return tuple(a if len(k) == len(a) else a[k] for a, k in zip(arrays, keep))
+
+        return replace(self, candidates=kept(self.candidates), letters=kept(self.letters),
+                       scores=kept(self.scores), cell_masks=cell_masks)
 
 
 @dataclass(frozen=True)

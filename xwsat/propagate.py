@@ -9,6 +9,7 @@ fit fewer words between them than their number are named in ``hall``: no fill ex
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from dataclasses import dataclass
 
@@ -30,14 +31,31 @@ class Propagated:
     hall: HallSet | None = None
 
 
+_WHOLE: dict[int, tuple[weakref.ref, int, np.ndarray]] = {}  # a word list's per-length arrays
+
+
+def _whole_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
+    """``_position_masks`` of an array shared by many problems (a word list's letters of one
+    length, which every open slot of that length starts with), computed once while it lives:
+    the workbench propagates after every edit."""
+    held = _WHOLE.get(id(letters))
+    if held is not None and held[0]() is letters and held[1] == alphabet_size:
+        return held[2]
+    masks = _position_masks(letters, alphabet_size)
+    if len(_WHOLE) > 256:
+        _WHOLE.clear()
+    _WHOLE[id(letters)] = (weakref.ref(letters), alphabet_size, masks)
+    return masks
+
+
 def _position_masks(letters: np.ndarray, alphabet_size: int) -> np.ndarray:
     """For each position of a slot, the bitmask of letters its candidates use there."""
+    length = letters.shape[1]
     weights = np.uint64(1) << np.arange(alphabet_size, dtype=np.uint64)
-    masks = np.zeros(letters.shape[1], dtype=np.uint64)
-    for pos in range(letters.shape[1]):
-        used = np.bincount(letters[:, pos], minlength=alphabet_size) > 0
-        masks[pos] = weights[used].sum(dtype=np.uint64)
-    return masks
+    # one count over (position, letter) pairs instead of one per position
+    pairs = letters + (np.arange(length, dtype=np.int64) * alphabet_size)
+    used = np.bincount(pairs.ravel(), minlength=length * alphabet_size) > 0
+    return (used.reshape(length, alphabet_size) * weights).sum(axis=1, dtype=np.uint64)
 
 
 def _fitting(letters: np.ndarray, masks: np.ndarray, blocked: np.ndarray) -> np.ndarray:
@@ -77,7 +95,7 @@ def propagate(problem: FillProblem) -> Propagated:
         if used[s] is None:
             key = id(problem.letters[s])
             if key not in whole:
-                whole[key] = _position_masks(problem.letters[s], alphabet)
+                whole[key] = _whole_masks(problem.letters[s], alphabet)
             used[s] = whole[key]
         blocked = used[s] & ~masks[cells]
         if blocked.any() or removed_words[s]:  # some row may no longer fit
@@ -96,10 +114,11 @@ def propagate(problem: FillProblem) -> Propagated:
                           if fits.any() else "no word fits the crossing letters")
                 return Propagated(problem.with_candidates(keep, masks), s, reason, revisions)
         new = used[s] & masks[cells]
-        for pos, cell in enumerate(cells):
-            if new[pos] != masks[cell]:
-                masks[cell] = new[pos]
-                for other, _ in covers[int(cell)]:
+        narrowed = np.flatnonzero(new != masks[cells])
+        if len(narrowed):
+            masks[cells[narrowed]] = new[narrowed]
+            for cell in cells[narrowed].tolist():
+                for other, _ in covers[cell]:
                     if other != s and not queued[other]:
                         queue.append(other)
                         queued[other] = True

@@ -304,6 +304,14 @@ def load_words(
             raise XwsatError(f"unknown dictionary {spec!r}: give a file path or one of {known}")
         raw = read_bytes(path)
         source = str(path)
+    return words_from_bytes(raw, source, min_score, alphabet, fold_accents, fold_yo, scale)
+
+
+def words_from_bytes(raw: bytes, source: str, min_score: int = 0, alphabet: str | None = None,
+                     fold_accents: bool = False, fold_yo: bool = False,
+                     scale: tuple[int, int] | None = None) -> WordList:
+    """A dictionary from its file's bytes (plain or gzip), as ``load_words`` reads a file:
+    the workbench's uploads come this way, never through a path."""
     options = {"min_score": min_score, "alphabet": alphabet, "fold_accents": fold_accents,
                "fold_yo": fold_yo}
     if scale is not None:

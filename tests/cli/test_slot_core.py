@@ -166,3 +166,16 @@ def test_after_the_first_answer_the_others_get_only_the_slack() -> None:
     assert time.monotonic() - start < 10
     assert runs[0].ok and runs[0].value == 0.2
     assert not runs[1].ok and runs[1].stop is Stop.TIME
+
+
+def test_smallest_core_is_found_where_the_letters_were_given(make_words, make_grid):
+    from xwsat.evidence.slot_core import smallest
+    from xwsat.problem import build_problem
+
+    # two separate 2x2 corners: the left fills (AB/CD across, AC/BD down); in the right one
+    # a given Z starts words no list has
+    words = make_words(["AB", "CD", "AC", "BD"], alphabet="ABCDZ")
+    built = build_problem(make_grid("..#Z.\n..#..\n"), words)
+    kept, minimal = smallest(built.problem, 10.0)
+    names = [built.slots[s].name for s in kept]
+    assert minimal and len(names) == 1 and names[0] in ("3A", "3D")

@@ -127,3 +127,53 @@ def _best(refuted: list[tuple[list[int], int] | None],
     fails, seed, failed = min((got[1], seed, got[0]) for got, seed in zip(refuted, seeds)
                               if got is not None)
     return failed, fails, seed
+
+
+TRIAL_S = 0.5  # each trial of ``smallest``: a set whose search runs out counts as not refuted
+
+
+def smallest(problem: FillProblem, time_limit: float, seed: int = 0) -> tuple[list[int], bool]:
+    """A small set of slots that cannot be filled together, to show a constructor what to
+    rework (not a proof's cheapest set, as ``shrink_with_seed``). Constructors break a grid
+    where they edit it, so the slots holding given letters are tried alone, then with the
+    slots crossing them, and so on outward, until a set is refuted by the compiled search;
+    then each slot of that set is dropped in turn while the rest is still refuted.
+    ``minimal`` when every slot kept was shown needed (its set without it has a fill) within
+    the time; all the slots when nothing smaller was refuted in time."""
+    from xwsat.compiled_search import inprocess
+    from xwsat.compiled_search import state as mstate
+
+    deadline = time.monotonic() + time_limit
+
+    def code_of(slots: list[int]) -> int:
+        now = time.monotonic()
+        if now >= deadline:
+            return mstate.BUDGET
+        return inprocess.search(restricted(problem, slots), min(deadline, now + TRIAL_S),
+                                seed)[0]
+
+    everything = list(range(problem.n_slots))
+    full = (1 << problem.alphabet_size) - 1
+    given = {int(c) for c, mask in enumerate(problem.cell_masks.tolist()) if mask != full}
+    ring = [s for s in everything if given & set(problem.slot_cells[s].tolist())]
+    neighbours = problem.neighbours()
+    kept, seen = everything, set(ring)
+    while ring and len(seen) < len(everything):
+        trial = sorted(seen)
+        if code_of(trial) == mstate.UNSAT:
+            kept = trial
+            break
+        ring = sorted({o for s in ring for o in neighbours[s]} - seen)
+        seen |= set(ring)
+    if kept is everything and code_of(everything) != mstate.UNSAT:
+        return everything, False
+    minimal, index = True, 0
+    while index < len(kept):
+        trial = kept[:index] + kept[index + 1:]
+        code = code_of(trial) if trial else mstate.SAT
+        if code == mstate.UNSAT:
+            kept = trial  # not needed: the others alone cannot be filled
+            continue
+        minimal = minimal and code == mstate.SAT
+        index += 1
+    return kept, minimal

@@ -15,9 +15,10 @@ from xwsat.formats.jsonfile import read_json, write_json
 from xwsat.formats.puzzle import Puzzle, numbering
 from xwsat.formats.svg import render_svg
 from xwsat.grid import BLOCK, EMPTY, Grid, parse_grid
-from xwsat.words import clean_clue, read_text_file
+from xwsat.words import clean_clue, decode_text, read_bytes
 
-__all__ = ["Puzzle", "check_format", "numbering", "read_grid", "read_puzzle", "render_puzzle",
+__all__ = ["Puzzle", "check_format", "numbering", "puzzle_from_bytes", "read_grid", "read_puzzle",
+           "render_puzzle",
            "render_rows", "render_svg",
            "WRITABLE", "write_html", "write_ipuz", "write_json", "write_puz"]
 
@@ -50,25 +51,34 @@ def read_puzzle(path: Path) -> Puzzle:
 
 
 def _read_puzzle(path: Path) -> Puzzle:
-    ext = _extension(path)
+    if _extension(path) == ".puz":
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
+    else:
+        data = read_bytes(path)
+    return puzzle_from_bytes(data, str(path))
+
+
+def puzzle_from_bytes(data: bytes, name: str) -> Puzzle:
+    """A puzzle from a file's bytes, its format chosen by ``name``'s extension (a file the
+    workbench was sent: read as a file would be, never through a path)."""
+    ext = _extension(Path(name))
     try:
         if ext == ".puz":
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
-            return read_puz(data, str(path))
-        text = read_text_file(path)
+            return read_puz(data, name)
+        text = decode_text(data, name)
         if ext == ".ipuz":
-            return read_ipuz(text, str(path))
+            return read_ipuz(text, name)
         if ext == ".json":
-            return read_json(text, str(path))
-        return Puzzle(parse_grid(text, str(path)))
+            return read_json(text, name)
+        return Puzzle(parse_grid(text, name))
     except RecursionError:
-        raise XwsatError(f"{path}: nested too deeply to be a puzzle") from None
+        raise XwsatError(f"{name}: nested too deeply to be a puzzle") from None
     except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
         kind = {".ipuz": "ipuz", ".json": "JSON", ".puz": ".puz"}.get(ext, "grid")
-        raise XwsatError(f"{path}: malformed {kind} puzzle ({type(exc).__name__}: {exc})"
+        raise XwsatError(f"{name}: malformed {kind} puzzle ({type(exc).__name__}: {exc})"
                          ) from None
 
 

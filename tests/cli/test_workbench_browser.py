@@ -1,0 +1,167 @@
+"""The workbench in a real browser: headless Chromium (the system's) driven by Playwright,
+against a real ``xwsat serve``. Skipped only when Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from xwsat.workbench.launch import running_server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs the system's chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server("--search-limit", "3") as (address, _):
+        yield address
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000},
+                                  accept_downloads=True)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(server)
+    opened.wait_for_function("window.xwsat && window.xwsat.view")
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def new_grid(page, width: int, height: int) -> None:
+    page.fill("#new-width", str(width))
+    page.fill("#new-height", str(height))
+    page.click("#new")
+    page.wait_for_function(f"window.xwsat.view.doc.rows.length === {height} && "
+                           f"window.xwsat.view.doc.rows[0].length === {width}")
+
+
+def click_cell(page, cell: int) -> None:
+    page.click(f"#grid [data-cell='{cell}']")
+
+
+def rows(page) -> list[str]:
+    return page.evaluate("window.xwsat.view.doc.rows")
+
+
+def test_drawing_blocks_and_letters_shows_a_red_slot(page):
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.keyboard.press(".")  # a block at the corner, and its rotational partner
+    page.wait_for_function("window.xwsat.view.stats.blocks === 2")
+    assert rows(page)[0][0] == "#" and rows(page)[4][4] == "#"
+    click_cell(page, 5)
+    for key in "QXZ":
+        page.keyboard.press(key)
+    page.wait_for_selector("#grid .dead-outline", timeout=WAIT_MS)
+    assert "Unfillable" in page.inner_text("#verdict")
+    assert "no dictionary word matches QXZ" in page.inner_text("#verdict")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("!window.xwsat.view.doc.rows[1].includes('Z')")
+
+
+def test_locking_a_theme_entry_outside_the_list(page):
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.fill("#theme-word", "xwsat")
+    page.click("#lock")
+    page.wait_for_function("window.xwsat.view.doc.locks.length === 1")
+    assert rows(page)[0] == "XWSAT"
+    assert page.locator("#grid .letter.locked").count() == 5
+    page.wait_for_selector("#unlock")
+
+
+def test_autofill_accept_and_download_a_puz_that_puzpy_reads(page, tmp_path):
+    import puz
+
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.keyboard.press(".")
+    page.click("#fill-all")
+    page.wait_for_function("window.xwsat.ui.suggestion", timeout=WAIT_MS)
+    assert page.locator("#grid .letter.suggested").count() == 23
+    page.click("#accept-all")  # the best so far, while the optimiser goes on
+    page.wait_for_function("!window.xwsat.view.doc.rows.join('').includes('.')")
+    filled = rows(page)
+    with page.expect_download() as download_info:
+        page.select_option("#save", "puz")
+    path = tmp_path / "puzzle.puz"
+    download_info.value.save_as(path)
+    back = puz.read(str(path))
+    assert back.width == 5 and back.height == 5
+    assert back.solution.replace(".", "#") == "".join(filled)
+
+
+def test_accepting_one_entry_of_a_region_fill(page):
+    new_grid(page, 5, 5)
+    page.click("#fill-all")
+    page.wait_for_function("window.xwsat.ui.suggestion", timeout=WAIT_MS)
+    page.click("#accept-all")
+    page.wait_for_function("!window.xwsat.view.doc.rows.join('').includes('.')")
+    before = rows(page)
+    page.mouse.move(*center(page, 0))
+    page.mouse.down()
+    page.mouse.move(*center(page, 6))
+    page.mouse.up()
+    page.click("#fill-region")
+    page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final",
+                           timeout=WAIT_MS)
+    assert "Fill found" in page.inner_text("#fill-status")  # the grid's own corner fits
+    assert set(page.evaluate("Object.keys(window.xwsat.ui.suggestion)")) <= {"0", "1", "5", "6"}
+    click_cell(page, 0)
+    page.click("#accept-one")
+    page.wait_for_function("window.xwsat.view.can_undo")
+    assert rows(page)[2:] == before[2:]  # outside the rectangle nothing moved
+
+
+def center(page, cell: int) -> tuple[float, float]:
+    script = ("(cell) => { const r = document.querySelector(`#grid [data-cell='${cell}']`)"
+              ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    x, y = page.evaluate(script, cell)
+    return x, y
+
+
+def test_an_unfillable_grid_shows_its_core(page):
+    new_grid(page, 4, 4)
+    click_cell(page, 0)
+    for key in "QQ":  # no word starts QQ: the core is the entries through those cells
+        page.keyboard.press(key)
+    page.wait_for_function("window.xwsat.ui.core && window.xwsat.ui.core.length > 0",
+                           timeout=WAIT_MS)
+    assert page.locator("#grid .core-cell").count() > 0
+    assert "Unfillable" in page.inner_text("#verdict")
+
+
+def test_candidates_are_ranked_and_marked(page):
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.wait_for_function("document.querySelectorAll('#candidates li.fillable').length > 0",
+                           timeout=WAIT_MS)
+    scores = [int(s) for s in page.locator("#candidates li:not(.unfillable) .s").all_inner_texts()]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_a_malformed_upload_is_said_in_the_page(page, tmp_path):
+    bad = tmp_path / "bad.puz"
+    bad.write_bytes(b"no puzzle here")
+    page.set_input_files("#open-file", str(bad))
+    page.wait_for_selector("#message:not([hidden])")
+    assert ".puz" in page.inner_text("#message")
+    new_grid(page, 3, 3)  # and the page goes on

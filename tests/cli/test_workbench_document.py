@@ -1,0 +1,128 @@
+"""The workbench's document and session, without a server: the reducer, undo, locks, files."""
+
+from __future__ import annotations
+
+import pytest
+
+from xwsat.errors import XwsatError
+from xwsat.formats import puzzle_from_bytes
+from xwsat.workbench.dictionaries import Dictionaries
+from xwsat.workbench.document import blank, reduce
+from xwsat.workbench.session import Limits, Session
+
+
+def rows_of(doc):
+    return "\n".join(doc.rows)
+
+
+def test_a_block_is_mirrored_by_the_chosen_symmetry():
+    doc = blank(5, 5)
+    assert rows_of(reduce(doc, {"type": "block", "cell": 0})).count("#") == 2
+    rotated = reduce(doc, {"type": "block", "cell": 1, "symmetry": "rotational"})
+    assert rotated.rows[0][1] == "#" and rotated.rows[4][3] == "#"
+    mirrored = reduce(doc, {"type": "block", "cell": 1, "symmetry": "mirror"})
+    assert mirrored.rows[0] == ".#.#."
+    alone = reduce(doc, {"type": "block", "cell": 1, "symmetry": "none"})
+    assert rows_of(alone).count("#") == 1
+    assert reduce(rotated, {"type": "block", "cell": 1}).rows == doc.rows  # toggles back
+
+
+def test_bad_actions_are_refused_with_a_sentence_and_change_nothing():
+    doc = blank(5, 5)
+    for action in ({"type": "letter", "cell": 25, "letter": "A"},
+                   {"type": "letter", "cell": 0, "letter": "AB"},
+                   {"type": "new", "width": 30, "height": 30},
+                   {"type": "meta", "field": "path", "value": "/etc/passwd"},
+                   {"type": "explode"}):
+        with pytest.raises(XwsatError):
+            reduce(doc, action)
+
+
+def test_a_locked_entry_cannot_be_typed_over_blocked_or_stretched():
+    doc = reduce(blank(5, 5), {"type": "lock", "slot": "1A", "word": "ZYZZX"})
+    assert doc.rows[0] == "ZYZZX" and doc.locks[0].word == "ZYZZX"
+    with pytest.raises(XwsatError, match="locked"):
+        reduce(doc, {"type": "letter", "cell": 0, "letter": "A"})
+    with pytest.raises(XwsatError, match="locked"):
+        reduce(doc, {"type": "block", "cell": 2, "symmetry": "none"})
+    unlocked = reduce(doc, {"type": "unlock", "slot": "1A"})
+    assert unlocked.locks == () and unlocked.rows[0] == "ZYZZX"
+
+
+async def _quiet(message):
+    return None
+
+
+@pytest.fixture
+def session():
+    made = Session(Dictionaries(), _quiet, Limits(), "en")
+    yield made
+    made.close()
+
+
+def test_undo_and_redo_walk_the_action_list(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "letter", "cell": 0, "letter": "c"})
+    session.dispatch({"type": "block", "cell": 4})
+    assert session.doc.rows[0] == "C...#"
+    session.undo()
+    assert session.doc.rows[0] == "C...."
+    session.undo()
+    assert session.doc.rows[0] == "....."
+    session.redo()
+    assert session.doc.rows[0] == "C...."
+    session.dispatch({"type": "letter", "cell": 1, "letter": "A"})  # a new edit drops redo
+    session.redo()
+    assert session.doc.rows[0] == "CA..."
+
+
+def test_a_theme_entry_outside_the_list_joins_it_as_lock_does(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "lock", "slot": "1A", "word": "QZXJV"})
+    words = session.words()
+    assert "QZXJV" in words.placed_only
+    view = session.view()
+    assert view["insight"]["slots"][0]["candidates"] == 1
+
+
+def test_a_letter_outside_the_dictionary_is_refused(session):
+    with pytest.raises(XwsatError, match="not a letter of the dictionary"):
+        session.dispatch({"type": "letter", "cell": 0, "letter": "Ж"})
+
+
+def test_saved_puz_reads_back_with_its_clues_and_credits(session):
+    session.dispatch({"type": "new", "width": 3, "height": 3})
+    session.dispatch({"type": "letters", "cells": {str(i): ch for i, ch in
+                                                  enumerate("CATAREten")}})
+    session.dispatch({"type": "meta", "field": "title", "value": "Tiny"})
+    session.dispatch({"type": "clue", "slot": "1A", "text": "Feline"})
+    data, name, _ = session.save("puz")
+    assert name == "Tiny.puz"
+    back = puzzle_from_bytes(data, name)
+    assert back.solution.rows == ("CAT", "ARE", "TEN") and back.title == "Tiny"
+    assert back.clues["1A"] == "Feline"
+    with pytest.raises(XwsatError):
+        session.save("exe")
+
+
+def test_an_opened_file_with_letters_the_list_lacks_is_refused(session):
+    with pytest.raises(XwsatError, match="not in the dictionary"):
+        session.open("ЖУК\n...\n...\n".encode(), "cyr.txt")
+    with pytest.raises(XwsatError, match="25x25"):
+        session.open((("." * 30 + "\n") * 30).encode(), "big.txt")
+
+
+def test_the_view_is_json_ready(session):
+    import json
+
+    assert json.loads(json.dumps(session.view()))["doc"]["rows"][0] == "." * 15
+
+
+def test_autofill_of_a_selection_needs_the_rest_filled(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    with pytest.raises(XwsatError, match="autofill the grid first"):
+        session.autofill([0, 0, 1, 1])
+    with pytest.raises(XwsatError, match="not inside the grid"):
+        session.autofill([0, 0, 9, 9])
+    job = session.autofill(None)
+    assert job.kind == "autofill" and job.rev == session.rev

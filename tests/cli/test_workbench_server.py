@@ -1,0 +1,169 @@
+"""``xwsat serve`` as a service: a real server process, spoken to over HTTP and WebSocket."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from xwsat.workbench.launch import alive, descendants, running_server
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server("--search-limit", "2") as (address, process):
+        yield address, process
+
+
+def socket_of(address: str):
+    return connect(address.replace("http://", "ws://") + "ws", max_size=None)
+
+
+def next_of(ws, kind: str, timeout: float = 30.0, **match):
+    """The next message of ``kind`` (and matching fields), skipping the others."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def act(ws, **action):
+    ws.send(json.dumps({"type": "action", "action": action}))
+
+
+def test_the_page_is_served_and_no_file_outside_its_folder(server):
+    address, _ = server
+    assert httpx.get(address).status_code == 200
+    assert "drawGrid" in httpx.get(address + "static/grid.js").text
+    for path in ("static/../../pyproject.toml", "static/%2e%2e/app.py",
+                 "static/..%2f..%2fpyproject.toml", "api/x/save/..%2f..%2fetc%2fpasswd"):
+        response = httpx.get(address + path)
+        assert response.status_code in (400, 404), path
+        assert "[project]" not in response.text and "starlette" not in response.text
+
+
+def test_two_pages_editing_at_once_do_not_see_each_other(server):
+    address, _ = server
+    with socket_of(address) as one, socket_of(address) as two:
+        first, second = next_of(one, "state"), next_of(two, "state")
+        assert first["session"] != second["session"]
+        act(one, type="letter", cell=0, letter="Q")
+        assert next_of(one, "state")["doc"]["rows"][0].startswith("Q")
+        act(two, type="letter", cell=1, letter="Z")
+        assert next_of(two, "state")["doc"]["rows"][0].startswith(".Z")
+        response = httpx.get(f"{address}api/{second['session']}/save/txt")
+        assert response.text.splitlines()[0].startswith(".Z")
+
+
+def test_bad_messages_get_one_sentence_and_the_page_goes_on(server):
+    address, _ = server
+    with socket_of(address) as ws:
+        next_of(ws, "state")
+        ws.send("this is not json")
+        assert "JSON" in next_of(ws, "error")["message"]
+        act(ws, type="letter", cell=10_000, letter="A")
+        assert "no cell" in next_of(ws, "error")["message"]
+        act(ws, type="letter", cell=0, letter="Ж")
+        assert "not a letter of the dictionary" in next_of(ws, "error")["message"]
+        act(ws, type="new", width=26, height=26)
+        assert "3 to 25" in next_of(ws, "error")["message"]
+        act(ws, type="letter", cell=0, letter="a")
+        assert next_of(ws, "state")["doc"]["rows"][0][0] == "A"
+
+
+def test_malformed_huge_and_oversized_uploads_are_4xx_with_a_message(server):
+    address, _ = server
+    with socket_of(address) as ws:
+        sid = next_of(ws, "state")["session"]
+        base = f"{address}api/{sid}"
+        bad = httpx.post(f"{base}/open?name=x.puz", content=b"not a puz file at all")
+        assert bad.status_code == 400 and ".puz" in bad.json()["error"]
+        wide = httpx.post(f"{base}/open?name=x.txt", content=("." * 40 + "\n").encode() * 40)
+        assert wide.status_code == 400 and "25x25" in wide.json()["error"]
+        huge = httpx.post(f"{base}/open?name=x.txt", content=b"." * (5 << 20))
+        assert huge.status_code == 413
+        big_list = httpx.post(f"{base}/dictionary?name=w.txt", content=b"A\n" * (17 << 20))
+        assert big_list.status_code == 413
+        binary = httpx.post(f"{base}/dictionary?name=w.txt", content=b"\x00\x01" * 100)
+        assert binary.status_code == 400 and "binary" in binary.json()["error"]
+        assert httpx.get(f"{base}/save/puz").status_code == 400  # an empty grid is no .puz
+        assert httpx.get(f"{address}api/nosuchpage/save/txt").status_code == 400
+        good = httpx.post(f"{base}/open?name=g.txt", content=b"CAT\n...\n...\n")
+        assert good.status_code == 200
+        assert next_of(ws, "state")["doc"]["rows"] == ["CAT", "...", "..."]
+
+
+def test_an_uploaded_list_is_used_and_its_letters_with_it(server):
+    address, _ = server
+    with socket_of(address) as ws:
+        sid = next_of(ws, "state")["session"]
+        listing = "ЖУК;60;жук\nУЖА;50\nКАК;40\nЖУА;40\nУКА;30\nКАА;20\n".encode()
+        assert httpx.post(f"{address}api/{sid}/dictionary?name=ru.txt",
+                          content=listing).status_code == 200
+        state = next_of(ws, "state")
+        assert state["dictionary"]["words"] == 6
+        act(ws, type="new", width=3, height=3)
+        next_of(ws, "state")
+        act(ws, type="letter", cell=0, letter="ж")
+        state = next_of(ws, "state")
+        assert state["doc"]["rows"][0] == "Ж.."
+
+
+def test_twenty_quick_edits_show_no_stale_answer_and_pile_up_no_process(server):
+    address, process = server
+    with socket_of(address) as ws:
+        next_of(ws, "state")
+        for cell in range(20):
+            act(ws, type="letter", cell=cell, letter="ABCDEFGHIJKLMNOPQRST"[cell])
+        last_rev, answers = None, []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            message = json.loads(ws.recv(timeout=20))
+            if message["type"] == "state":
+                last_rev = message["rev"]
+                if message["doc"]["rows"][1].startswith("PQRST"):
+                    break
+        assert last_rev is not None
+        while True:
+            message = json.loads(ws.recv(timeout=20))
+            if message["type"] == "job":
+                answers.append(message)
+                if message["kind"] == "decide" and message["final"]:
+                    break
+        assert {a["rev"] for a in answers} == {last_rev}  # nothing for an earlier grid
+        deadline = time.monotonic() + 5  # the one search done, nothing is left running
+        while descendants(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not descendants(process.pid)
+
+
+def test_stopping_the_server_leaves_no_process_behind():
+    with running_server("--search-limit", "30") as (address, process), socket_of(address) as ws:
+        next_of(ws, "state")
+        act(ws, type="new", width=21, height=21)
+        next_of(ws, "state")
+        ws.send(json.dumps({"type": "autofill", "region": None}))
+        deadline = time.monotonic() + 20
+        while not descendants(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = descendants(process.pid)
+        assert started
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=15)
+    time.sleep(0.5)
+    assert not [p for p in started if alive(p)]
+
+
+def test_another_sites_page_cannot_open_the_socket(server):
+    from websockets.exceptions import InvalidStatus
+
+    address, _ = server
+    with pytest.raises(InvalidStatus):
+        connect(address.replace("http://", "ws://") + "ws",
+                additional_headers={"Origin": "http://evil.example"}).close()

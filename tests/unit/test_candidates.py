@@ -1,0 +1,62 @@
+"""A slot's candidates ranked and marked (``xwsat.candidates``) and ``xwsat candidates``."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from xwsat.candidates import FILLABLE, UNFILLABLE, decide_candidates, find_slot, ranked
+from xwsat.cli import app
+from xwsat.pipeline import FillOptions
+from xwsat.problem import build_problem
+from xwsat.words import build_wordlist
+
+# 1A across the top of a 2x2: AB fills with AC, BD and CD; XY with XQ, YV and QV; CD, BD, QV
+# and YV start no down word (arc consistency removes them); ZZ passes arc consistency (ZZ
+# crosses ZZ) but the no-repeat rule refutes it, which only the search finds
+WORDS = {"AB": 90, "CD": 40, "AC": 50, "BD": 50, "ZZ": 95, "XY": 70, "XQ": 10, "YV": 10,
+         "QV": 10}
+
+
+def words():
+    return build_wordlist({w: (s, None) for w, s in WORDS.items()}, source="inline")
+
+
+def test_ranked_puts_arc_consistent_words_first_best_score_first(make_grid):
+    built = build_problem(make_grid("..\n..\n"), words())
+    found = ranked(built, find_slot(built, "1a"))
+    alive = [c.word for c in found if c.verdict != UNFILLABLE]
+    assert alive == ["ZZ", "AB", "XY", "AC", "XQ"]
+    removed = {c.word: c.how for c in found if c.verdict == UNFILLABLE}
+    assert set(removed) == {"BD", "CD", "QV", "YV"}
+    assert all("arc consistency" in how for how in removed.values())
+
+
+def test_each_word_is_decided_by_the_search_and_the_marks_are_right(make_grid):
+    found = decide_candidates(make_grid("..\n..\n"), words(), "1A", FillOptions(), 20.0)
+    marks = {c.word: c.verdict for c in found}
+    assert marks["AB"] == FILLABLE and marks["XY"] == FILLABLE
+    assert all(c.how for c in found)
+
+
+def test_a_word_that_only_the_search_refutes_is_unfillable(make_grid):
+    found = decide_candidates(make_grid("..\n..\n"), words(), "1A", FillOptions(), 20.0)
+    zz = next(c for c in found if c.word == "ZZ")
+    assert zz.verdict == UNFILLABLE and zz.how.startswith("proven by")
+
+
+def test_time_limit_leaves_words_not_yet_known(make_grid):
+    found = decide_candidates(make_grid("..\n..\n"), words(), "1A", FillOptions(), 0.0)
+    assert [c.word for c in found if c.verdict == "unknown"] == ["ZZ", "AB", "XY", "AC", "XQ"]
+
+
+def test_candidates_command_prints_the_marks_and_refuses_an_unknown_slot(tmp_path):
+    grid = tmp_path / "g.txt"
+    grid.write_text("..\n..\n")
+    listing = tmp_path / "w.txt"
+    listing.write_text("\n".join(f"{w};{s}" for w, s in WORDS.items()))
+    result = CliRunner().invoke(app, ["candidates", str(grid), "1A", "--dict", str(listing),
+                                      "-t", "20"])
+    assert result.exit_code == 0, result.output
+    assert "AB  90  fillable" in result.output and "ZZ  95  unfillable (proven" in result.output
+    bad = CliRunner().invoke(app, ["candidates", str(grid), "9D", "--dict", str(listing)])
+    assert bad.exit_code == 2 and "no slot" in bad.output

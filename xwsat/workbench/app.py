@@ -1,0 +1,263 @@
+"""The workbench's web application: the page, its WebSocket, uploads and downloads.
+
+Routes read no path of this machine from the browser: the page and its modules come from the
+package's ``static`` folder (Starlette's StaticFiles keeps requests inside it), uploads are
+bytes, downloads are made in memory from the page's own document. A bad request gets one
+sentence and a 4xx; anything unexpected is logged here and answered with one line, and the
+server goes on serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from xwsat.errors import XwsatError
+from xwsat.words import EMBEDDED, read_bytes
+from xwsat.workbench.dictionaries import MAX_UPLOAD_BYTES, Dictionaries
+from xwsat.workbench.session import MAX_PUZZLE_BYTES, Limits, Session
+
+log = logging.getLogger("xwsat.workbench")
+STATIC = resources.files("xwsat") / "workbench" / "static"
+MAX_MESSAGE_BYTES = 1 << 20
+MAX_SESSIONS = 64
+
+
+class TooLarge(XwsatError):
+    """An upload past its size limit (HTTP 413)."""
+
+
+def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlette:
+    """The application; ``dictionary`` is each new page's word list: an embedded one, or a
+    file named on the command line (read now, as an upload)."""
+    dictionaries = Dictionaries()
+    if dictionary not in EMBEDDED:
+        path = Path(dictionary)
+        dictionary = dictionaries.add_upload(read_bytes(path, MAX_UPLOAD_BYTES), path.name)
+    sessions: dict[str, Session] = {}
+    limits = limits or Limits()
+
+    async def index(request: Request) -> Response:
+        return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-store"})
+
+    async def socket(websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+            await websocket.close(code=1008)  # another site's page may not drive this one
+            return
+        await websocket.accept()
+        if len(sessions) >= MAX_SESSIONS:
+            await websocket.send_json({"type": "error", "message": "too many open pages"})
+            await websocket.close()
+            return
+        lock = asyncio.Lock()
+
+        async def send(message: dict[str, Any]) -> None:
+            async with lock:
+                await websocket.send_json(message)
+
+        session = Session(dictionaries, send, limits, dictionary)
+        sessions[session.id] = session
+        inbox: asyncio.Queue = asyncio.Queue()
+
+        async def read() -> None:
+            try:
+                while True:
+                    await inbox.put(await websocket.receive_text())
+            except (WebSocketDisconnect, RuntimeError):
+                await inbox.put(None)
+
+        reader = asyncio.get_running_loop().create_task(read())
+        try:
+            await _publish(session, send)
+            while True:
+                batch = [await inbox.get()]
+                while not inbox.empty():  # quick edits in a row: one state for them all
+                    batch.append(inbox.get_nowait())
+                if None in batch:
+                    break
+                edited = False
+                for text in batch:
+                    edited |= await _handle(session, text, send)
+                if edited:
+                    session.jobs.cancel()  # the last grid's search gives its core to the insight
+                    await _publish(session, send)
+        finally:
+            reader.cancel()
+            session.close()
+            sessions.pop(session.id, None)
+
+    def session_of(request: Request) -> Session:
+        session = sessions.get(request.path_params["sid"])
+        if session is None:
+            raise XwsatError("no such page (it was closed or the server restarted); reload")
+        return session
+
+    async def open_puzzle(request: Request) -> Response:
+        session = session_of(request)
+        data = await _body(request, MAX_PUZZLE_BYTES)
+        session.open(data, request.query_params.get("name", "puzzle.txt"))
+        await _publish(session, session.send)
+        return JSONResponse({"ok": True})
+
+    async def upload_dictionary(request: Request) -> Response:
+        session = session_of(request)
+        data = await _body(request, MAX_UPLOAD_BYTES)
+        name = request.query_params.get("name", "words.txt")[:200]
+        key = await asyncio.to_thread(dictionaries.add_upload, data, name)
+        session.set_dictionary(key, session.min_score)
+        await _publish(session, session.send)
+        return JSONResponse({"ok": True, "dictionary": key})
+
+    async def save(request: Request) -> Response:
+        session = session_of(request)
+        data, name, media = session.save(request.path_params["fmt"])
+        return Response(data, media_type=media,
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def certificate(request: Request) -> Response:
+        session = session_of(request)
+        if session.certificate is None:
+            raise XwsatError("no certificate for this grid yet; ask for one first")
+        return Response(session.certificate, media_type="application/zip", headers={
+            "Content-Disposition": 'attachment; filename="certificate.zip"'})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        for session in list(sessions.values()):  # the server stops: so does every search
+            session.close()
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", index),
+        Route("/favicon.ico", no_icon),
+        Route("/api/{sid}/open", _guarded(open_puzzle), methods=["POST"]),
+        Route("/api/{sid}/dictionary", _guarded(upload_dictionary), methods=["POST"]),
+        Route("/api/{sid}/save/{fmt}", _guarded(save)),
+        Route("/api/{sid}/certificate.zip", _guarded(certificate)),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _guarded(handler: Any) -> Any:
+    """A route whose bad input is a 4xx with one sentence, and whose bugs are one line."""
+    async def route(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except TooLarge as exc:
+            return JSONResponse({"error": str(exc)}, status_code=413)
+        except XwsatError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        except Exception as exc:  # a bug: logged here, one line there, the server goes on
+            log.exception("workbench request failed")
+            return JSONResponse({"error": f"internal error: {type(exc).__name__}"},
+                                status_code=500)
+    return route
+
+
+async def _body(request: Request, most: int) -> bytes:
+    """The request's bytes, refused as soon as they pass ``most``."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise TooLarge(f"the file is larger than {most >> 20} MiB")
+        chunks.append(chunk)
+    if not size:
+        raise XwsatError("the file is empty")
+    return b"".join(chunks)
+
+
+async def _publish(session: Session, send: Any) -> None:
+    """Send the state after an edit, then start the background searches for it."""
+    state = await asyncio.to_thread(session.view)
+    await send(state)
+    session.decide()
+
+
+async def _handle(session: Session, text: str, send: Any) -> bool:
+    """One message from the page; True when it changed the document or its word list."""
+    try:
+        if len(text) > MAX_MESSAGE_BYTES:
+            raise XwsatError("message too large")
+        try:
+            message = json.loads(text)
+        except ValueError:
+            raise XwsatError("not a JSON message") from None
+        if not isinstance(message, dict):
+            raise XwsatError("not a JSON object")
+        return await _act(session, message, send)
+    except XwsatError as exc:
+        await send({"type": "error", "message": str(exc)})
+    except Exception as exc:  # a bug: logged, one line to the page, the page goes on
+        log.exception("workbench message failed")
+        await send({"type": "error", "message": f"internal error: {type(exc).__name__}"})
+    return False
+
+
+async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
+    kind = message.get("type")
+    before = session.rev
+    if kind == "action":
+        action = message.get("action")
+        if not isinstance(action, dict):
+            raise XwsatError("an action is a JSON object")
+        session.dispatch(action)
+    elif kind == "undo":
+        session.undo()
+    elif kind == "redo":
+        session.redo()
+    elif kind == "symmetry":
+        session.set_symmetry(str(message.get("symmetry")))
+        await send({"type": "symmetry", "symmetry": session.symmetry})
+        return True
+    elif kind == "dictionary":
+        await asyncio.to_thread(session.set_dictionary, str(message.get("name")),
+                                message.get("min_score", 0))
+    elif kind == "select":
+        slot = message.get("slot")
+        session.select(str(slot) if slot else None)
+        if slot:
+            await send(await asyncio.to_thread(session.candidates_now, str(slot)))
+        return False
+    elif kind == "autofill":
+        job = await asyncio.to_thread(session.autofill, message.get("region"),
+                                      bool(message.get("another")))
+        session.jobs.start(job)
+        await send({"type": "job", "kind": "autofill", "rev": session.rev, "final": False,
+                    "result": {"status": "searching", "started": time.time()},
+                    "region": message.get("region")})
+        return False
+    elif kind == "accept":
+        session.accept(message.get("slot"))
+    elif kind == "reject":
+        session.reject()
+        await send({"type": "job", "kind": "autofill", "rev": session.rev, "final": True,
+                    "result": {"status": "rejected"}})
+        return False
+    elif kind == "certificate":
+        session.certify()
+        return False
+    else:
+        raise XwsatError(f"unknown message {kind!r}")
+    return session.rev != before

@@ -1,0 +1,99 @@
+"""Word lists for the pages: the embedded ones shared by every page, uploads kept per page.
+
+A list is loaded once per minimum score and kept (the few most recent), so switching back and
+forth costs nothing; a page's uploaded list is its bytes, parsed as ``xwsat.words`` parses a
+file, never a path on this machine. Locked theme entries join a list as ``--lock`` makes them
+(``xwsat.lock.with_words``), cached per set of entries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+from xwsat.errors import XwsatError
+from xwsat.lock import with_words
+from xwsat.words import EMBEDDED, WordList, load_words, words_from_bytes
+
+MAX_UPLOAD_BYTES = 32 << 20  # an uploaded word list (Spread the Wordlist is about 6 MiB)
+MAX_UPLOAD_WORDS = 1_000_000
+KEEP = 8  # word lists kept loaded
+
+
+class Dictionaries:
+    """Loaded word lists by (name, minimum score); uploads by the hash of their bytes."""
+
+    def __init__(self) -> None:
+        self._loaded: OrderedDict[tuple, WordList] = OrderedDict()
+        self._uploads: dict[str, tuple[bytes, str]] = {}
+        self._lock = threading.Lock()
+
+    def add_upload(self, raw: bytes, name: str) -> str:
+        """Check and keep an uploaded list; returns its key ("upload:HASH")."""
+        if len(raw) > MAX_UPLOAD_BYTES:
+            raise XwsatError(f"{name}: larger than {MAX_UPLOAD_BYTES >> 20} MiB")
+        key = "upload:" + hashlib.blake2b(raw, digest_size=12).hexdigest()
+        words = words_from_bytes(raw, name)  # a bad file is said now, not at first use
+        if len(words) > MAX_UPLOAD_WORDS:
+            raise XwsatError(f"{name}: {len(words):,} words; the workbench takes up to "
+                             f"{MAX_UPLOAD_WORDS:,}")
+        with self._lock:
+            self._uploads[key] = (raw, name)
+            self._remember((key, 0), words)
+        return key
+
+    def get(self, key: str, min_score: int = 0) -> WordList:
+        with self._lock:
+            found = self._loaded.get((key, min_score))
+            if found is not None:
+                self._loaded.move_to_end((key, min_score))
+                return found
+        if key in EMBEDDED:
+            words = load_words(key, min_score)
+        elif key in self._uploads:
+            raw, name = self._uploads[key]
+            words = words_from_bytes(raw, name, min_score)
+        else:
+            raise XwsatError(f"unknown dictionary {key!r}; one of {', '.join(EMBEDDED)} "
+                             "or an uploaded list")
+        with self._lock:
+            self._remember((key, min_score), words)
+        return words
+
+    def with_entries(self, key: str, min_score: int, entries: frozenset[str]) -> WordList:
+        """The list with the locked ``entries`` it lacks added (as ``--lock`` does)."""
+        base = self.get(key, min_score)
+        if not entries - _known(base, entries):
+            return base
+        with self._lock:
+            found = self._loaded.get((key, min_score, entries))
+        if found is None:
+            found = with_words(base, entries)
+            with self._lock:
+                self._remember((key, min_score, entries), found)
+        return found
+
+    def _remember(self, key: tuple, words: WordList) -> None:
+        self._loaded[key] = words
+        self._loaded.move_to_end(key)
+        while len(self._loaded) > KEEP:
+            self._loaded.popitem(last=False)
+
+
+def _known(words: WordList, entries: frozenset[str]) -> set[str]:
+    """The entries ``words`` already has."""
+    index = _index(words)
+    return {e for e in entries if e in index}
+
+
+_INDEXES: dict[int, tuple[WordList, frozenset[str]]] = {}
+
+
+def _index(words: WordList) -> frozenset[str]:
+    held = _INDEXES.get(id(words))
+    if held is None or held[0] is not words:
+        held = (words, frozenset(words.words))
+        _INDEXES.clear()  # one list at a time is plenty: pages rarely switch
+        _INDEXES[id(words)] = held
+    return held[1]

@@ -1,0 +1,232 @@
+"""The puzzle being built, and the one reducer that edits it.
+
+Every edit is an action (a small dict the page sends); ``reduce(document, action)`` returns the
+next document or raises ``XwsatError`` with a sentence for the page. The history of actions is
+the undo stack (``xwsat.workbench.session``), as in Crosshare's builder: nothing else changes the
+document. Locked entries are kept by their first cell and direction, so numbering may shift
+around them; an edit that would cut or stretch a locked entry is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from xwsat.errors import XwsatError
+from xwsat.formats import Puzzle
+from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots
+from xwsat.pattern_stats import SYMMETRIES, partners
+from xwsat.words import normalize_word
+
+MIN_SIDE, MAX_SIDE = 3, 25
+META = ("title", "author", "copyright", "notes")
+MAX_TEXT = 2000  # characters in a clue or a credit
+
+
+@dataclass(frozen=True)
+class Lock:
+    """A locked entry: its first cell, its direction ("A" or "D") and its word."""
+
+    cell: int
+    direction: str
+    word: str
+
+
+@dataclass(frozen=True)
+class Document:
+    """Rows of the grid ('#' block, '.' empty, a letter), locked entries, clues by slot name,
+    and the puzzle's credits."""
+
+    rows: tuple[str, ...]
+    locks: tuple[Lock, ...] = ()
+    clues: tuple[tuple[str, str], ...] = ()
+    title: str = ""
+    author: str = ""
+    copyright: str = ""
+    notes: str = ""
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(self.rows)
+
+    @property
+    def clue_map(self) -> dict[str, str]:
+        return dict(self.clues)
+
+    def locked_cells(self) -> set[int]:
+        return {c for _, cells in self.locked_slots() for c in cells}
+
+    def locked_slots(self) -> list[tuple[Lock, tuple[int, ...]]]:
+        """Each lock with the cells of its entry."""
+        width = len(self.rows[0])
+        step = {"A": 1, "D": width}
+        return [(lock, tuple(lock.cell + i * step[lock.direction]
+                             for i in range(len(lock.word)))) for lock in self.locks]
+
+    def puzzle(self) -> Puzzle:
+        """The document as a puzzle file holds it: the blank pattern, the letters as the
+        solution when every white cell has one, clues and credits."""
+        grid = self.grid
+        full = all(ch != EMPTY for row in self.rows for ch in row)
+        pattern = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
+                             for row in self.rows)) if full else grid
+        return Puzzle(pattern, grid if full else None, self.clue_map, self.title, self.author,
+                      2, self.copyright, self.notes)
+
+
+def blank(width: int, height: int) -> Document:
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise XwsatError(f"a grid is {MIN_SIDE} to {MAX_SIDE} cells a side; "
+                         f"{width}x{height} asked")
+    return Document(tuple(EMPTY * width for _ in range(height)))
+
+
+def from_puzzle(puzzle: Puzzle) -> Document:
+    """A document from an opened puzzle file (its solution's letters when it has one)."""
+    grid = puzzle.solution or puzzle.pattern
+    if not (MIN_SIDE <= grid.width <= MAX_SIDE and MIN_SIDE <= grid.height <= MAX_SIDE):
+        raise XwsatError(f"the grid is {grid.width}x{grid.height}; the workbench takes "
+                         f"{MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
+    return Document(grid.rows, (), tuple(sorted(puzzle.clues.items())), puzzle.title,
+                    puzzle.author, puzzle.copyright, puzzle.notes)
+
+
+def slot_named(grid: Grid, name: str) -> Slot:
+    for slot in extract_slots(grid, 2):
+        if slot.name == name:
+            return slot
+    raise XwsatError(f"the grid has no entry {name}")
+
+
+def _cell(doc: Document, action: dict[str, Any]) -> int:
+    cell = action.get("cell")
+    size = len(doc.rows) * len(doc.rows[0])
+    if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < size:
+        raise XwsatError(f"no cell {cell!r} in a grid of {size} cells")
+    return cell
+
+
+def _letter(text: Any) -> str:
+    """One letter, normalised as dictionaries are; '' clears."""
+    if text in ("", None, EMPTY):
+        return EMPTY
+    letter = normalize_word(str(text))
+    if len(letter) != 1 or not letter.isalpha():
+        raise XwsatError(f"{text!r} is not one letter")
+    return letter
+
+
+def _set(doc: Document, cells: dict[int, str]) -> Document:
+    width = len(doc.rows[0])
+    rows = [list(row) for row in doc.rows]
+    for cell, ch in cells.items():
+        rows[cell // width][cell % width] = ch
+    return replace(doc, rows=tuple("".join(r) for r in rows))
+
+
+def _check_locks(doc: Document) -> None:
+    """Every lock still names a whole entry with its letters."""
+    slots = {(s.cells[0], s.direction): s for s in extract_slots(doc.grid, 2)}
+    for lock, cells in doc.locked_slots():
+        slot = slots.get((lock.cell, lock.direction))
+        if slot is None or slot.cells != cells:
+            raise XwsatError(f"that would change the locked entry {lock.word}; unlock it first")
+
+
+def _block(doc: Document, action: dict[str, Any]) -> Document:
+    cell = _cell(doc, action)
+    symmetry = action.get("symmetry", "rotational")
+    if symmetry not in SYMMETRIES:
+        raise XwsatError(f"symmetry is one of {', '.join(SYMMETRIES)}")
+    grid = doc.grid
+    make = grid.cell(cell) != BLOCK
+    cells = (cell, *partners(cell, grid.height, grid.width, symmetry))
+    locked = doc.locked_cells()
+    if any(c in locked for c in cells):
+        raise XwsatError("that cell is in a locked entry; unlock it first")
+    changed = _set(doc, {c: BLOCK if make else EMPTY for c in cells})
+    _check_locks(changed)
+    return changed
+
+
+def _letters(doc: Document, cells: dict[int, str]) -> Document:
+    locked = doc.locked_cells()
+    grid = doc.grid
+    for cell, ch in cells.items():
+        if grid.cell(cell) == BLOCK:
+            raise XwsatError("a block holds no letter")
+        if cell in locked and grid.cell(cell) != ch:
+            raise XwsatError("that cell is in a locked entry; unlock it first")
+    return _set(doc, cells)
+
+
+def _lock(doc: Document, action: dict[str, Any]) -> Document:
+    slot = slot_named(doc.grid, str(action.get("slot", "")))
+    raw = action.get("word")
+    word = normalize_word(str(raw)) if raw else "".join(doc.grid.cell(c) for c in slot.cells)
+    if EMPTY in word:
+        raise XwsatError(f"{slot.name} is not complete; type its letters or give the word")
+    if not word.isalpha() or len(word) != slot.length:
+        raise XwsatError(f"{slot.name} has {slot.length} cells; {raw!r} does not fit")
+    others = {c for lock, cells in doc.locked_slots()
+              if (lock.cell, lock.direction) != (slot.cells[0], slot.direction) for c in cells}
+    grid = doc.grid
+    for cell, ch in zip(slot.cells, word):
+        if cell in others and grid.cell(cell) != ch:
+            raise XwsatError(f"{word} crosses a locked entry at a different letter")
+    kept = tuple(lk for lk in doc.locks if (lk.cell, lk.direction) !=
+                 (slot.cells[0], slot.direction))
+    placed = _set(doc, dict(zip(slot.cells, word)))
+    return replace(placed, locks=(*kept, Lock(slot.cells[0], slot.direction, word)))
+
+
+def _unlock(doc: Document, action: dict[str, Any]) -> Document:
+    slot = slot_named(doc.grid, str(action.get("slot", "")))
+    kept = tuple(lk for lk in doc.locks if (lk.cell, lk.direction) !=
+                 (slot.cells[0], slot.direction))
+    if len(kept) == len(doc.locks):
+        raise XwsatError(f"{slot.name} is not locked")
+    return replace(doc, locks=kept)
+
+
+def _text(value: Any) -> str:
+    text = str(value or "")
+    if len(text) > MAX_TEXT:
+        raise XwsatError(f"at most {MAX_TEXT} characters")
+    return text
+
+
+def reduce(doc: Document, action: dict[str, Any]) -> Document:
+    """The document after ``action``; a bad action is an ``XwsatError``, never a change."""
+    kind = action.get("type")
+    if kind == "new":
+        width, height = action.get("width"), action.get("height")
+        if not isinstance(width, int) or not isinstance(height, int):
+            raise XwsatError("a new grid needs its width and height")
+        return blank(width, height)
+    if kind == "block":
+        return _block(doc, action)
+    if kind == "letter":
+        return _letters(doc, {_cell(doc, action): _letter(action.get("letter"))})
+    if kind == "letters":
+        cells = action.get("cells")
+        if not isinstance(cells, dict):
+            raise XwsatError("letters: give cells as {cell: letter}")
+        return _letters(doc, {_cell(doc, {"cell": int(k) if str(k).isdigit() else k}):
+                              _letter(v) for k, v in cells.items()})
+    if kind == "lock":
+        return _lock(doc, action)
+    if kind == "unlock":
+        return _unlock(doc, action)
+    if kind == "clue":
+        name = str(action.get("slot", ""))
+        slot_named(doc.grid, name)
+        clues = dict(doc.clues)
+        clues[name] = _text(action.get("text"))
+        return replace(doc, clues=tuple(sorted((k, v) for k, v in clues.items() if v)))
+    if kind == "meta":
+        field = action.get("field")
+        if field not in META:
+            raise XwsatError(f"meta: the field is one of {', '.join(META)}")
+        return replace(doc, **{field: _text(action.get("value"))})
+    raise XwsatError(f"unknown action {kind!r}")

@@ -1,0 +1,131 @@
+"""The background searches of a page, each run in a child process (``xwsat.workbench.jobs``).
+
+Each function takes library values and returns (and reports as it goes, through
+``guard.report_partial``) plain dicts for the page: the child can be killed at any moment,
+and what it said last is what the page shows.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from xwsat import guard
+from xwsat.candidates import decide_candidates
+from xwsat.grid import EMPTY, Grid
+from xwsat.outcome import Status
+from xwsat.pipeline import FillOptions, fill_grid
+from xwsat.problem import Built, build_problem, fill_letters
+from xwsat.words import WordList
+from xwsat.workbench import quality
+
+VERDICT = {Status.FILLED: "fillable", Status.UNFILLABLE: "unfillable",
+           Status.UNKNOWN: "unknown", Status.ERROR: "error"}
+
+
+def core_of(built: Built, time_limit: float) -> dict[str, Any]:
+    """A small set of slots that cannot be filled together (``slot_core.smallest``), as slot
+    names and their cells."""
+    from xwsat.evidence.slot_core import smallest
+
+    kept, minimal = smallest(built.problem, max(0.2, time_limit))
+    slots = [built.slots[s] for s in kept]
+    return {"core": [s.name for s in slots],
+            "core_cells": sorted({c for s in slots for c in s.cells}), "minimal": minimal}
+
+
+def decide(grid: Grid, words: WordList, options: FillOptions, explain_s: float
+           ) -> dict[str, Any]:
+    """Fillable, unfillable (with its core) or not yet known, within ``options.time_limit``."""
+    result = fill_grid(grid, words, options)
+    outcome = result.outcome
+    seconds = round(sum(result.times.values()), 2)
+    answer: dict[str, Any] = {"status": VERDICT[outcome.status], "method": outcome.method,
+                              "seconds": seconds}
+    if outcome.status is Status.FILLED and not result.verified:
+        answer["status"] = "error"
+    if outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
+        answer["why"] = (outcome.evidence.detail if outcome.method in ("propagate", "matching")
+                         else f"proven by the search ({outcome.method}, {seconds} s)")
+        guard.report_partial(answer)
+        answer.update(core_of(result.built, explain_s))
+    elif outcome.status is Status.UNKNOWN:
+        answer["why"] = f"undecided within {options.time_limit:.0f} s"
+    elif outcome.message:
+        answer["why"] = outcome.message
+    return answer
+
+
+def _fill_answer(built: Built, fill: tuple[int, ...], optimal: bool,
+                 improving: bool) -> dict[str, Any]:
+    """The fill as the page shows it: the letters of the cells the search filled."""
+    letters = fill_letters(built, fill)
+    return {"status": "improving" if improving else "filled",
+            "letters": {str(k): v for k, v in letters.items() if built.grid.cell(k) == EMPTY},
+            "total": quality.total(built, fill), "optimal": optimal,
+            "weakest": [{"slot": n, "word": w, "score": s}
+                        for n, w, s in quality.weakest(built, fill)]}
+
+
+def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
+             ) -> dict[str, Any]:
+    """A first verified fill as fast as the search finds it, then better ones while
+    ``improve_s`` lasts; every fill reported is verified (``fill_grid``, the optimiser's own
+    check in ``quality``)."""
+    started = time.monotonic()
+    result = fill_grid(grid, words, options)
+    outcome = result.outcome
+    if outcome.status is not Status.FILLED or outcome.fill is None or not result.verified:
+        answer = {"status": VERDICT[outcome.status], "method": outcome.method}
+        if outcome.evidence is not None:
+            answer["why"] = f"{outcome.evidence.method}: {outcome.evidence.detail}"
+        elif outcome.status is Status.UNKNOWN:
+            answer["why"] = f"no fill found within {options.time_limit:.0f} s"
+        return answer
+    first = _fill_answer(result.built, outcome.fill, False, improve_s > 0.5)
+    first["first_s"] = round(time.monotonic() - started, 2)
+    guard.report_partial(first)
+    best, optimal = outcome.fill, False
+    if improve_s > 0.5:
+        def better(fill: tuple[int, ...], total: int, proven: bool) -> None:
+            guard.report_partial({**_fill_answer(result.built, fill, proven, True),
+                                  "first_s": first["first_s"]})
+
+        best, optimal = quality.improve(result.built, outcome.fill, improve_s, options.seed,
+                                        better)
+    final = _fill_answer(result.built, best, optimal, False)
+    final["first_s"] = first["first_s"]
+    return final
+
+
+def candidates(grid: Grid, words: WordList, slot: str, options: FillOptions,
+               time_limit: float, shown: int) -> dict[str, Any]:
+    """The slot's candidates, decided best first; the list is reported after each word."""
+    def report(found: list) -> None:
+        guard.report_partial({"slot": slot, "total": len(found),
+                              "candidates": [c.as_dict() for c in found[:shown]]})
+
+    found = decide_candidates(grid, words, slot, options, time_limit, shown, on_change=report)
+    return {"slot": slot, "total": len(found), "done": True,
+            "candidates": [c.as_dict() for c in found[:shown]]}
+
+
+def certificate(grid: Grid, words: WordList, options: FillOptions, folder: str
+                ) -> dict[str, Any]:
+    """Write and check a certificate of unfillability in a new folder under ``folder``."""
+    from xwsat.evidence.certificate import certify
+
+    built = build_problem(grid, words, options.min_length, options.allow_repeats)
+    directory = Path(tempfile.mkdtemp(dir=folder)) / "certificate"
+    run = certify(built, directory, "workbench grid", options.time_limit or 60.0,
+                  seed=options.seed)
+    return {"status": VERDICT[run.outcome.status], "checked": run.checked,
+            "directory": str(directory),
+            "files": sorted(p.name for p in directory.iterdir()) if directory.exists() else []}
+
+
+def with_budget(options: FillOptions, seconds: float) -> FillOptions:
+    return replace(options, time_limit=seconds)

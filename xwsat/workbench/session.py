@@ -1,0 +1,384 @@
+"""One open page: its document and undo history, its word list, its searches.
+
+Pages share nothing but the loaded word lists: each has its own session (a random id), so two
+pages editing at once never see each other's grids. Everything the page shows comes from the
+library: ``xwsat.insight`` after every edit, ``xwsat.pattern_stats``, and the searches of
+``xwsat.workbench.searches`` in the background.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import shutil
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from xwsat.candidates import ranked
+from xwsat.errors import XwsatError
+from xwsat.formats import puzzle_from_bytes, render_puzzle
+from xwsat.grid import BLOCK, EMPTY, Grid
+from xwsat.insight import insight_of
+from xwsat.lock import Region, region_grid, with_words, without_words
+from xwsat.pattern_stats import SYMMETRIES, pattern_stats
+from xwsat.pipeline import FillOptions
+from xwsat.problem import Built, build_problem
+from xwsat.words import EMBEDDED, WordList, normalize_word
+from xwsat.workbench import searches
+from xwsat.workbench.dictionaries import Dictionaries
+from xwsat.workbench.document import Document, blank, from_puzzle, reduce, slot_named
+from xwsat.workbench.jobs import Job, Jobs, Send
+
+SAVE_FORMATS = {"ipuz": "application/json", "puz": "application/octet-stream",
+                "txt": "text/plain; charset=utf-8", "json": "application/json",
+                "html": "text/html; charset=utf-8"}
+MAX_PUZZLE_BYTES = 4 << 20
+SHOWN_CANDIDATES = 60
+MAX_HISTORY = 2000
+SETTLE_S = 0.08  # the search starts once the grid has not changed for this long
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Seconds each background search may take, and the memory of a search's processes."""
+
+    decide_s: float = 3.0
+    explain_s: float = 5.0
+    candidates_s: float = 10.0
+    autofill_s: float = 10.0
+    improve_s: float = 10.0
+    certificate_s: float = 60.0
+    memory_mb: int | None = 2048
+
+
+class Session:
+    """The state of one page; every method is called from the server's event loop."""
+
+    def __init__(self, dictionaries: Dictionaries, send: Send, limits: Limits,
+                 dictionary: str = "en") -> None:
+        self.id = secrets.token_urlsafe(16)
+        self.dictionaries = dictionaries
+        self.send = send
+        self.limits = limits
+        self.jobs = Jobs(self._job_message, limits.memory_mb)
+        self.states: list[Document] = [blank(15, 15)]
+        self.actions: list[dict[str, Any]] = [{"type": "new", "width": 15, "height": 15}]
+        self.cursor = 0
+        self.rev = 0
+        self.symmetry = "rotational"
+        self.dictionary = dictionary
+        self.min_score = 0
+        self.selected: str | None = None
+        self.suggestion: dict[str, Any] | None = None
+        self.banned: set[str] = set()
+        self.seed = 0
+        self.folder = Path(tempfile.mkdtemp(prefix="xwsat-workbench-"))
+        self.certificate: bytes | None = None
+        self.verdict: str | None = None  # the background search's word on this revision
+        self.buildable = False  # the last view built the grid's problem (else: said there)
+
+    # --- the document --------------------------------------------------------------------
+    @property
+    def doc(self) -> Document:
+        return self.states[self.cursor]
+
+    def dispatch(self, action: dict[str, Any]) -> None:
+        """Apply an edit (``document.reduce``); the redo branch is dropped."""
+        if action.get("type") in ("letter", "letters"):
+            self._check_letters(action)
+        if action.get("type") == "block":
+            action = {**action, "symmetry": self.symmetry}
+        after = reduce(self.doc, action)
+        if after == self.doc:
+            return
+        self.states = self.states[:self.cursor + 1] + [after]
+        self.actions = self.actions[:self.cursor + 1] + [action]
+        if len(self.states) > MAX_HISTORY:
+            self.states, self.actions = self.states[-MAX_HISTORY:], self.actions[-MAX_HISTORY:]
+        self.cursor = len(self.states) - 1
+        self._changed(keep_suggestion=action.get("type") in ("letters", "clue", "meta"))
+
+    def undo(self) -> None:
+        if self.cursor > 0:
+            self.cursor -= 1
+            self._changed()
+
+    def redo(self) -> None:
+        if self.cursor < len(self.states) - 1:
+            self.cursor += 1
+            self._changed()
+
+    def _changed(self, keep_suggestion: bool = False) -> None:
+        self.rev += 1
+        self.verdict = None
+        self.certificate = None
+        if not keep_suggestion:
+            self.suggestion = None
+            self.banned = set()
+
+    def _check_letters(self, action: dict[str, Any]) -> None:
+        """Refuse a letter the word list (and the locked entries) do not have."""
+        values = [action.get("letter")] if action["type"] == "letter" else list(
+            (action.get("cells") or {}).values())
+        known = set(self.words().alphabet.letters)
+        for value in values:
+            letter = normalize_word(str(value or ""))
+            if letter and letter not in known:
+                raise XwsatError(f"{letter!r} is not a letter of the dictionary "
+                                 f"{self.dictionary_name()}")
+
+    def open(self, data: bytes, name: str) -> None:
+        """Open an uploaded puzzle file as a new, undoable state."""
+        if len(data) > MAX_PUZZLE_BYTES:
+            raise XwsatError(f"{name}: larger than {MAX_PUZZLE_BYTES >> 20} MiB; not a puzzle")
+        doc = from_puzzle(puzzle_from_bytes(data, Path(name).name))
+        words = self.words()
+        fitted = doc.grid.map_letters(lambda ch: ch if ch in words.alphabet.letters else
+                                      normalize_word(ch, fold_accents=True))
+        unknown = sorted({ch for row in fitted.rows for ch in row} - {BLOCK, EMPTY}
+                         - set(words.alphabet.letters))
+        if unknown:
+            raise XwsatError(f"{name}: letters {''.join(unknown)} are not in the dictionary "
+                             f"{self.dictionary_name()}; choose one that has them")
+        self._push(replace(doc, rows=fitted.rows), {"type": "open", "name": name})
+
+    def _push(self, doc: Document, action: dict[str, Any]) -> None:
+        self.states = self.states[:self.cursor + 1] + [doc]
+        self.actions = self.actions[:self.cursor + 1] + [action]
+        self.cursor = len(self.states) - 1
+        self._changed()
+
+    # --- the word list -------------------------------------------------------------------
+    def set_dictionary(self, name: str, min_score: int) -> None:
+        if not isinstance(min_score, int) or not 0 <= min_score <= 100:
+            raise XwsatError("the minimum score is a whole number from 0 to 100")
+        self.dictionaries.get(name, min_score)  # a bad choice is said now, nothing changed
+        self.dictionary, self.min_score = name, min_score
+        self._changed()
+
+    def dictionary_name(self) -> str:
+        return self.dictionary if self.dictionary in EMBEDDED else "uploaded list"
+
+    def words(self) -> WordList:
+        locked = frozenset(lock.word for lock in self.doc.locks)
+        return self.dictionaries.with_entries(self.dictionary, self.min_score, locked)
+
+    def options(self, seconds: float) -> FillOptions:
+        return FillOptions(time_limit=seconds, seed=self.seed)
+
+    # --- what the page shows -------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """The whole state after an edit: the document, the insight, the pattern's figures."""
+        started = time.perf_counter()
+        doc = self.doc
+        words = self.words()
+        state: dict[str, Any] = {
+            "type": "state", "rev": self.rev, "session": self.id,
+            "doc": {"rows": list(doc.rows), "clues": doc.clue_map, "title": doc.title,
+                    "author": doc.author, "copyright": doc.copyright, "notes": doc.notes,
+                    "locks": [{"word": lock.word, "cells": list(cells)}
+                              for lock, cells in doc.locked_slots()]},
+            "can_undo": self.cursor > 0, "can_redo": self.cursor < len(self.states) - 1,
+            "symmetry": self.symmetry,
+            "dictionary": {"name": self.dictionary, "label": self.dictionary_name(),
+                           "words": len(words), "min_score": self.min_score},
+            "suggestion": self.suggestion, "selected": self.selected,
+        }
+        slots = None
+        self.buildable = False
+        try:
+            built = build_problem(doc.grid, words)
+            self.buildable = True
+            slots = built.slots
+            state["insight"] = insight_of(built, started).as_dict()
+            state["numbers"] = {str(s.cells[0]): s.number for s in built.slots}
+            state["clue_hints"] = _hints(built)
+        except XwsatError as exc:
+            state["insight"] = {"error": str(exc), "slots": [], "forced": {}, "dead": {}}
+            state["numbers"] = {}
+        state["stats"] = pattern_stats(doc.grid, self.symmetry, slots).as_dict()
+        state["ms"] = round((time.perf_counter() - started) * 1000, 1)
+        return state
+
+    def candidates_now(self, slot: str) -> dict[str, Any]:
+        """The slot's words ranked by score, marked by arc consistency (at once), or all
+        unfillable when the search has shown the grid has no fill."""
+        built = build_problem(self.doc.grid, self.words())
+        index = next((s.index for s in built.slots if s.name == slot), None)
+        if index is None:
+            raise XwsatError(f"the grid has no entry {slot}")
+        found = ranked(built, index, self.verdict == "unfillable")
+        return {"type": "job", "kind": "candidates", "rev": self.rev, "final": False,
+                "slot": slot, "result": {"slot": slot, "total": len(found), "candidates":
+                                         [c.as_dict() for c in found[:SHOWN_CANDIDATES]]}}
+
+    # --- searches ------------------------------------------------------------------------
+    def decide(self) -> None:
+        """After an edit: decide the grid in the background, then the selected slot's words
+        (a grid the insight could not build is said there, and not searched)."""
+        if not self.buildable:
+            self.jobs.cancel()
+            return
+        grid, words = self.doc.grid, self.words()
+        jobs = [Job("decide", self.rev, searches.decide,
+                    (grid, words, self.options(self.limits.decide_s), self.limits.explain_s),
+                    self.limits.decide_s + self.limits.explain_s)]
+        if self.selected:
+            jobs.append(self._candidates_job(self.selected))
+        self.jobs.start(*jobs, delay=SETTLE_S)
+
+    def select(self, slot: str | None) -> None:
+        self.selected = slot
+        if slot:
+            slot_named(self.doc.grid, slot)
+            if self.verdict != "unfillable":  # else every word is unfillable: said at once
+                self.jobs.then(self._candidates_job(slot), replacing="candidates")
+
+    def _candidates_job(self, slot: str) -> Job:
+        limit = self.limits.candidates_s
+        return Job("candidates", self.rev, searches.candidates,
+                   (self.doc.grid, self.words(), slot, self.options(limit), limit,
+                    SHOWN_CANDIDATES), limit + 1.0, {"slot": slot})
+
+    def autofill(self, region: list[int] | None, another: bool = False) -> Job:
+        """The search that fills the grid, or the rectangle ``region`` (top, left, bottom,
+        right, 0-based), keeping locked entries; ``another`` asks for a different fill than
+        the last. Prepared anywhere, started by ``jobs.start`` on the event loop."""
+        if another and self.suggestion and self.suggestion.get("weakest"):
+            self.banned.add(self.suggestion["weakest"][0]["word"])
+            self.seed += 1
+        doc, words = self.doc, self.words()
+        grid = doc.grid
+        if region:
+            top, left, bottom, right = _rectangle(region, grid)
+            outside = [i for i in range(grid.height * grid.width) if grid.cell(i) == EMPTY
+                       and not (top <= i // grid.width <= bottom
+                                and left <= i % grid.width <= right)]
+            if outside:
+                r, c = divmod(outside[0], grid.width)
+                raise XwsatError(f"autofill of a selection refills it in a filled grid, and row "
+                                 f"{r + 1}, column {c + 1} outside it is empty: autofill the "
+                                 "grid first, or select more")
+            locked = doc.locked_cells()
+            pattern = Grid(tuple("".join(ch if r * grid.width + c in locked else EMPTY
+                                         for c, ch in enumerate(row))
+                                 for r, row in enumerate(grid.rows)))
+            grid, fixed = region_grid(grid, Region(top + 1, left + 1, bottom + 1, right + 1),
+                                      pattern)
+            words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
+        build_problem(grid, words)  # bad input said now, not by the child
+        words = without_words(words, self.banned)
+        self.suggestion = None
+        return Job("autofill", self.rev, searches.autofill,
+                   (grid, words, self.options(self.limits.autofill_s), self.limits.improve_s),
+                   self.limits.autofill_s + self.limits.improve_s + 2.0, {"region": region})
+
+    def accept(self, slot: str | None) -> None:
+        """Take the suggested fill's letters: all of them, or one entry's."""
+        if not self.suggestion or "letters" not in self.suggestion:
+            raise XwsatError("no suggested fill to accept")
+        letters: dict[str, str] = self.suggestion["letters"]
+        if slot:
+            cells = slot_named(self.doc.grid, slot).cells
+            letters = {k: v for k, v in letters.items() if int(k) in cells}
+        locked = self.doc.locked_cells()
+        letters = {k: v for k, v in letters.items() if int(k) not in locked}
+        self.dispatch({"type": "letters", "cells": letters})
+        if not slot:
+            self.suggestion = None
+
+    def reject(self) -> None:
+        self.suggestion = None
+        self.banned = set()
+        self.jobs.cancel()
+
+    def certify(self) -> None:
+        limit = self.limits.certificate_s
+        self.jobs.start(Job("certificate", self.rev, searches.certificate,
+                            (self.doc.grid, self.words(), self.options(limit),
+                             str(self.folder)), limit + 5.0))
+
+    async def _job_message(self, message: dict[str, Any]) -> None:
+        if message["rev"] != self.rev:
+            return  # computed for a grid that is gone
+        result = message.get("result") or {}
+        if message["kind"] == "decide":
+            self.verdict = result.get("status")
+            if self.verdict == "unfillable":
+                self.jobs.queue = [j for j in self.jobs.queue if j.kind != "candidates"]
+                if self.selected:
+                    await self.send(self.candidates_now(self.selected))
+        if message["kind"] == "autofill" and "letters" in result:
+            self.suggestion = result
+        if message["kind"] == "certificate" and message["final"] and result.get("directory"):
+            self.certificate = _zipped(Path(result["directory"]))
+            result = {k: v for k, v in result.items() if k != "directory"}
+            message = {**message, "result": result}
+        await self.send(message)
+
+    # --- files ---------------------------------------------------------------------------
+    def save(self, fmt: str) -> tuple[bytes, str, str]:
+        """The puzzle as a file: (bytes, file name, media type)."""
+        if fmt not in SAVE_FORMATS:
+            raise XwsatError(f"save as one of {', '.join(SAVE_FORMATS)}")
+        doc = self.doc
+        stem = "".join(ch for ch in doc.title if ch.isalnum() or ch in " -_").strip() or "puzzle"
+        name = f"{stem}.{fmt}"
+        lang = self.dictionary if self.dictionary in ("ru", "es") else "en"
+        puzzle = doc.puzzle()
+        hints = self.view_hints()
+        puzzle = replace(puzzle, clues={**hints, **puzzle.clues})  # the list's clues fill gaps
+        data = render_puzzle(puzzle, name, lang)
+        return (data.encode("utf-8") if isinstance(data, str) else data), name, \
+            SAVE_FORMATS[fmt]
+
+    def view_hints(self) -> dict[str, str]:
+        try:
+            return _hints(build_problem(self.doc.grid, self.words()))
+        except XwsatError:
+            return {}
+
+    def close(self) -> None:
+        self.jobs.cancel()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def set_symmetry(self, symmetry: str) -> None:
+        if symmetry not in SYMMETRIES:
+            raise XwsatError(f"symmetry is one of {', '.join(SYMMETRIES)}")
+        self.symmetry = symmetry
+
+
+def _rectangle(region: Any, grid: Grid) -> tuple[int, int, int, int]:
+    """(top, left, bottom, right), 0-based and inside ``grid``, from the page's selection."""
+    try:
+        top, left, bottom, right = (int(v) for v in region)
+    except (TypeError, ValueError):
+        raise XwsatError("a selection is four numbers: top, left, bottom, right") from None
+    if not (0 <= top <= bottom < grid.height and 0 <= left <= right < grid.width):
+        raise XwsatError("the selection is not inside the grid")
+    return top, left, bottom, right
+
+
+def _hints(built: Built) -> dict[str, str]:
+    """The word list's clue for each complete entry that has one."""
+    hints = {}
+    for index, slot in enumerate(built.slots):
+        ids = built.problem.candidates[index]
+        if len(ids) == 1 and all(built.grid.cell(c) != EMPTY for c in slot.cells):
+            clue = built.words.clues.get(int(ids[0]))
+            if clue:
+                hints[slot.name] = clue
+    return hints
+
+
+def _zipped(directory: Path) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(directory.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"certificate/{path.relative_to(directory)}")
+    return buffer.getvalue()

@@ -1,0 +1,367 @@
+// The page: one WebSocket to the server, which owns the document (its reducer and undo) and
+// computes everything shown; here only the cursor, the selection and drawing live.
+import { drawGrid, slotAt, cellSize } from "./grid.js";
+import { drawEntry, drawCandidates, drawStats, drawClues } from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+const ui = { cell: null, dir: "A", region: null, dragFrom: null, suggestion: null, core: [],
+  candidates: null, selectedSlot: null, autofill: null, decide: null };
+let view = null;
+let socket = null;
+let selectTimer = null;
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+const act = (action) => send({ type: "action", action });
+
+function say(text) {
+  const box = $("message");
+  box.hidden = !text;
+  box.textContent = text || "";
+  if (text) { clearTimeout(say.timer); say.timer = setTimeout(() => { box.hidden = true; }, 6000); }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => setVerdict("unknown", "offline", "The server stopped; reload when it runs again.");
+}
+
+function receive(msg) {
+  if (msg.type === "state") {
+    const fresh = !view || view.rev !== msg.rev;
+    view = msg;
+    if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
+    if (fresh && !msg.suggestion && ui.autofill && ui.autofill.status !== "searching") ui.autofill = null;
+    ui.suggestion = msg.suggestion ? msg.suggestion.letters : null;
+    const size = msg.doc.rows.length * msg.doc.rows[0].length;
+    if (ui.cell !== null && ui.cell >= size) ui.cell = null;
+    render();
+    reselect(true);
+  } else if (msg.type === "job") {
+    if (!view || msg.rev !== view.rev) return; // an answer for a grid that is gone
+    onJob(msg);
+  } else if (msg.type === "error") {
+    say(msg.message);
+    render();
+  } else if (msg.type === "symmetry") {
+    $("symmetry").value = msg.symmetry;
+  }
+}
+
+function onJob(msg) {
+  const r = msg.result || {};
+  if (msg.kind === "decide") {
+    ui.decide = { ...r, final: msg.final };
+    ui.core = r.core_cells || [];
+  } else if (msg.kind === "candidates") {
+    if (msg.slot !== ui.selectedSlot) return;
+    ui.candidates = r;
+  } else if (msg.kind === "autofill") {
+    ui.autofill = { ...r, final: msg.final };
+    if (r.letters) ui.suggestion = r.letters;
+    if (r.status === "rejected") ui.suggestion = null;
+  } else if (msg.kind === "certificate") {
+    ui.certificate = { ...r, final: msg.final };
+  }
+  render();
+}
+
+function setVerdict(kind, badge, why) {
+  const box = $("verdict");
+  box.className = `verdict ${kind}`;
+  box.querySelector(".badge").textContent = badge;
+  box.querySelector(".why").textContent = why || "";
+}
+
+function renderVerdict() {
+  const ins = view.insight;
+  if (ins.error) return setVerdict("unknown", "Check the grid", ins.error);
+  if (ins.unfillable) {
+    const dead = Object.entries(ins.dead || {});
+    const why = dead.length ? dead.map(([, w]) => w).join("; ") : ins.conflict.why;
+    return setVerdict("unfillable", "Unfillable", why);
+  }
+  const d = ui.decide;
+  if (!d) return setVerdict("checking", "Checking…", "searching in the background");
+  if (d.status === "fillable") return setVerdict("fillable", "Fillable", `a fill exists (found by ${d.method} in ${d.seconds} s)`);
+  if (d.status === "unfillable") {
+    const core = d.core ? ` These ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${d.core.join(", ")}.` : " Finding the entries to blame…";
+    return setVerdict("unfillable", "Unfillable", `${d.why || ""}.${core}`);
+  }
+  if (d.stopped && !d.status) return setVerdict("unknown", "Not yet known", `stopped at ${d.stopped}`);
+  return setVerdict("unknown", "Not yet known", d.why || "");
+}
+
+function renderFill() {
+  const a = ui.autofill;
+  const has = !!ui.suggestion;
+  for (const id of ["accept-all", "reject", "another"]) $(id).disabled = !has;
+  $("accept-one").disabled = !has || !ui.selectedSlot;
+  let text = "Autofill keeps your letters and locked entries.";
+  if (a) {
+    if (a.status === "searching") text = "Searching for a fill…";
+    else if (a.letters) {
+      const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
+      const state = a.final ? (a.optimal ? "best possible total" : "best found") : "improving…";
+      text = `Fill found in ${a.first_s} s · total score ${a.total} (${state}) · weakest: ${weak}`;
+    } else if (a.status === "unfillable") text = `No fill: ${a.why || "proven unfillable"}`;
+    else if (a.status === "rejected") text = "Suggestion rejected.";
+    else if (a.final) text = `No fill found: ${a.why || a.stopped || a.status}`;
+  }
+  $("fill-status").textContent = text;
+}
+
+function render() {
+  if (!view) return;
+  drawGrid($("grid"), view, ui);
+  renderVerdict();
+  renderFill();
+  const slot = ui.cell !== null ? slotAt(view, ui.cell, ui.dir) : null;
+  drawEntry($("entry"), view, slot, act);
+  drawCandidates($("candidates"), $("cand-count"), ui.candidates, pick);
+  drawStats($("stats"), view.stats, view.doc.rows.length);
+  drawClues($("clues"), view, ui.selectedSlot, (slotName, text) => act({ type: "clue", slot: slotName, text }));
+  $("undo").disabled = !view.can_undo;
+  $("redo").disabled = !view.can_redo;
+  const dict = view.dictionary.name.startsWith("upload:") ? "upload" : view.dictionary.name;
+  $("dictionary").value = dict;
+  $("dictionary").querySelector("option[value=upload]").hidden = dict !== "upload";
+  if (document.activeElement !== $("min-score")) $("min-score").value = view.dictionary.min_score;
+  for (const input of document.querySelectorAll("[data-meta]")) {
+    if (document.activeElement !== input) input.value = view.doc[input.dataset.meta] || "";
+  }
+  const cert = $("certificate");
+  const unfillable = (ui.decide && ui.decide.status === "unfillable") || view.insight.unfillable;
+  cert.hidden = !unfillable;
+  if (ui.certificate && ui.certificate.final) {
+    cert.textContent = ui.certificate.checked ? "Certificate checked: download" : `Certificate: ${ui.certificate.status}`;
+  }
+}
+
+function pick(word) {
+  const slot = ui.cell !== null ? slotAt(view, ui.cell, ui.dir) : null;
+  if (!slot) return;
+  const cells = {};
+  slot.cells.forEach((c, i) => { cells[String(c)] = word[i]; });
+  act({ type: "letters", cells });
+}
+
+// Tell the server which entry is selected, so it ranks that entry's candidates.
+function reselect(force) {
+  const slot = ui.cell !== null && view ? slotAt(view, ui.cell, ui.dir) : null;
+  const name = slot ? slot.name : null;
+  if (!force && name === ui.selectedSlot) return;
+  if (name !== ui.selectedSlot) ui.candidates = null;
+  ui.selectedSlot = name;
+  clearTimeout(selectTimer);
+  selectTimer = setTimeout(() => send({ type: "select", slot: name }), force ? 0 : 80);
+}
+
+function width() { return view.doc.rows[0].length; }
+function height() { return view.doc.rows.length; }
+function charAt(cell) { return view.doc.rows[Math.floor(cell / width())][cell % width()]; }
+
+function moveTo(cell) {
+  ui.cell = cell;
+  if (!slotAt(view, cell, ui.dir) && slotAt(view, cell, ui.dir === "A" ? "D" : "A")) {
+    ui.dir = ui.dir === "A" ? "D" : "A";
+  }
+  render();
+  reselect(false);
+}
+
+function step(cell, dr, dc) {
+  let r = Math.floor(cell / width()) + dr, c = (cell % width()) + dc;
+  while (r >= 0 && r < height() && c >= 0 && c < width()) {
+    const next = r * width() + c;
+    if (charAt(next) !== "#") return next;
+    r += dr; c += dc;
+  }
+  return cell;
+}
+
+function advance(back) {
+  const [dr, dc] = ui.dir === "A" ? [0, 1] : [1, 0];
+  const next = back ? step(ui.cell, -dr, -dc) : step(ui.cell, dr, dc);
+  const slot = slotAt(view, ui.cell, ui.dir);
+  if (slot && slot.cells.includes(next)) ui.cell = next;
+}
+
+function nextSlot(back) {
+  const slots = view.insight.slots || [];
+  if (!slots.length) return;
+  const current = slotAt(view, ui.cell ?? -1, ui.dir);
+  let index = current ? slots.indexOf(current) : -1;
+  index = (index + (back ? -1 : 1) + slots.length) % slots.length;
+  const target = slots[index];
+  ui.dir = target.name.slice(-1);
+  const empty = target.cells.find((c) => charAt(c) === ".");
+  moveTo(empty ?? target.cells[0]);
+}
+
+function onKey(event) {
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  if (!view) return;
+  const key = event.key;
+  if ((event.ctrlKey || event.metaKey) && (key === "z" || key === "Z")) {
+    event.preventDefault(); send({ type: event.shiftKey ? "redo" : "undo" }); return;
+  }
+  if ((event.ctrlKey || event.metaKey) && key === "y") { event.preventDefault(); send({ type: "redo" }); return; }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (ui.cell === null) {
+    if (key.startsWith("Arrow") || key.length === 1) { moveTo(0); event.preventDefault(); }
+    return;
+  }
+  const arrows = { ArrowLeft: [0, -1, "A"], ArrowRight: [0, 1, "A"], ArrowUp: [-1, 0, "D"], ArrowDown: [1, 0, "D"] };
+  if (arrows[key]) {
+    event.preventDefault();
+    const [dr, dc, dir] = arrows[key];
+    if (ui.dir !== dir && slotAt(view, ui.cell, dir)) { ui.dir = dir; render(); reselect(false); return; }
+    moveTo(step(ui.cell, dr, dc));
+    return;
+  }
+  if (key === "Enter" || key === " ") { event.preventDefault(); ui.dir = ui.dir === "A" ? "D" : "A"; render(); reselect(false); return; }
+  if (key === "Tab") { event.preventDefault(); nextSlot(event.shiftKey); return; }
+  if (key === "." || key === "#") { event.preventDefault(); act({ type: "block", cell: ui.cell }); return; }
+  if ((key === "Backspace" || key === "Delete") && ui.region) { // clear the selected rectangle
+    event.preventDefault();
+    const [top, left, bottom, right] = ui.region;
+    const locked = new Set(view.doc.locks.flatMap((l) => l.cells));
+    const cells = {};
+    for (let r = top; r <= bottom; r++) {
+      for (let c = left; c <= right; c++) {
+        const cell = r * width() + c;
+        if (!locked.has(cell) && !".#".includes(charAt(cell))) cells[String(cell)] = "";
+      }
+    }
+    if (Object.keys(cells).length) act({ type: "letters", cells });
+    return;
+  }
+  if (key === "Backspace" || key === "Delete") {
+    event.preventDefault();
+    if (charAt(ui.cell) !== "#" && charAt(ui.cell) !== "." ) act({ type: "letter", cell: ui.cell, letter: "" });
+    else if (key === "Backspace") { advance(true); if (charAt(ui.cell) !== ".") act({ type: "letter", cell: ui.cell, letter: "" }); render(); }
+    return;
+  }
+  if (key.length === 1 && /\p{L}/u.test(key)) {
+    event.preventDefault();
+    if (charAt(ui.cell) === "#") return;
+    act({ type: "letter", cell: ui.cell, letter: key.toUpperCase() });
+    advance(false);
+    render();
+  }
+}
+
+function cellOf(event) {
+  const node = event.target.closest("[data-cell]");
+  return node ? Number(node.dataset.cell) : null;
+}
+
+function regionOf(a, b) {
+  const w = width();
+  const [r1, c1, r2, c2] = [Math.floor(a / w), a % w, Math.floor(b / w), b % w];
+  return [Math.min(r1, r2), Math.min(c1, c2), Math.max(r1, r2), Math.max(c1, c2)];
+}
+
+function wireGrid() {
+  const svg = $("grid");
+  svg.addEventListener("mousedown", (event) => {
+    const cell = cellOf(event);
+    if (cell === null) return;
+    svg.focus();
+    if (event.shiftKey && ui.cell !== null) { ui.region = regionOf(ui.cell, cell); render(); return; }
+    ui.dragFrom = cell;
+    ui.region = null;
+    if (cell === ui.cell) { ui.dir = ui.dir === "A" ? "D" : "A"; render(); reselect(false); }
+    else moveTo(cell);
+  });
+  svg.addEventListener("mousemove", (event) => {
+    if (ui.dragFrom === null || !(event.buttons & 1)) return;
+    const cell = cellOf(event);
+    if (cell !== null && cell !== ui.dragFrom) { ui.region = regionOf(ui.dragFrom, cell); render(); }
+  });
+  window.addEventListener("mouseup", () => { ui.dragFrom = null; });
+  svg.addEventListener("dblclick", (event) => {
+    const cell = cellOf(event);
+    if (cell !== null) act({ type: "block", cell });
+  });
+}
+
+async function upload(path, file) {
+  if (!view) return;
+  const response = await fetch(`/api/${view.session}/${path}?name=${encodeURIComponent(file.name)}`,
+    { method: "POST", body: file });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    say(body.error);
+  }
+}
+
+async function download(url) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    say(body.error);
+    return;
+  }
+  const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = name ? name[1] : "puzzle";
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+function wireControls() {
+  $("new").onclick = () => act({ type: "new", width: Number($("new-width").value), height: Number($("new-height").value) });
+  $("open").onclick = () => $("open-file").click();
+  $("open-file").onchange = (e) => { if (e.target.files[0]) upload("open", e.target.files[0]); e.target.value = ""; };
+  $("upload").onclick = () => $("upload-file").click();
+  $("upload-file").onchange = (e) => { if (e.target.files[0]) upload("dictionary", e.target.files[0]); e.target.value = ""; };
+  $("save").onchange = (e) => { const fmt = e.target.value; e.target.value = ""; if (fmt && view) download(`/api/${view.session}/save/${fmt}`); };
+  $("undo").onclick = () => send({ type: "undo" });
+  $("redo").onclick = () => send({ type: "redo" });
+  $("symmetry").onchange = (e) => send({ type: "symmetry", symmetry: e.target.value });
+  $("dictionary").onchange = (e) => send({ type: "dictionary", name: e.target.value, min_score: Number($("min-score").value) });
+  $("min-score").onchange = (e) => send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) });
+  const autofill = (region, another) => {
+    ui.lastRegion = region; ui.autofill = { status: "searching" }; render();
+    send({ type: "autofill", region, another });
+  };
+  $("fill-all").onclick = () => autofill(null, false);
+  $("fill-region").onclick = () => {
+    if (!ui.region) { say("Drag over the grid (or Shift+click) to select a rectangle first."); return; }
+    autofill(ui.region, false);
+  };
+  $("accept-all").onclick = () => send({ type: "accept", slot: null });
+  $("accept-one").onclick = () => send({ type: "accept", slot: ui.selectedSlot });
+  $("reject").onclick = () => { ui.suggestion = null; send({ type: "reject" }); };
+  $("another").onclick = () => autofill(ui.lastRegion || null, true);
+  $("certificate").onclick = () => {
+    if (ui.certificate && ui.certificate.final && ui.certificate.checked) { download(`/api/${view.session}/certificate.zip`); return; }
+    $("certificate").textContent = "Writing and checking the certificate…";
+    send({ type: "certificate" });
+  };
+  for (const input of document.querySelectorAll("[data-meta]")) {
+    input.addEventListener("change", () => act({ type: "meta", field: input.dataset.meta, value: input.value }));
+  }
+  for (const tab of document.querySelectorAll(".tabs button")) {
+    tab.onclick = () => {
+      for (const other of document.querySelectorAll(".tabs button")) other.classList.toggle("on", other === tab);
+      $("clues").hidden = tab.dataset.tab !== "clues";
+      $("puzzle").hidden = tab.dataset.tab !== "puzzle";
+    };
+  }
+  document.addEventListener("keydown", onKey);
+}
+
+wireGrid();
+wireControls();
+connect();
+window.xwsat = { ui, get view() { return view; } }; // for tests and the curious
+export { cellSize };

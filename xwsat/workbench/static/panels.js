@@ -1,0 +1,96 @@
+// The side panels: the selected entry, its candidates, the pattern's figures, clues.
+const MARK = { fillable: "✓", unfillable: "✗", unknown: "…" };
+const MARK_TITLE = { fillable: "keeps the grid fillable", unfillable: "makes the grid unfillable",
+  unknown: "not yet known" };
+
+function h(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+export function drawEntry(box, view, slot, act) {
+  const locks = view.doc.locks.map((l) => `${l.cells[0]}:${l.word}`).join(",");
+  const key = slot ? `${view.rev}|${slot.name}|${slot.pattern}|${locks}` : "";
+  if (box.dataset.key === key) return; // unchanged: keep what is being typed there
+  box.dataset.key = key;
+  box.replaceChildren();
+  if (!slot) {
+    box.append(h("div", { class: "muted" }, "Click a cell to select an entry."));
+    return;
+  }
+  const locked = view.doc.locks.find((l) => l.cells[0] === slot.cells[0] &&
+    l.cells.length === slot.cells.length && l.cells.every((c, i) => c === slot.cells[i]));
+  const dead = (view.insight.dead || {})[slot.name];
+  box.append(h("div", { class: "title" }, `${slot.name} · ${slot.cells.length} letters `,
+    h("span", { class: "pattern" }, slot.pattern)));
+  const count = slot.pattern.includes(".")
+    ? `${slot.candidates.toLocaleString()} words fit after arc consistency (${slot.matching.toLocaleString()} match its letters)`
+    : (dead ? "" : "complete");
+  box.append(h("div", { class: dead ? "dead" : "muted", id: "entry-info" }, dead || count));
+  const input = h("input", { id: "theme-word", placeholder: "theme entry to lock", maxlength: "30" });
+  const row = h("div", { class: "row" });
+  if (locked) {
+    row.append(h("button", { id: "unlock", onclick: () => act({ type: "unlock", slot: slot.name }) },
+      `Unlock ${locked.word}`));
+  } else {
+    row.append(input, h("button", { id: "lock", onclick: () => {
+      const word = input.value.trim();
+      act(word ? { type: "lock", slot: slot.name, word } : { type: "lock", slot: slot.name });
+    } }, "Lock"));
+  }
+  box.append(row);
+}
+
+export function drawCandidates(list, counter, result, pick) {
+  list.replaceChildren();
+  if (!result) { counter.textContent = ""; return; }
+  const decided = result.candidates.filter((c) => c.verdict !== "unknown").length;
+  counter.textContent = `${result.total.toLocaleString()} fit · ${decided} of the best marked`;
+  for (const c of result.candidates) {
+    list.append(h("li", { class: c.verdict, title: `${MARK_TITLE[c.verdict]}${c.how ? ` (${c.how})` : ""}`,
+      onclick: () => pick(c.word) },
+    h("span", { class: "m" }, MARK[c.verdict]), h("span", { class: "w" }, c.word),
+    h("span", { class: "s" }, String(c.score))));
+  }
+}
+
+export function drawStats(box, stats, size) {
+  const rows = [
+    ["Words", `${stats.words}${size === 15 && stats.words > 78 ? " (over 78)" : ""}`, size === 15 && stats.words > 78],
+    ["Blocks", String(stats.blocks)],
+    ["Mean length", stats.mean_length.toFixed(2)],
+    ["3-letter", String(stats.three_letter)],
+    ["2-letter", stats.two_letter.length ? stats.two_letter.join(", ") : "none", stats.two_letter.length > 0],
+    ["Cheaters", String(stats.cheaters.length)],
+    ["Symmetry", stats.asymmetric.length ? `${stats.symmetry}: broken at ${stats.asymmetric.length} cells` : (stats.symmetry === "none" ? "not checked" : `${stats.symmetry}: kept`), stats.asymmetric.length > 0],
+    ["Connected", stats.regions > 1 ? `no: ${stats.regions} regions` : "yes", stats.regions > 1],
+    ["Repeats", stats.repeated.length ? stats.repeated.map((r) => r.join("=")).join("; ") : "none", stats.repeated.length > 0],
+    ["Shared", stats.shared.length ? stats.shared.map(([a, b, p]) => `${a}/${b}: ${p}`).join("; ") : "none", stats.shared.length > 0],
+  ];
+  box.replaceChildren(...rows.flatMap(([k, v, warn]) => [h("dt", {}, k), h("dd", { class: warn ? "warn" : "" }, v)]));
+}
+
+export function drawClues(box, view, selected, setClue) {
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.slot : null;
+  if (focused) return; // do not redraw under the constructor's typing
+  box.replaceChildren();
+  const clues = view.doc.clues, hints = view.clue_hints || {};
+  for (const [dir, title] of [["A", "Across"], ["D", "Down"]]) {
+    box.append(h("h3", {}, title));
+    for (const s of (view.insight.slots || []).filter((t) => t.name.endsWith(dir))) {
+      const input = h("input", { dataset: { slot: s.name }, value: clues[s.name] || "",
+        placeholder: hints[s.name] || "" });
+      input.addEventListener("change", () => setClue(s.name, input.value));
+      box.append(h("div", { class: `clue${s.name === selected ? " on" : ""}` },
+        h("span", {}, s.name), h("div", {}, input, h("div", { class: "ans" }, s.pattern))));
+    }
+  }
+}
