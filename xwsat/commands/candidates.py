@@ -9,13 +9,13 @@ import typer
 
 from xwsat.candidates import FILLABLE, UNFILLABLE, Candidate, decide_candidates
 from xwsat.commands.common import (
+    budget,
     command_started,
     compile_first,
     fill_options,
     limited,
     load_inputs,
     print_record,
-    budget,
 )
 from xwsat.commands.options import GridArg, JsonOpt, LockOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
