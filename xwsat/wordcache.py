@@ -22,7 +22,7 @@ import numpy as np
 
 from xwsat.word_list import Alphabet, WordList
 
-FORMAT = 3  # 2: the count of lines left out is kept too; 3: Unicode spaces fold
+FORMAT = 4  # 4: a list without a byte order mark is read as UTF-16/32 only when it breaks lines so
 KEEP = 24  # entries kept; the least recently used go first
 
 

@@ -237,10 +237,19 @@ _WIDE_MARKS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
 def wide_encoding(head: bytes) -> str | None:
     """UTF-16 or UTF-32 (with its byte order) by its byte order mark or, without one, by where
     its NUL bytes fall: text's NULs are the high bytes of its characters, all in the same
-    place of each 2- or 4-byte unit (a binary file's fall anywhere). None: neither."""
+    place of each 2- or 4-byte unit (a binary file's fall anywhere), and a list without a mark
+    must break a line in that encoding too. None: neither."""
     for mark, name in _WIDE_MARKS:
         if head.startswith(mark):
             return name
+    guess = _unmarked_wide(head)
+    if guess is None or "\n".encode(guess) not in head:
+        return None
+    return guess
+
+
+def _unmarked_wide(head: bytes) -> str | None:
+    """The wide encoding the NUL bytes of ``head`` point at, if any."""
     if b"\x00" not in head or b"\x00" * 8 in head:  # no text has two NUL characters running
         return None
     quads = head[:len(head) // 4 * 4]

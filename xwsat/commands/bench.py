@@ -134,7 +134,7 @@ def run(
     cluster: Annotated[str | None, typer.Option(
         "--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Result folder (default results/bench/SUITES).")] = None,
+        "--out", "-o", help="Result folder (default results/SUITES).")] = None,
     rerun: Annotated[str, typer.Option(
         "--rerun", help="Run again the runs with these statuses (e.g. crash,error,timeout; "
                         "'all' after a back-end changed); the newer row wins.")] = "",
@@ -159,7 +159,7 @@ def run(
         loaded = [load_suite(s, dicts) for s in suites]
         if len({s.name for s in loaded}) != len(loaded):
             raise XwsatError("a suite is listed twice")
-        out_dir = out or Path("results") / "bench" / "+".join(s.name for s in loaded)
+        out_dir = out or Path("results") / "+".join(s.name for s in loaded)
         check_bench_folder(out_dir)
         _check_same_limits(out_dir, time_limit, memory_limit)
         tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
@@ -258,7 +258,7 @@ def _ours(folder: Path) -> bool:
 def _command(suites: list[str], backends: list[str], dictionary: list[str] | None,
              time_limit: float, memory_limit: int, seeds: list[int], jobs: int,
              cluster: str | None, out: Path) -> str:
-    parts = ["xwsat", "bench", *suites, "--backends", ",".join(backends)]
+    parts = ["xwsat", "bench", "run", *suites, "--backends", ",".join(backends)]
     for d in dictionary or []:
         parts += ["--dict", d]
     parts += ["--time-limit", f"{time_limit:g}", "--memory-limit", str(memory_limit),
