@@ -56,7 +56,7 @@ def ranks(values: np.ndarray) -> np.ndarray:
     order = np.argsort(values, kind="stable")
     sorted_values = values[order]
     _, first, counts = np.unique(sorted_values, return_index=True, return_counts=True)
-    average = first + (counts - 1) / 2.0
+    average = first + 1 + (counts - 1) / 2.0  # ranks from 1
     out = np.empty(len(values), dtype=np.float64)
     out[order] = np.repeat(average, counts)
     return out
