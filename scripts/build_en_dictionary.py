@@ -59,6 +59,8 @@ OUT_PATH = Path(__file__).resolve().parent.parent / "xwsat" / "data" / "en.txt.g
 NEW_WORD_ZIPF = 3.0  # wordfreq words the other sources lack come in from here
 CLUE_MAX = 80
 _WORD = re.compile(r"[a-z]+")
+_ASIDE = re.compile(r"\([^()]*\)")
+_TOPIC = re.compile(r"^\([^()]*\) (?=[a-z])")  # "(medicine) the treatment of ..."
 _JOINT = re.compile(r",|;| (?:who|which|that|with|having|used|especially|usually) ")
 
 
@@ -99,12 +101,29 @@ def score_entries(entries: dict[str, Evidence]) -> dict[str, int]:
 
 
 def shortened(clue: str) -> str:
-    """A gloss longer than CLUE_MAX cut at its first joint past 20 characters (EEL: "voracious
-    snakelike marine or freshwater fishes", not the whole anatomy), if that is short enough."""
+    """A gloss longer than CLUE_MAX without its asides in parentheses ("birth control by the use
+    of devices or drugs"), then cut at its first joint past 20 characters (EEL: "voracious
+    snakelike marine or freshwater fishes", not the whole anatomy)."""
+    if len(clue) <= CLUE_MAX:
+        return clue
+    clue = " ".join(_ASIDE.sub(" ", clue).split())
     if len(clue) <= CLUE_MAX:
         return clue
     cuts = [m.start() for m in _JOINT.finditer(clue) if 20 <= m.start() <= CLUE_MAX]
     return clue[: cuts[0]] if cuts else clue
+
+
+def blanked(clue: str, parts: set[str], phrase: bool) -> str | None:
+    """The clue with a noun phrase's longer words as blanks ("frozen dessert containing ___ and
+    sugar" for ICE CREAM), or None if it gives the answer away (a single word's own word, a
+    short part such as OUT, or a part inside another word)."""
+    long_parts = sorted(p for p in parts if len(p) >= 4)
+    if phrase and long_parts:
+        clue = re.sub(r"\b(" + "|".join(map(re.escape, long_parts)) + r")s?\b", "___", clue,
+                      flags=re.IGNORECASE)
+    words = set(_WORD.findall(clue.lower()))
+    shows = parts & words or any(w.startswith(p) for w in words for p in parts if len(p) >= 3)
+    return None if shows or clue.count("___") >= len(parts) else clue
 
 
 def clue_for(ev: Evidence) -> str | None:
@@ -115,11 +134,10 @@ def clue_for(ev: Evidence) -> str | None:
         clue = sense.gloss.split(";")[0].strip().strip('"').strip()
         if ":" in clue:  # "feline mammal ...: domestic cats; wildcats" for CAT
             clue = clue.split(":")[0].strip()
-        clue = shortened(clue)
-        words = set(_WORD.findall(clue.lower()))
-        shows = parts & words or any(w.startswith(p) for w in words for p in parts if len(p) >= 3)
-        if clue and len(clue) <= CLUE_MAX and not shows:
-            return clue[0].upper() + clue[1:]
+        clue = _TOPIC.sub("", shortened(clue))
+        found = blanked(clue, parts, ev.words > 1 and sense.pos == "noun") if clue else None
+        if found and len(found) <= CLUE_MAX:
+            return found[0].upper() + found[1:]
     return None
 
 

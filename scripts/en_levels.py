@@ -160,8 +160,9 @@ def ordered_senses(ev: Evidence) -> list[Sense]:
     """Senses in the order a crossword clue would use them: offensive senses last, tagged
     (frequent) senses first, then lower-case senses before proper nouns when the entry is a
     common word (COLA the drink before Cola the genus; ETNA the volcano before the burner, as
-    SCOWL lists Etna in a smaller list than etna), taxonomic names after, then WordNet's order."""
+    SCOWL lists Etna in a smaller list than etna), taxonomic names and units of measure (EMU the
+    bird before the electromagnetic unit) after, then WordNet's order."""
     common = (ev.scowl or 99) <= (ev.scowl_proper or 99) and any(not s.capitalised
                                                                   for s in ev.senses)
     return sorted(ev.senses, key=lambda s: (s.offensive, -s.tagged, common and s.capitalised,
-                                            s.taxonomy, s.rank))
+                                            s.taxonomy, s.lex == "noun.quantity", s.rank))

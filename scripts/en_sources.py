@@ -83,6 +83,7 @@ class Sense:
     rank: tuple[int, int]  # (part of speech, WordNet's own order of the lemma's senses)
     pos: str
     lex: str  # WordNet's lexicographer file: noun.food, verb.motion, ...
+    synset: str  # part of speech and offset: one synset reached through two spellings counts once
     technical: bool  # in a scientific topic domain (chemistry, medicine, ...) or such a file
     gloss: str
 
@@ -194,8 +195,9 @@ def add_wordnet(entries: dict[str, Evidence], wordnet_dir: Path = WORDNET_DIR) -
             if norm is None:
                 continue
             ev = entries.setdefault(norm, Evidence())
-            if not ev.lemma or len(ev.lemma) > len(lemma):
-                ev.lemma, ev.words = lemma, len(re.split(r"[_\-]", lemma))
+            words = len(re.split(r"[_\-]", lemma))
+            if not ev.lemma or words > ev.words:  # ice_cream rather than icecream: its words
+                ev.lemma, ev.words = lemma, words  # are the ones a clue must not show
             offsets = fields[6 + n_pointers:6 + n_pointers + n_synsets]
             for order, offset in enumerate(offsets):
                 start = int(offset)
@@ -207,13 +209,18 @@ def add_wordnet(entries: dict[str, Evidence], wordnet_dir: Path = WORDNET_DIR) -
                 tagged = counts.get((lemma, ss, LEX_FILES.index(lex_file), lex_id), 0)
                 taxonomy = lex_file in TAXONOMY_LEX and (
                     written[:1].isupper() or gloss.startswith(("genus", "family", "order")))
-                ev.senses.append(Sense(
+                sense = Sense(
                     tagged=tagged, capitalised=written[:1].isupper(), taxonomy=taxonomy,
                     archaic=bool(domains & ARCHAIC_USAGE),
                     offensive=bool(domains & OFFENSIVE_USAGE),
-                    rank=(pos_rank, order), pos=pos, lex=lex_file,
+                    rank=(pos_rank, order), pos=pos, lex=lex_file, synset=pos + offset,
                     technical=lex_file in TECHNICAL_LEX or bool(domains & TECHNICAL_TOPICS),
-                    gloss=gloss))
+                    gloss=gloss)
+                known = next((i for i, s in enumerate(ev.senses) if s.synset == sense.synset), None)
+                if known is None:
+                    ev.senses.append(sense)
+                elif sense.tagged > ev.senses[known].tagged:
+                    ev.senses[known] = sense
 
 
 def add_profanity(entries: dict[str, Evidence], words: Iterable[str]) -> None:

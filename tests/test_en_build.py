@@ -24,7 +24,7 @@ def sense(gloss: str, *, tagged: int = 0, capitalised: bool = False, taxonomy: b
           offensive: bool = False, rank: int = 0, lex: str = "noun.artifact") -> Sense:
     return Sense(tagged=tagged, capitalised=capitalised, taxonomy=taxonomy, archaic=False,
                  offensive=offensive, rank=(0, rank), pos="noun", lex=lex, technical=False,
-                 gloss=gloss)
+                 synset=f"noun{rank}", gloss=gloss)
 
 
 def test_normalise_folds_to_a_to_z():
@@ -101,7 +101,8 @@ def test_archaic_and_taxonomic_senses_lower_the_score():
     plain = Evidence(zipf=2.5, scowl=70, senses=[sense("a coterie")])
     archaic = Evidence(zipf=2.5, scowl=70, senses=[
         Sense(tagged=0, capitalised=False, taxonomy=False, archaic=True, offensive=False,
-              rank=(0, 0), pos="noun", lex="noun.group", technical=False, gloss="a coterie")])
+              rank=(0, 0), pos="noun", lex="noun.group", technical=False, synset="noun0",
+              gloss="a coterie")])
     genus = Evidence(zipf=2.5, scowl=70, senses=[sense("genus of trees", taxonomy=True)])
     q = levels.quality
     assert q(archaic, "GALERE", None) < q(plain, "GALERE", None)
