@@ -80,6 +80,35 @@ def agreement(scores: Mapping[str, int], tiers: Mapping[str, int]) -> dict[str, 
     return out
 
 
+def evidence_cell(ev) -> tuple:
+    """The evidence about an entry, coarsened into a cell of a lookup table (``ceiling``)."""
+    return (round(ev.zipf * 4) / 4, ev.scowl, ev.scowl_proper, min(len(ev.senses), 4),
+            ev.words > 1, ev.abbreviation, ev.british, bool(ev.senses) and ev.senses[0].lex)
+
+
+def ceiling(scores: Mapping[str, int], tiers: Mapping[str, int]) -> dict[str, float]:
+    """How far any weighing of the build's evidence could go: each cell of ``evidence_cell``
+    scored with the mean tier of its tuning-half entries, measured on both halves. A lookup
+    table is the most flexible weighing there is, so its held-out figure bounds the sources."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from build_en_dictionary import gather
+
+    entries = gather()
+    cells: dict[tuple, list[int]] = {}
+    shared = sorted(set(scores) & set(tiers))
+    for w in shared:
+        if half_of(w) == "tuning":
+            cells.setdefault(evidence_cell(entries[w]), []).append(tiers[w])
+    mean = {cell: sum(v) / len(v) for cell, v in cells.items()}
+    overall = float(np.mean([tiers[w] for w in shared]))
+    out = {}
+    for name in ("tuning", "held-out"):
+        words = [w for w in shared if half_of(w) == name]
+        out[name] = round(spearman([mean.get(evidence_cell(entries[w]), overall) for w in words],
+                                   [tiers[w] for w in words]), 4)
+    return out
+
+
 def fill_entries(grid: Path, dictionary: str, seed: int, min_score: int,
                  time_limit: float) -> tuple[str, list[str]]:
     """Status and entries of ``xwsat fill`` on ``grid`` (the command as a user runs it)."""
@@ -104,6 +133,19 @@ def grade(entries: list[str], tiers: Mapping[str, int]) -> dict:
             "lower": [f"{w}:{tiers[w]}" for w in entries if w in tiers and tiers[w] < TOP_TIER]}
 
 
+def summary(rows: list[dict], min_score: int) -> str:
+    """One line over the fills of one --min-score: how many filled, the top-tier share and the
+    count of lacking entries (worst, mean, best)."""
+    done = [r for r in rows if r["top_share"] is not None]
+    if not done:
+        return f"min-score {min_score}: 0 of {len(rows)} filled"
+    shares = [r["top_share"] for r in done]
+    lacking = [len(r["lacking"]) for r in done]
+    return (f"min-score {min_score}: {len(done)} of {len(rows)} filled; top tier worst "
+            f"{min(shares):.0%}, mean {np.mean(shares):.0%}, best {max(shares):.0%}; lacking "
+            f"worst {max(lacking)}, mean {np.mean(lacking):.1f}, best {min(lacking)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dict", default="en", help="en, or a dictionary file")
@@ -112,6 +154,9 @@ def main() -> int:
     parser.add_argument("--min-score", default="0", help="comma-separated --min-score values")
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--json-out", type=Path, help="write one JSON row per fill here")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="also the rank agreement of the best lookup table over the build's "
+                             "evidence (needs the English build's sources)")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from xwsat.words import load_words
@@ -123,6 +168,10 @@ def main() -> int:
           f"shared: {len(set(scores) & set(tiers)):,}")
     for name, row in agreement(scores, tiers).items():
         print(f"spearman {name:8s} {row['spearman']:.3f} on {row['entries']:,} shared entries")
+    if args.ceiling:
+        for name, value in ceiling(scores, tiers).items():
+            print(f"ceiling  {name:8s} {value:.3f} (a lookup table over the evidence, fitted on "
+                  "the tuning half)")
     rows = []
     for min_score in (int(x) for x in args.min_score.split(",")):
         for grid in args.grids:
@@ -135,6 +184,8 @@ def main() -> int:
                 print(f"fill {grid.name} seed {seed} min-score {min_score}: {status}, "
                       f"{row['entries']} entries, top tier {share}, lacking "
                       f"{len(row['lacking'])} {' '.join(row['lacking'])}", flush=True)
+    for min_score in sorted({r["min_score"] for r in rows}):
+        print(summary([r for r in rows if r["min_score"] == min_score], min_score))
     if args.json_out:
         args.json_out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return 0
