@@ -77,7 +77,7 @@ def main() -> None:
         "description": "Grids where the no-repeat rule is the whole difficulty: 9-24 separate "
                        "slots of 3 or 4 letters with one word fewer than slots (unfillable) or "
                        "as many (fillable); the forced variants need arc consistency first "
-                       "(results/hard/hall/).",
+                       "(results/hard/repeats/).",
         "source": "scripts/make_repeats_suite.py (this project), words from wamerican",
         "licence": "grids: generated, CC0; word lists: SCOWL via Debian wamerican "
                    "(../dictionaries/LICENSE-scowl.txt)",

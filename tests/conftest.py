@@ -75,5 +75,5 @@ def fake_backend(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def no_word_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests load their tiny lists afresh (tests/test_words.py tests the cache itself)."""
+    """Tests load their tiny lists afresh (tests/unit/test_words.py tests the cache itself)."""
     monkeypatch.setenv("XWSAT_NO_CACHE", "1")

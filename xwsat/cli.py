@@ -1,9 +1,8 @@
 """The command line: thin commands that parse options, call the library, and print.
 
-Exit codes: 0 filled (or fillable), 1 proven unfillable, 2 bad input or usage, 3 undecided
-within the limits (time limit, Ctrl-C, a termination signal), 4 internal error (a back-end failed,
-a check failed). They are mapped in one place, the command group below: ``XwsatError`` is one
-line and exit 2, a limit or an interruption one line and exit 3.
+Exit codes are ``exit_codes.ExitCode``. What commands raise is mapped to them in one place,
+the command group below: ``XwsatError`` is one line and exit 2, a limit or an interruption one
+line and exit 3.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from typer.core import TyperGroup
 
 from xwsat import guard
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 
 # No linear algebra here: numpy's OpenBLAS would start a thread per core at import that spins
 # for a while, about 0.09 s of CPU in every process (a third of a small run's), taken from the
@@ -30,6 +30,11 @@ from xwsat.errors import XwsatError
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG})
+# What a user's path or folder can cause anywhere (a name too long, no permission, a missing or
+# looping path, a read-only file system): bad input, one line and exit 2, never "internal".
+PATH_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.EACCES, errno.EPERM, errno.ENOENT,
+                         errno.ENOTDIR, errno.EISDIR, errno.ELOOP, errno.EROFS, errno.EEXIST,
+                         errno.EILSEQ})
 
 # Each command family is a module with ``register(app)``; a command's module is imported only
 # when that command runs (or help lists it), so ``xwsat fill`` does not pay for ``bench``.
@@ -71,8 +76,13 @@ class Commands(TyperGroup):
         except XwsatError as exc:
             common.clear_status_line()
             typer.echo(f"xwsat: error: {one_line(str(exc))}", err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(ExitCode.BAD_INPUT) from None
         except OSError as exc:
+            if exc.errno in PATH_ERRNOS and exc.filename is not None:
+                common.clear_status_line()
+                typer.echo(f"xwsat: error: {one_line(str(exc.filename))}: {exc.strerror}",
+                           err=True)
+                raise typer.Exit(2) from None
             if exc.errno not in OUTPUT_ERRNOS:
                 raise
             # stdout itself failed (a full disk, a closed pipe): the answer is lost, so say so
@@ -80,17 +90,17 @@ class Commands(TyperGroup):
             with contextlib.suppress(OSError):  # nothing more may reach the broken stream
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             typer.echo(f"xwsat: error: cannot write the output ({exc.strerror})", err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(ExitCode.BAD_INPUT) from None
         except guard.LimitReached as exc:
             common.clear_status_line()
             common.stopped_record(wants_json, exc.stop.value, exc.message)
             typer.echo(f"xwsat: undecided: {exc.message}", err=True)
-            raise typer.Exit(3) from None
+            raise typer.Exit(ExitCode.UNDECIDED) from None
         except KeyboardInterrupt:
             common.clear_status_line()
             common.stopped_record(wants_json, "interrupted", "interrupted")
             typer.echo("xwsat: interrupted", err=True)
-            raise typer.Exit(3) from None
+            raise typer.Exit(ExitCode.UNDECIDED) from None
 
 
 def one_line(text: str) -> str:
@@ -101,7 +111,26 @@ def one_line(text: str) -> str:
 app = typer.Typer(cls=Commands, add_completion=False, no_args_is_help=True,
                   rich_markup_mode=None,
                   help="Fill crossword grids, or prove them unfillable, with real solvers.")
-app.callback()(lambda: None)
+
+
+def print_version(wanted: bool) -> None:
+    """``--version``: the installed package's version, read from its metadata."""
+    if not wanted:
+        return
+    from importlib import metadata
+
+    try:
+        version = metadata.version("xwsat")
+    except metadata.PackageNotFoundError:  # imported from a checkout that was never installed
+        version = "unknown (not installed)"
+    typer.echo(f"xwsat {version}")
+    raise typer.Exit(ExitCode.OK)
+
+
+@app.callback()
+def root(version: bool = typer.Option(False, "--version", is_eager=True, callback=print_version,
+                                      help="Print the version and exit.")) -> None:
+    """The group itself takes no options but --version."""
 
 
 def main() -> None:
@@ -122,20 +151,21 @@ def run(argv: list[str]) -> int:
         code = exc.exit_code
     except (KeyboardInterrupt, typer.Abort):  # before a command started
         typer.echo("xwsat: interrupted", err=True)
-        code = 3
+        code = ExitCode.UNDECIDED
     except Exception as exc:
-        if getattr(exc, "exit_code", None) == 2 and hasattr(exc, "format_message"):
+        usage = getattr(exc, "exit_code", None) == ExitCode.BAD_INPUT
+        if usage and hasattr(exc, "format_message"):
             # Typer's (vendored click's) usage errors: one line, like every other bad input.
             message = " ".join(exc.format_message().split())
             context = getattr(exc, "ctx", None)
             where = getattr(context, "command_path", "") or "xwsat"
             typer.echo(f"xwsat: error: {message} (see '{where} --help')", err=True)
-            code = 2
+            code = ExitCode.BAD_INPUT
         else:  # a bug: say so in one line, never with a verdict's exit code
             typer.echo(f"xwsat: internal error: {type(exc).__name__}: {one_line(str(exc))}",
                        err=True)
-            code = 4
-    return code if isinstance(code, int) else 0
+            code = ExitCode.ERROR
+    return int(code) if isinstance(code, int) else ExitCode.OK
 
 
 def finish(code: int) -> None:
@@ -148,7 +178,7 @@ def finish(code: int) -> None:
         with contextlib.suppress(Exception):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.stderr.write(f"xwsat: error: cannot write the output ({exc.strerror})\n")
-        code = 2
+        code = ExitCode.BAD_INPUT
     except Exception:
         pass
     with contextlib.suppress(Exception):

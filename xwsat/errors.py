@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from xwsat.exit_codes import ExitCode
+
 
 class XwsatError(Exception):
     """A user-facing error: the message is the whole story, shown without a traceback."""
@@ -17,4 +19,4 @@ def run_script(main: Callable[[], None], name: str) -> None:
         main()
     except XwsatError as exc:
         print(f"{name}: error: {exc}", file=sys.stderr)
-        sys.exit(2)
+        sys.exit(ExitCode.BAD_INPUT)

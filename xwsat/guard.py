@@ -31,7 +31,6 @@ from typing import Any
 from xwsat.errors import XwsatError
 from xwsat.outcome import Stop
 
-GRACE_S = 0.5  # time past a child's limit before it is killed (it reports its own timeout first)
 POLL_S = 0.05
 OTHER_FAILED = "stopped: another part failed"  # run_all's word for the children it stopped
 REPEAT_S = 1.0  # a stop signal this soon after the last one is the same stop (coreutils'
@@ -44,6 +43,72 @@ FIRST_POLLS = 10  # a command's memory is read at each of its first polls (a run
 PROGRESS = "progress"  # tag of a progress message from a child (the result is tagged "done")
 PARTIAL = "partial"  # tag of a child's best-so-far value, kept if it is stopped before its end
 Tick = Callable[[float, str], None]
+
+# --- the time budget: every deadline margin, and the one "time left" ------------------------
+# A margin is how much earlier than its limit a piece of work stops, or how much later it is
+# stopped, so that the command as a whole ends by its deadline with the best it has.
+GRACE_S = 0.5  # a child is killed this long past its limit (it reports its own timeout first)
+WATCH_SLACK_S = 0.3  # the command-wide watch stops main-process work this long past the limit
+# What the search stage leaves of the command's time for ending its solver processes, checking
+# the fill and printing it. The search runs its back-ends in child processes that it ends itself
+# by the limit it is given, so it needs no kill grace of its own; taking one here as well made
+# `fill -t 5` stop at 4.1 s.
+WRAP_UP_S = 0.2
+REPORT_S = 0.2  # a racer stops this early to send its own outcome before the race's deadline
+CHILD_REPORT_S = 0.3  # a counting or minimising child stops this early, to return what it has
+CPSAT_OVERRUN_S = 0.3  # CP-SAT overran its limit by 0.2-0.4 s on 300-word free-form boards
+PNG_RESERVE_S = 5.0  # left by `info --probe` for a PNG: matplotlib's import and drawing take ~3 s
+SVG_RESERVE_S = 1.0  # likewise for an SVG
+BENCH_SLACK_S = 30.0  # a bench run's outer wall clock: its limit * 1.5 + this (load, build,
+# verify, grace): a run still going then is killed from outside
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The time a piece of work may take: ``seconds`` (None: no limit) from ``started`` (on the
+    ``time.monotonic`` clock). Without a start the clock is not running (a command called
+    in-process, as the tests do): each stage then gets the whole limit, no margin taken."""
+
+    seconds: float | None
+    started: float | None = None
+
+    @classmethod
+    def from_now(cls, seconds: float | None) -> Budget:
+        return cls(seconds, time.monotonic())
+
+    @property
+    def deadline(self) -> float | None:
+        if self.seconds is None or self.started is None:
+            return None
+        return self.started + self.seconds
+
+    def left(self) -> float | None:
+        """Seconds not yet spent (never negative)."""
+        return self.with_margin(0.0, floor=0.0)
+
+    def with_margin(self, margin: float, floor: float = 0.1) -> float | None:
+        """Seconds not yet spent less ``margin``, at least ``floor`` (a token: never negative,
+        so work past its deadline still returns at once with what it has)."""
+        if self.seconds is None or self.started is None:
+            return self.seconds
+        return max(floor, self.seconds - (time.monotonic() - self.started) - margin)
+
+    def for_child(self) -> float | None:
+        """The limit to give work run in a child: the time left less ``GRACE_S``, so that the
+        child, killed at its grace past that limit, is gone by the deadline."""
+        return self.with_margin(GRACE_S)
+
+    def stop_at(self, margin: float) -> float | None:
+        """When work that must leave ``margin`` before the deadline stops (never before its
+        start), on the ``time.monotonic`` clock."""
+        if self.seconds is None or self.started is None:
+            return None
+        return self.started + max(self.seconds - margin, 0.0)
+
+    def kill_at(self) -> float | None:
+        """When a child given this budget is killed: its deadline plus the grace."""
+        deadline = self.deadline
+        return deadline + GRACE_S if deadline is not None else None
 
 
 class LimitReached(KeyboardInterrupt):
@@ -333,7 +398,7 @@ def run_all(calls: list[tuple[Callable[..., Any], tuple]], time_limit: float | N
         raise
     started = children[0].started
     try:
-        deadline = started + time_limit + GRACE_S if time_limit is not None else None
+        deadline = Budget(time_limit, started).kill_at()
         settled = False
         if meanwhile is not None and meanwhile() is False:  # the caller needs no more
             return [Finished(stop=Stop.FAILED, message=OTHER_FAILED,
@@ -462,15 +527,6 @@ def memory_watched() -> bool:
     return bool(_watch.get("memory"))
 
 
-def left(default: float | None = None) -> float | None:
-    """Seconds left before the command-wide deadline (``default`` when nothing is watched)."""
-    deadline = _watch.get("deadline")
-    if deadline is None:
-        return default
-    remaining = max(0.0, deadline - time.monotonic())
-    return remaining if default is None else min(default, remaining)
-
-
 def _arm(now: float) -> None:
     """The next look: when the clock is due (the deadline, then ``AGAIN_S`` after each raise),
     or sooner to read the memory."""
@@ -534,7 +590,7 @@ def watch(time_limit: float | None, memory_mb: int | None = None,
     previous_handler, previous_hook = signal.getsignal(signal.SIGALRM), sys.unraisablehook
     try:
         signal.signal(signal.SIGALRM, _check)
-        _watch.update(deadline=origin + time_limit if time_limit is not None else None,
+        _watch.update(deadline=Budget(time_limit, origin).deadline,
                       shown=shown if shown is not None else time_limit,
                       memory=memory_mb * 1024 * 1024 if memory_mb else None, active=True,
                       unraisable=previous_hook, pid=os.getpid())

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xwsat.grid import Grid
-from xwsat.hall import hall_set
+from xwsat.no_repeat import hall_set
 from xwsat.pipeline import explain_hall, explain_wipeout
 from xwsat.problem import build_problem
 from xwsat.propagate import propagate
@@ -26,7 +26,7 @@ class SlotInfo:
 @dataclass(frozen=True)
 class GridInfo:
     """Per-slot facts plus the grid's totals; ``wipeout`` names a slot arc consistency emptied,
-    ``counted`` the slots the no-repeat rule cannot fill (``xwsat.hall``)."""
+    ``counted`` the slots the no-repeat rule cannot fill (``xwsat.no_repeat``)."""
 
     width: int
     height: int

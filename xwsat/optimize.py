@@ -1,13 +1,14 @@
-"""Best-scoring fill: maximise the sum of word scores with CP-SAT, anytime, from a first fill.
+"""Best-valued fill: maximise the sum of word values with CP-SAT, anytime, from a first fill.
 
 Each model is the CP-SAT table encoding of ``xwsat.encode.cpsat_tables`` (reused unchanged) plus one
-``(word id, score)`` table per slot and the objective "sum of scores", hinted with the current
-fill. A small grid is tried whole first (and often solved to proven optimality); then large
-neighbourhood search: free a connected group of slots around a random slot, keep every other
-slot's word, propagate, and let CP-SAT find the best refill of the group. Every accepted step is
+``(word id, value)`` table per slot and the objective "sum of values" (``Valuation``: the scores,
+or ``xwsat.quality.best``'s count-then-total), hinted with the current fill. A small grid is
+tried whole first (and often solved to proven optimality); then large neighbourhood search:
+free a connected group of slots around a random slot, keep every other slot's word, propagate,
+and let CP-SAT find the best refill of the group. Every accepted step is
 a complete fill with a higher total, so the search can stop at any moment (time limit, Ctrl-C:
-the main thread stops CP-SAT's thread) with the best fill so far. The caller verifies it
-independently.
+the main thread stops CP-SAT's thread, a fill that meets the bound) with the best fill so far.
+The caller verifies it independently (``with_fill``).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from xwsat.backends.cpsat import PRESOLVE_TUPLE_LIMIT
+from xwsat.cpsat_thread import solve_stoppable
 from xwsat.encode.cpsat_tables import encode_cpsat
 from xwsat.outcome import Status
 from xwsat.pipeline import FillResult
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.propagate import propagate
-from xwsat.stoppable import solve_stoppable
 from xwsat.verify import check_fill
 
 Progress = Callable[[float, str], None]
@@ -49,6 +50,26 @@ class Optimized:
     interrupted: bool = False
 
 
+@dataclass(frozen=True)
+class Valuation:
+    """What a fill is worth: ``weights[word id]`` summed over the slots not in ``exempt``
+    (by default the word scores over every slot: the total score)."""
+
+    weights: np.ndarray
+    exempt: frozenset[int] = frozenset()
+
+    def of(self, slot: int, words: np.ndarray) -> np.ndarray:
+        return (np.zeros(len(words), np.int64) if slot in self.exempt
+                else self.weights[words].astype(np.int64))
+
+    def total(self, fill: tuple[int, ...]) -> int:
+        return int(sum(int(self.weights[w]) for s, w in enumerate(fill) if s not in self.exempt))
+
+    def bound(self, problem: FillProblem) -> int:
+        """The sum over the slots of their best candidate's worth."""
+        return int(sum(int(self.of(s, c).max()) for s, c in enumerate(problem.candidates)))
+
+
 def fill_score(built: Built, fill: tuple[int, ...]) -> int:
     return int(sum(int(built.words.scores[w]) for w in fill))
 
@@ -62,8 +83,9 @@ def weakest_entries(built: Built, fill: tuple[int, ...],
             sorted(rows, key=lambda r: (r[3], r[0]))[:count]]
 
 
-def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: float, seed: int,
-           threads: int) -> tuple[tuple[int, ...] | None, int | None, bool, bool]:
+def _solve(problem: FillProblem, value: Valuation, fill: tuple[int, ...], seconds: float,
+           seed: int, threads: int, deadline: float | None = None,
+           ) -> tuple[tuple[int, ...] | None, int | None, bool, bool]:
     """Best refill of ``problem`` (hinted with ``fill``): (fill or None, upper bound or None,
     proven optimal, stopped early by Ctrl-C). A solve that ends with no solution has no bound
     to give: CP-SAT then reports 0, which once made a fill "optimal" that was not."""
@@ -75,12 +97,12 @@ def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: f
     cell_hint: dict[int, int] = {}
     for s, word in enumerate(encoded.words):
         cands = problem.candidates[s].astype(np.int64)
-        values = built.words.scores[cands].astype(np.int64)
+        values = value.of(s, cands)
         score = model.new_int_var(int(values.min()), int(values.max()), f"score{s}")
         model.add_allowed_assignments([word, score], np.column_stack([cands, values]).tolist())
         scores.append(score)
         model.add_hint(word, int(fill[s]))
-        model.add_hint(score, int(built.words.scores[fill[s]]))
+        model.add_hint(score, int(value.of(s, np.array([fill[s]]))[0]))
         at = int(np.flatnonzero(problem.candidates[s] == fill[s])[0])
         cell_hint.update(zip(problem.slot_cells[s].tolist(), problem.letters[s][at].tolist()))
     for cell, code in cell_hint.items():  # a complete hint: the search starts from this fill
@@ -88,6 +110,8 @@ def _solve(problem: FillProblem, built: Built, fill: tuple[int, ...], seconds: f
     model.maximize(sum(scores))
     solver = cp_model.CpSolver()
     params = solver.parameters
+    if deadline is not None:  # building the model took some of it
+        seconds = min(seconds, deadline - time.perf_counter())
     params.max_time_in_seconds = max(0.05, seconds)
     params.num_workers = max(1, threads)
     params.random_seed = seed
@@ -124,35 +148,42 @@ def _restricted(problem: FillProblem, fill: tuple[int, ...], free: set[int]) -> 
 
 
 def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed: int = 0,
-                  threads: int = 2, progress: Progress | None = None) -> Optimized:
-    """Maximise the total score of a fill of ``built``, starting from the fill ``start``."""
+                  threads: int = 2, progress: Progress | None = None,
+                  value: Valuation | None = None, within: FillProblem | None = None,
+                  bound: int | None = None) -> Optimized:
+    """Maximise the worth of a fill of ``built`` (``value``, by default the total score) among
+    the fills of ``within`` (default: ``built.problem``), starting from the fill ``start``;
+    ``bound``, when given, is an upper bound known from elsewhere. Stops as soon as the fill
+    meets the bound."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     rng = random.Random(seed)
-    propagated = propagate(built.problem)
-    problem = propagated.problem if propagated.wiped is None else built.problem
+    value = value or Valuation(built.words.scores)
+    propagated = propagate(within or built.problem)
+    problem = propagated.problem if propagated.wiped is None else (within or built.problem)
     scores = built.words.scores
-    bound = int(sum(int(scores[c].max()) for c in problem.candidates))
-    best, total, start_total = tuple(start), fill_score(built, start), fill_score(built, start)
+    bound = min(value.bound(problem), bound if bound is not None else value.bound(problem))
+    best, total, start_total = tuple(start), value.total(start), value.total(start)
     improvements = rounds = 0
 
     def report() -> None:
         if progress is not None:
-            progress(time.perf_counter() - t0, f"optimising: total score {total} "
+            progress(time.perf_counter() - t0, f"optimising: worth {total} "
                      f"(start {start_total}, bound {bound}, {rounds} rounds)")
 
     optimal = stopped = False
-    if int(problem.domain_sizes().sum()) <= WHOLE_GRID_CANDIDATES:  # small: try to prove it
-        whole, whole_bound, optimal, stopped = _solve(problem, built, best,
+    if total < bound and int(problem.domain_sizes().sum()) <= WHOLE_GRID_CANDIDATES:
+        # small: try to prove it
+        whole, whole_bound, optimal, stopped = _solve(problem, value, best,
                                                       time_limit * FIRST_SHARE, seed, threads)
         if whole_bound is not None:
             bound = min(bound, max(whole_bound, total))
-        if whole is not None and fill_score(built, whole) > total:
-            best, total, improvements = whole, fill_score(built, whole), 1
+        if whole is not None and value.total(whole) > total:
+            best, total, improvements = whole, value.total(whole), 1
     neighbours = problem.neighbours()
     size = max(2, min(problem.n_slots - 1, 8))
-    while (not optimal and not stopped and time.perf_counter() < deadline - 0.1
-           and problem.n_slots > 1):
+    while (not optimal and not stopped and total < bound
+           and time.perf_counter() < deadline - 0.1 and problem.n_slots > 1):
         rounds += 1
         report()
         weakest = [s for s in range(problem.n_slots)
@@ -163,13 +194,13 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
             continue
         left = deadline - time.perf_counter()
         try:
-            refill, _, solved, stopped = _solve(sub.problem, built, best, min(left, ROUND_S),
-                                                rng.randrange(1 << 30), threads)
+            refill, _, solved, stopped = _solve(sub.problem, value, best, min(left, ROUND_S),
+                                                rng.randrange(1 << 30), threads, deadline)
         except KeyboardInterrupt:  # between two CP-SAT calls
             stopped = True
             break
-        if refill is not None and fill_score(built, refill) > total:
-            best, total = refill, fill_score(built, refill)
+        if refill is not None and value.total(refill) > total:
+            best, total = refill, value.total(refill)
             improvements += 1
         # grow the neighbourhood while CP-SAT proves its refills optimal, shrink when it cannot
         size = min(problem.n_slots, size + 1) if solved else max(2, size - 1)
@@ -178,26 +209,21 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
                      time.perf_counter() - t0, start_total, rounds, stopped)
 
 
-def optimized_result(result: FillResult, allow_repeats: bool, min_length: int,
-                     time_limit: float, seed: int = 0,
-                     progress: Progress | None = None) -> tuple[FillResult, Optimized]:
-    """Improve a FILLED result's total score; the new fill passes ``check_fill`` or is withheld."""
-    assert result.outcome.fill is not None and result.filled is not None
+def with_fill(result: FillResult, fill: tuple[int, ...], allow_repeats: bool, min_length: int,
+              extra: dict[str, float | int | str], seconds: float) -> FillResult:
+    """``result`` with a better ``fill`` of its grid, checked by ``check_fill`` (else an ERROR,
+    the fill withheld); ``extra`` joins its statistics."""
     built = result.built
-    best = optimize_fill(built, result.outcome.fill, time_limit, seed, progress=progress)
-    filled = built.grid.with_letters(fill_letters(built, best.fill))
+    filled = built.grid.with_letters(fill_letters(built, fill))
     placed = built.words.placed_only
     problems = check_fill(built.grid.rows, filled.rows, frozenset(built.words.words) - placed,
                           allow_repeats, min_length, placed)
     if problems:
         bad = replace(result.outcome, status=Status.ERROR, fill=None,
                       message="optimised fill failed verification: " + "; ".join(problems[:3]))
-        return replace(result, outcome=bad, filled=None, verified=False), best
-    extra = dict(result.outcome.stats.extra)
-    extra.update({"total_score": best.total, "score_bound": best.bound,
-                  "optimal": int(best.optimal), "start_score": best.start_total})
-    outcome = replace(result.outcome, fill=best.fill,
-                      method=result.outcome.method + "+optimize",
-                      stats=replace(result.outcome.stats, extra=extra))
-    times = dict(result.times, optimize_s=best.seconds)
-    return replace(result, outcome=outcome, filled=filled, verified=True, times=times), best
+        return replace(result, outcome=bad, filled=None, verified=False)
+    outcome = replace(result.outcome, fill=fill, method=result.outcome.method + "+optimize",
+                      stats=replace(result.outcome.stats,
+                                    extra={**result.outcome.stats.extra, **extra}))
+    times = dict(result.times, optimize_s=seconds)
+    return replace(result, outcome=outcome, filled=filled, verified=True, times=times)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from xwsat.exit_codes import ExitCode
+
 
 class Status(str, Enum):
     """FILLED and UNFILLABLE are verdicts; UNKNOWN and ERROR never are."""
@@ -26,12 +28,13 @@ class Status(str, Enum):
         return self in (Status.FILLED, Status.UNFILLABLE)
 
     @property
-    def exit_code(self) -> int:
-        """0 filled, 1 unfillable, 3 undecided, 4 error (the README's table)."""
+    def exit_code(self) -> ExitCode:
+        """The command's exit code for this status (undecided for UNKNOWN)."""
         return EXIT_CODES[self]
 
 
-EXIT_CODES = {Status.FILLED: 0, Status.UNFILLABLE: 1, Status.UNKNOWN: 3, Status.ERROR: 4}
+EXIT_CODES = {Status.FILLED: ExitCode.FILLED, Status.UNFILLABLE: ExitCode.UNFILLABLE,
+              Status.UNKNOWN: ExitCode.UNDECIDED, Status.ERROR: ExitCode.ERROR}
 
 
 class Stop(str, Enum):

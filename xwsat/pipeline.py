@@ -8,14 +8,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from xwsat.backends.registry import make_backend, resolve, shares_nogoods
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.guard import Tick
-from xwsat.hall import HallSet, hall_set
+from xwsat.no_repeat import HallSet, hall_set
 from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
 from xwsat.portfolio import first_look, run_portfolio
-from xwsat.problem import Built, build_problem, fill_letters
+from xwsat.problem import Built, FillProblem, build_problem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill
 from xwsat.words import WordList
@@ -31,6 +33,11 @@ class FillOptions:
     seed: int = 0
     allow_repeats: bool = False
     min_length: int = 2
+    max_shared: int = 0  # the shared-substring rule (``xwsat.substrings``); 0: off
+    exclude: tuple[tuple[int, int], ...] = ()  # (slot, word id) pairs this search may not use
+    # a short first try on the list's upper score levels (``xwsat.quality.upper``): a fill
+    # there is a fill of the whole list with better words; a failure there proves nothing
+    upper_first: bool = True
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,17 @@ class FillResult:
     filled: Grid | None = None
     verified: bool = False
     times: dict[str, float] = field(default_factory=dict)
+
+
+def without(problem: FillProblem, exclude: tuple[tuple[int, int], ...]) -> FillProblem:
+    """``problem`` with each (slot, word id) of ``exclude`` taken out of the slot's candidates
+    (how a search is made to find another fill)."""
+    banned: dict[int, list[int]] = {}
+    for slot, word in exclude:
+        banned.setdefault(slot, []).append(word)
+    keep = [np.ones(len(c), dtype=bool) if s not in banned else ~np.isin(c, banned[s])
+            for s, c in enumerate(problem.candidates)]
+    return problem.with_candidates([np.flatnonzero(k) for k in keep], problem.cell_masks)
 
 
 def explain_wipeout(built: Built, slot: int, reason: str) -> str:
@@ -74,8 +92,20 @@ def fill_grid(
 ) -> FillResult:
     """Fill ``grid`` from ``words``; every FILLED result returned here has passed ``check_fill``."""
     t0 = time.perf_counter()
-    built = build_problem(grid, words, options.min_length, options.allow_repeats)
+    built = build_problem(grid, words, options.min_length, options.allow_repeats,
+                          options.max_shared)
+    if options.exclude:
+        built = replace(built, problem=without(built.problem, options.exclude))
+    return solve_built(built, options, on_tick, t0)
+
+
+def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
+                t0: float | None = None) -> FillResult:
+    """Decide ``built.problem`` (which may hold fewer candidates than its word list, as at a
+    score level of ``xwsat.quality``); a fill is checked against the whole word list. The time
+    limit counts from ``t0`` (default now)."""
     t1 = time.perf_counter()
+    t0 = t1 if t0 is None else t0
     propagated = propagate(built.problem)
     t2 = time.perf_counter()
     times = {"build_s": t1 - t0, "propagate_s": t2 - t1}
@@ -102,14 +132,18 @@ def fill_grid(
         )
         times["solve_s"] = time.perf_counter() - t2
         return FillResult(outcome, built, times=times)
-    if all(len(c) == 1 for c in problem.candidates):
+    if all(len(c) == 1 for c in problem.candidates) and not problem.max_shared:
         fill = tuple(int(c[0]) for c in problem.candidates)
         outcome = Outcome(Status.FILLED, "propagate", fill,
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
         staged = resolve(options.backend, problem.n_slots)
         for spec, _ in staged:
-            most = make_backend(spec).traits.max_letters
+            traits = make_backend(spec).traits
+            if problem.max_shared and not traits.substrings:
+                raise XwsatError(f"back-end {spec!r} does not enforce --max-shared-substring; "
+                                 "use auto, mac, cpsat or sat")
+            most = traits.max_letters
             if most is not None and problem.alphabet_size > most:
                 raise XwsatError(f"back-end {spec!r} takes at most {most} letters; this "
                                  f"dictionary's alphabet has {problem.alphabet_size}")
@@ -118,27 +152,41 @@ def fill_grid(
             left = max(0.1, left - (time.perf_counter() - t0))
         limits = Limits(left, options.memory_mb, options.seed,
                         threads=1 if len(staged) > 1 else 2)
-        outcome = first_look(staged, problem, limits, options.backend)
+        outcome = None
+        if options.upper_first:
+            from xwsat.quality.upper import upper_look
+
+            outcome = upper_look(built, problem, staged, limits)
+            if outcome is None and left:
+                limits = replace(limits, time_limit=max(
+                    0.1, options.time_limit - (time.perf_counter() - t0)))
+        if outcome is None:
+            outcome = first_look(staged, problem, limits, options.backend)
         if outcome is None:
             if left:
                 left = max(0.1, options.time_limit - (time.perf_counter() - t0))
             outcome = run_portfolio(staged, problem, replace(limits, time_limit=left), on_tick,
                                     share=shares_nogoods(options.backend), label=options.backend)
     times["solve_s"] = time.perf_counter() - t2
+    if outcome.status is Status.UNFILLABLE and outcome.evidence and problem.max_shared:
+        most = problem.max_shared
+        rule = f"no two entries sharing more than {most} letter{'s' if most > 1 else ''}"
+        outcome = replace(outcome, evidence=replace(  # the verdict is under the rule only
+            outcome.evidence, detail=f"{outcome.evidence.detail} (with {rule})"))
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
-    return _verified(built, outcome, options, times)
+    return verified(built, outcome, options, times)
 
 
-def _verified(built: Built, outcome: Outcome, options: FillOptions,
-              times: dict[str, float]) -> FillResult:
+def verified(built: Built, outcome: Outcome, options: FillOptions,
+             times: dict[str, float]) -> FillResult:
     """Check a fill independently; a fill that fails is an ERROR, never reported as a fill."""
     assert outcome.fill is not None
     filled = built.grid.with_letters(fill_letters(built, outcome.fill))
     placed = built.words.placed_only
     dictionary = frozenset(built.words.words) - placed
     problems = check_fill(built.grid.rows, filled.rows, dictionary, options.allow_repeats,
-                          options.min_length, placed)
+                          options.min_length, placed, options.max_shared)
     if problems:
         bad = replace(outcome, status=Status.ERROR, fill=None, stop=Stop.FAILED,
                       message="fill failed verification: " + "; ".join(problems[:3]))

@@ -20,10 +20,9 @@ from xwsat.outcome import Limits, Outcome, Status, Stop, stopped
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
-    from xwsat.mac.share import Exchange
+    from xwsat.compiled_search.share import Exchange
 
 MEMORY_EVERY = 10  # polls between readings of the run's memory
-REPORT_S = 0.2  # a back-end stops this early to send its own outcome before the race's deadline
 
 
 def _solve(spec: str, problem: FillProblem, limits: Limits,
@@ -84,12 +83,12 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
 
     A staged portfolio lets a fast back-end answer easy grids alone and escalates to the others
     only when it has not. With ``share`` the racers that can trade nogoods do so
-    (``xwsat.mac.share``). Returns UNKNOWN at the time limit, on Ctrl-C or a memory breach, or
-    when no back-end decided (ERROR when every one of them failed); ``label`` names such an
-    undecided outcome (the caller's policy, e.g. ``auto``) instead of its first racer.
+    (``xwsat.compiled_search.share``). Returns UNKNOWN at the time limit, on Ctrl-C or a memory
+    breach, or when no back-end decided (ERROR when every one of them failed); ``label`` names
+    such an undecided outcome (the caller's policy, e.g. ``auto``) instead of its first racer.
     """
     started = time.monotonic()
-    # each back-end is told to stop REPORT_S early, so it reports by itself within the limit;
+    # each back-end is told to stop guard.REPORT_S early, so it reports by itself within the limit;
     # one that ignores its clock is stopped at the limit
     deadline = started + limits.time_limit if limits.time_limit else None
     memory = limits.memory_mb * 1024 * 1024 if limits.memory_mb else None
@@ -99,7 +98,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
     polls = 0
     exchange = None
     if share and len(specs) > 1:
-        from xwsat.mac.share import Exchange
+        from xwsat.compiled_search.share import Exchange
 
         exchange = Exchange(len(specs))
     try:
@@ -108,7 +107,8 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
             for number, (spec, delay) in enumerate(specs):
                 if runs[number] is None and now - started >= delay:
                     budget = limits.time_limit - delay if limits.time_limit else None
-                    left = max(budget - REPORT_S, budget / 2) if budget else budget
+                    left = guard.Budget.from_now(budget).with_margin(
+                        guard.REPORT_S, floor=budget / 2) if budget else budget
                     if left is not None and left <= 0:
                         continue  # no time left for it: the deadline ends the race
                     runs[number] = guard.Child(

@@ -5,7 +5,7 @@ Dropping every other slot relaxes the grid, so a window whose slots have no fill
 grid has none. A window left undecided while the others fill at once is the region the search
 is stuck in, and the one a constructor should rework. On the hard 21x21 benchmark grids that
 region is one corner of stacked long entries; on 15x15 grids it is usually the whole grid
-(results/hard/regions/README.md).
+(docs/hard-grids.md).
 
 The scan: windows of about 60 % of the grid's shorter side, a third of a window apart. Each hard
 window is then narrowed: the four windows two cells smaller in its corners are probed, and the
@@ -27,8 +27,8 @@ from xwsat.evidence.slot_core import restricted
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
-    from xwsat.mac.model import Model
-    from xwsat.mac.state import State
+    from xwsat.compiled_search.model import Model
+    from xwsat.compiled_search.state import State
 
 FIRST_SHARE = 0.6  # the first windows' side, as a share of the grid's shorter side
 SMALLEST = 4  # windows are not narrowed below this side
@@ -160,15 +160,15 @@ class Attempt:
 
 def decide(problem: FillProblem, seconds: float, seed: int) -> Attempt:
     """The compiled letter search on ``problem`` for at most ``seconds``."""
-    from xwsat.mac import inprocess
+    from xwsat.compiled_search import inprocess
 
     model, st = inprocess.start(problem, seed)
     return _go_on(model, st, seconds)
 
 
 def _go_on(model: Model, st: State, seconds: float) -> Attempt:
-    from xwsat.mac import inprocess
-    from xwsat.mac import state as mstate
+    from xwsat.compiled_search import inprocess
+    from xwsat.compiled_search import state as mstate
 
     code = inprocess.advance(model, st, time.monotonic() + seconds)
     verdict = {mstate.SAT: "filled", mstate.UNSAT: "unfillable"}.get(code, "undecided")

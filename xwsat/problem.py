@@ -29,6 +29,7 @@ class FillProblem:
     cell_masks: np.ndarray  # allowed letters per dense cell (uint64 bitmask)
     allow_repeats: bool = False
     scores: tuple[np.ndarray, ...] = ()  # word score 0-100 per candidate (int16), for value order
+    max_shared: int = 0  # when positive: no two entries share a run longer than this
 
     @property
     def n_slots(self) -> int:
@@ -117,9 +118,11 @@ class Built:
 
 
 def build_problem(
-    grid: Grid, words: WordList, min_length: int = 2, allow_repeats: bool = False
+    grid: Grid, words: WordList, min_length: int = 2, allow_repeats: bool = False,
+    max_shared: int = 0,
 ) -> Built:
-    """Turn a grid and a word list into a FillProblem (candidates filtered by given letters)."""
+    """Turn a grid and a word list into a FillProblem (candidates filtered by given letters);
+    ``max_shared``: the shared-substring rule's most (``xwsat.substrings``), 0 for none."""
     slots = extract_slots(grid, min_length)
     if not slots:
         raise XwsatError(f"the grid has no slots (no run of {min_length} or more white cells)")
@@ -165,6 +168,7 @@ def build_problem(
         cell_masks=masks,
         allow_repeats=allow_repeats,
         scores=tuple(words.scores[c] for c in candidates),
+        max_shared=max_shared,
     )
     return Built(problem, slots, grid, words)
 

@@ -3,7 +3,7 @@
 A candidate survives when each of its letters is still allowed in its cell; a cell keeps only the
 letters some surviving candidate of every covering slot puts there. With repeats forbidden, a slot
 reduced to one word removes that word from every other slot. An empty slot ends it: no fill exists.
-At the fixed point the no-repeat rule is counted too (``xwsat.hall``): slots of one length that
+At the fixed point the no-repeat rule is counted too (``xwsat.no_repeat``): slots of one length that
 fit fewer words between them than their number are named in ``hall``: no fill exists either.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xwsat.hall import HallSet, hall_set
+from xwsat.no_repeat import HallSet, hall_set
 from xwsat.problem import FillProblem
 
 

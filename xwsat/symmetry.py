@@ -11,9 +11,9 @@ so it is never one (a word read backwards is not a word). Given letters, a locke
 slot pruned on one side only break the symmetry, and are seen, because the problem is compared.
 
 So a fact the search proves about the problem (a nogood, a letter ruled out at the root) holds
-for the mirror cells too, and the compiled search adds that copy (``xwsat.mac.kernel``). The
-copy is a consequence of the problem, not a unit-propagation step, so a search that logs a
-proof for a certificate never makes it.
+for the mirror cells too, and the compiled search adds that copy
+(``xwsat.compiled_search.kernel``). The copy is a consequence of the problem, not a
+unit-propagation step, so a search that logs a proof for a certificate never makes it.
 """
 
 from __future__ import annotations

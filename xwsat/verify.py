@@ -3,7 +3,8 @@
 It shares no code with slot extraction, encodings or back-ends on purpose: a bug there cannot
 hide here. A fill passes when blocks and given letters are kept, every run of ``min_length`` or
 more white cells is a dictionary word, crossings agree (one letter per cell, by construction of
-the filled rows), and no word repeats unless repeats are allowed.
+the filled rows), no word repeats unless repeats are allowed, and, when a most is given, no two
+entries share a run of more letters than that.
 """
 
 from __future__ import annotations
@@ -35,11 +36,13 @@ def check_fill(
     allow_repeats: bool = False,
     min_length: int = 2,
     placed: Container[str] = frozenset(),
+    max_shared: int = 0,
 ) -> list[str]:
     """Every problem found with ``filled`` as a fill of ``pattern``; an empty list means valid.
 
     ``placed``: the constructor's own entries outside the dictionary (``--lock``, a region's
-    fixed entries), accepted only where ``pattern`` gives every letter of the run."""
+    fixed entries), accepted only where ``pattern`` gives every letter of the run.
+    ``max_shared``: when positive, the longest run of letters two entries may have in common."""
     problems: list[str] = []
     if len(pattern) != len(filled) or any(len(a) != len(b) for a, b in zip(pattern, filled)):
         return ["the filled grid does not have the pattern's shape"]
@@ -61,4 +64,22 @@ def check_fill(
     if not allow_repeats:
         counts = Counter(text for _, _, _, text in runs)
         problems.extend(f"{word} appears {n} times" for word, n in sorted(counts.items()) if n > 1)
+    if max_shared > 0:
+        texts = [text for _, _, _, text in runs if text.isalpha()]
+        problems.extend(_shared_runs(texts, max_shared))
     return problems
+
+
+def _shared_runs(texts: list[str], most: int) -> list[str]:
+    """Each pair of entries with a common run of more than ``most`` letters, checked pair by
+    pair on the strings (slow and plain on purpose)."""
+    found = []
+    for i, first in enumerate(texts):
+        for second in texts[i + 1:]:
+            for start in range(len(first) - most):
+                piece = first[start:start + most + 1]
+                if piece in second:
+                    found.append(f"{first} and {second} share {piece} (more than {most} "
+                                 "letters)")
+                    break
+    return found

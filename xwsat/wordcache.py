@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from xwsat.words import Alphabet, WordList
+from xwsat.word_list import Alphabet, WordList
 
-FORMAT = 2  # 2: the count of lines left out is kept too
+FORMAT = 3  # 2: the count of lines left out is kept too; 3: Unicode spaces fold
 KEEP = 24  # entries kept; the least recently used go first
 
 

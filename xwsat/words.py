@@ -9,22 +9,26 @@ from __future__ import annotations
 import re
 import unicodedata
 import zlib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from xwsat import wordcache
 from xwsat.errors import XwsatError
+from xwsat.word_list import Alphabet, WordList
 
-MAX_ALPHABET = 64  # letter sets are uint64 bitmasks
 MAX_WORDS = 5_000_000
 MAX_TEXT_BYTES = 512 << 20  # a dictionary's text (unpacked): 5M words with clues fit
 SNIFF_BYTES = 65536
 GZIP_MAGIC = b"\x1f\x8b"
 DEFAULT_SCORE = 50
 EMBEDDED = {"en": "en.txt.gz", "ru": "ru.txt.gz", "es": "es.txt.gz"}
-_DROPPED = str.maketrans("", "", " -'’‐‑_.")
+# Unicode's spaces (category Zs: no-break, thin, ideographic...) fold like the ASCII space, and
+# byte order marks and zero-width spaces (anywhere: concatenated files carry them) vanish
+_SPACES = "".join(map(chr, (0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)))
+_DROPPED = str.maketrans("", "", " -'’‐‑_." + _SPACES + "\ufeff\u200b")
 _DESCRIPTION_SEPARATORS = (" — ", " – ", "\t")
 _MAY_DESCRIBE = re.compile("[\t\u2013\u2014]")  # one scan rules out every separator
 
@@ -47,73 +51,6 @@ def normalize_word(raw: str, fold_accents: bool = False, fold_yo: bool = False) 
             kept.append("".join(b for b in base if not unicodedata.combining(b)))
         word = unicodedata.normalize("NFC", "".join(kept))
     return word
-
-
-@dataclass(frozen=True)
-class Alphabet:
-    """An ordered set of letters; a letter's code is its index (fits a uint64 bitmask)."""
-
-    letters: str
-
-    def __post_init__(self) -> None:
-        if len(self.letters) > MAX_ALPHABET:
-            raise XwsatError(
-                f"the alphabet has {len(self.letters)} letters; "
-                f"at most {MAX_ALPHABET} are supported"
-            )
-
-    @property
-    def size(self) -> int:
-        return len(self.letters)
-
-    @property
-    def full_mask(self) -> int:
-        return (1 << self.size) - 1
-
-    def code(self, letter: str) -> int:
-        index = self.letters.find(letter)
-        if index < 0:
-            raise XwsatError(f"letter {letter!r} is not in the dictionary's alphabet")
-        return index
-
-    def encode(self, words: list[str], length: int) -> np.ndarray:
-        """Letter codes of equal-length words as an (n, length) uint8 array, vectorised."""
-        if not words:
-            return np.zeros((0, length), dtype=np.uint8)
-        points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
-        table = np.array([ord(ch) for ch in self.letters], dtype=np.uint32)
-        order = np.argsort(table)
-        codes = order[np.searchsorted(table[order], points)]
-        return codes.astype(np.uint8).reshape(len(words), length)
-
-
-@dataclass(frozen=True)
-class WordList:
-    """A normalised dictionary: words, scores 0-100, optional clues, ids bucketed by length."""
-
-    alphabet: Alphabet
-    words: tuple[str, ...]
-    scores: np.ndarray
-    clues: dict[int, str] = field(default_factory=dict)
-    source: str = ""
-    by_length: dict[int, np.ndarray] = field(default_factory=dict)
-    codes: dict[int, np.ndarray] = field(default_factory=dict)
-    skipped: int = 0  # lines read but left out: not a word, or letters outside the alphabet
-    # the constructor's entries that are not dictionary words (``xwsat.lock``): a slot may take
-    # one only where the grid gives all its letters
-    placed_only: frozenset[str] = frozenset()
-
-    def __len__(self) -> int:
-        return len(self.words)
-
-    def ids_of_length(self, length: int) -> np.ndarray:
-        return self.by_length.get(length, np.zeros(0, dtype=np.int32))
-
-    def codes_of_length(self, length: int) -> np.ndarray:
-        return self.codes.get(length, np.zeros((0, length), dtype=np.uint8))
-
-    def lengths(self) -> dict[int, int]:
-        return {length: len(ids) for length, ids in sorted(self.by_length.items())}
 
 
 def text_lines(text: str) -> list[str]:
@@ -169,10 +106,12 @@ def parse_entries(
     alphabet: str | None = None,
     fold_accents: bool = False,
     fold_yo: bool = False,
+    scale: tuple[int, int] | None = None,
 ) -> tuple[dict[str, tuple[int, str | None]], int]:
     """Parse dictionary lines; returns entries and the number of lines skipped as unusable.
 
-    Formats: ``WORD``, ``WORD;SCORE``, ``WORD;SCORE;CLUE``, and ``word — description``.
+    Formats: ``WORD``, ``WORD;SCORE``, ``WORD;SCORE;CLUE``, and ``word — description``. With
+    ``scale`` (low, high), scores are read on that scale and mapped onto 0-100.
     """
     allowed = set(alphabet) if alphabet else None
     entries: dict[str, tuple[int, str | None]] = {}
@@ -190,10 +129,11 @@ def parse_entries(
             raw, _, rest = line.partition(";")
             text, _, clue_text = rest.partition(";")
             text = text.strip()
-            if text.isascii() and text.isdigit() and len(text) < 4 and int(text) <= 100:
+            if (scale is None and text.isascii() and text.isdigit() and len(text) < 4
+                    and int(text) <= 100):
                 score = int(text)  # the common case, without float()'s detour
             elif text:
-                score = _parse_score(text, f"{source}: line {number}")
+                score = _parse_score(text, f"{source}: line {number}", scale)
             clue = clue_text.strip() or None
         else:
             raw = line
@@ -230,15 +170,18 @@ def _split_description(line: str) -> tuple[str, str | None] | None:
     return None
 
 
-def _parse_score(text: str, where: str) -> int:
-    """A score 0-100 (decimals rounded); anything else is a one-line error."""
+def _parse_score(text: str, where: str, scale: tuple[int, int] | None = None) -> int:
+    """A score on ``scale`` (0-100 by default) mapped onto 0-100, decimals rounded; anything
+    else is a one-line error."""
+    low, high = scale or (0, 100)
     try:
         value = float(text)
     except ValueError:
         raise XwsatError(f"{where}: score {text!r} is not a number") from None
-    if not 0 <= value <= 100:
-        raise XwsatError(f"{where}: score {text} is outside 0-100")
-    return round(value)
+    if not low <= value <= high:
+        hint = "" if scale else " (give the list's scale, e.g. --dict FILE:0-50)"
+        raise XwsatError(f"{where}: score {text} is outside {low}-{high}{hint}")
+    return round((value - low) * 100 / (high - low))
 
 
 def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
@@ -248,7 +191,7 @@ def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
     try:
         with path.open("rb") as handle:
             first = handle.read(SNIFF_BYTES)
-            if first[:2] != GZIP_MAGIC and b"\x00" in first:
+            if first[:2] != GZIP_MAGIC and b"\x00" in first and not wide_encoding(first):
                 raise XwsatError(f"{path}: looks like a binary file, not text")
             rest = handle.read(most + 1 - len(first))  # b"" at the end (a pipe may be short)
     except FileNotFoundError:
@@ -287,16 +230,46 @@ def _gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> bytes:
     return b"".join(out)
 
 
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+               (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def wide_encoding(head: bytes) -> str | None:
+    """UTF-16 or UTF-32 (with its byte order) by its byte order mark or, without one, by where
+    its NUL bytes fall: text's NULs are the high bytes of its characters, all in the same
+    place of each 2- or 4-byte unit (a binary file's fall anywhere). None: neither."""
+    for mark, name in _WIDE_MARKS:
+        if head.startswith(mark):
+            return name
+    if b"\x00" not in head or b"\x00" * 8 in head:  # no text has two NUL characters running
+        return None
+    quads = head[:len(head) // 4 * 4]
+    if quads and quads[3::4].count(0) == len(quads) // 4 and max(quads[2::4]) <= 0x10:
+        return "utf-32-le"  # each character's top byte zero, the next at most 0x10
+    if quads and quads[0::4].count(0) == len(quads) // 4 and max(quads[1::4]) <= 0x10:
+        return "utf-32-be"
+    pairs = head[:len(head) // 2 * 2]
+    even, odd = pairs[0::2].count(0), pairs[1::2].count(0)
+    few, most = sorted((even, odd))
+    if most >= 4 * few and (few == 0 or most >= 32):  # NULs the high bytes of characters
+        return "utf-16-le" if odd > even else "utf-16-be"  # (a few U+xx00 letters aside)
+    return None
+
+
 def decode_text(data: bytes, path: Path | str) -> str:
-    """UTF-8 (optionally gzip) text, refusing binaries with a clear message."""
+    """UTF-8 (optionally gzip) text, or UTF-16/32 told by its byte order mark or the place of
+    its NUL bytes, refusing binaries with a clear message."""
     if data[:2] == GZIP_MAGIC:
         data = _gunzip(data, path)
-    if b"\x00" in data[:65536]:
+    wide = wide_encoding(data[:SNIFF_BYTES])
+    if wide is None and b"\x00" in data[:SNIFF_BYTES]:
         raise XwsatError(f"{path}: looks like a binary file, not text")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode(wide or "utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise XwsatError(f"{path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+        named = wide.upper().replace("-LE", " (little-endian)").replace("-BE", " (big-endian)"
+                                                                       ) if wide else "UTF-8"
+        raise XwsatError(f"{path}: not {named} text (bad byte at offset {exc.start})") from None
 
 
 def read_text_file(path: Path) -> str:
@@ -310,8 +283,10 @@ def load_words(
     alphabet: str | None = None,
     fold_accents: bool = False,
     fold_yo: bool = False,
+    scale: tuple[int, int] | None = None,
 ) -> WordList:
-    """Load an embedded dictionary by language code, or a dictionary file by path."""
+    """Load an embedded dictionary by language code, or a dictionary file by path; ``scale``
+    (low, high): the range its scores are written on (0-100 when None)."""
     if alphabet is not None:
         declared = alphabet
         alphabet = normalize_word(alphabet)
@@ -329,16 +304,16 @@ def load_words(
             raise XwsatError(f"unknown dictionary {spec!r}: give a file path or one of {known}")
         raw = read_bytes(path)
         source = str(path)
-    from xwsat import wordcache
-
     options = {"min_score": min_score, "alphabet": alphabet, "fold_accents": fold_accents,
                "fold_yo": fold_yo}
+    if scale is not None:
+        options["scale"] = list(scale)
     cached = wordcache.load(raw, options, source)
     if cached is not None:
         return cached
     entries, skipped = parse_entries(
-        text_lines(decode_text(raw, source)), source, min_score, alphabet, fold_accents, fold_yo
-    )
+        text_lines(decode_text(raw, source)), source, min_score, alphabet, fold_accents, fold_yo,
+        scale)
     if not entries:
         raise XwsatError(
             f"{source}: no usable words"

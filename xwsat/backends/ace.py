@@ -3,7 +3,7 @@ for side-by-side comparison and as the cross-check's independent second method.
 
 The problem goes to ACE as a letters-only XCSP3 model: a variable per cell, a table per slot over
 its cells, and per length an ``allDifferent`` over the slots' cell lists (ACE's DistinctLists).
-Measured on the hard sample (results/hard/sample/), ACE decides several times more grids from this
+Measured on the hard sample (grids/hard), ACE decides several times more grids from this
 model than from one with word variables. ACE's letters are mapped back to word ids here; the fill
 is then verified like any other. Available only when ``java`` and pycsp3's ACE jar exist.
 """
@@ -40,7 +40,7 @@ LISTED: tuple[str, ...] = ("frba", "wdegdom")
 
 
 def ace_jar() -> Path | None:
-    """The ACE jar shipped in pycsp3's ``solvers/ace/`` folder, if pycsp3 is installed."""
+    """The ACE jar bundled in pycsp3's ``solvers/ace/`` folder, if pycsp3 is installed."""
     import importlib.util
 
     # find_spec locates pycsp3 without importing it (its import compiles a model at exit).

@@ -23,7 +23,8 @@ class Traits:
     checkable certificate the same way (``xwsat.evidence.producers``), or None. ``peer``: a
     solver run for comparison only. ``max_letters``: the largest alphabet it takes (None: any);
     a larger one is refused before the search, as bad input (exit 2). ``shares_nogoods``: it
-    takes an ``exchange`` endpoint (``xwsat.mac.share``) to trade nogoods with its racers."""
+    takes an ``exchange`` endpoint (``xwsat.compiled_search.share``) to trade nogoods with its
+    racers. ``substrings``: it enforces the shared-substring rule (``FillProblem.max_shared``)."""
 
     family: str
     complete: bool = True
@@ -31,6 +32,7 @@ class Traits:
     peer: bool = False
     max_letters: int | None = None
     shares_nogoods: bool = False
+    substrings: bool = False
 
 
 class Backend(Protocol):

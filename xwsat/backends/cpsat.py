@@ -12,7 +12,7 @@ from xwsat.outcome import Evidence, Limits, Outcome, Progress, Stats, Status, St
 from xwsat.planner import make_plan
 from xwsat.problem import FillProblem
 
-# Presolve never paid off in results/solver_tuning/: at 9k table rows it turned a 23 s proof into
+# Presolve never paid off (solver tuning, at c764024): at 9k table rows it turned a 23 s proof into
 # a 30 s timeout, at 150k+ rows it used the whole 30 s budget. Kept only for tiny models.
 PRESOLVE_TUPLE_LIMIT = 5_000
 LISTED = ("plan",)
@@ -22,7 +22,8 @@ class CpsatBackend:
     """Build the table model, then let CP-SAT search; INFEASIBLE is its (uncertified) proof."""
 
     name: ClassVar[str] = "cpsat"
-    traits = Traits("cpsat")  # its INFEASIBLE is not independently checkable: no proof
+    # its INFEASIBLE is not independently checkable: no proof
+    traits = Traits("cpsat", substrings=True)
 
     def __init__(self, use_plan: bool = False, strategy: str = "letters") -> None:
         self.use_plan = use_plan

@@ -1,7 +1,7 @@
 """Cube and conquer: the fragment planner's first slots split the CNF into cubes, each solved
 by the CDCL solver under assumptions, its learned clauses kept from cube to cube.
 
-The hard-grid issue's route for giving the planner a job inside an external learning solver.
+A route for giving the planner a job inside an external learning solver.
 A cube is a choice of words for slots taken in the planner's order, split breadth first; the
 cubes that unit propagation refutes are dropped. Each split replaces a cube by its extensions
 by every word of one slot, whose clause says some word fills it, so the kept cubes cover every

@@ -1,4 +1,5 @@
-"""``mac`` back-end: the compiled letters-model MAC search (``xwsat.mac``) for hard grids.
+"""``mac`` back-end: the compiled letters-model MAC search (``xwsat.compiled_search``) for hard
+grids.
 
 Built for hard grids, where the Python search decides too few nodes a second: compact
 tables, dom/wdeg, restarts with nogoods, compiled by numba (the first run compiles, later runs
@@ -23,28 +24,28 @@ from xwsat.problem import FillProblem
 from xwsat.restarts import luby
 
 if TYPE_CHECKING:
-    from xwsat.mac.share import Endpoint
-    from xwsat.mac.state import State
+    from xwsat.compiled_search.share import Endpoint
+    from xwsat.compiled_search.state import State
 
 # mac:planned's first weight of a slot: 1 + this x its placement-difficulty rank in [0, 1]
-# (results/hard/planned/: with its ties broken by the seed, as many 21x21 fills as weights 1
+# (docs/hard-grids.md: with its ties broken by the seed, as many 21x21 fills as weights 1
 # on the tuning grids, one more on the held-out ones; a comparison variant, not in auto)
 PLANNED_WEIGHT = 2.0
 SLICE_S = 0.2  # hand control back to Python about this often (clock, progress)
 # mac:reseed: a fresh search (new tie-break, weights 1, no nogoods; mac:renew keeps the
-# nogoods and root removals, results/hard/renew/) after each epoch of
+# nogoods and root removals, docs/hard-grids.md) after each epoch of
 # RESEED_UNIT x luby(k) decisions. Counted in decisions, not seconds, so a seed gives the same
-# epochs under any load. results/hard/tails_s36/: the heavy-tailed instances were decided by
+# epochs under any load. docs/hard-grids.md: the heavy-tailed instances were decided by
 # some seeds within 330-18,000 failures (1,700-5,400 a second), by others not in 30 s.
 RESEED_UNIT = 8_000
 SHARE_MAX_LEN = 40  # nogoods of at most this many literals go to the other racers (a word
-# decision search records 29-43 letters a nogood, a letter search 5-14: results/hard/share_quick)
+# decision search records 29-43 letters a nogood, a letter search 5-14: docs/hard-grids.md)
 
 
 def _marker() -> Path:
     """A file that says "this kernel source was compiled by this numba" (only the solver's
     child imports numba)."""
-    from xwsat.mac.aot import compiled_marker
+    from xwsat.compiled_search.aot import compiled_marker
 
     here = Path(__file__).resolve().parent.parent / "mac"
     return compiled_marker(here, ("kernel.py", "model.py", "state.py"), "compiled")
@@ -53,7 +54,7 @@ def _marker() -> Path:
 def compiled() -> bool:
     """Whether the search was built for this source and numba: ahead of time, or jitted when the
     ahead-of-time build failed here (else the first run compiles, about 30 s)."""
-    from xwsat.mac import aot
+    from xwsat.compiled_search import aot
 
     try:
         return aot.built() or (aot.failed() and _marker().exists())
@@ -83,7 +84,7 @@ def ensure_compiled(say: Callable[[str], None]) -> bool:
     finally:
         done.set()
     say(f"  compiled in {time.monotonic() - started:.1f} s")
-    from xwsat.mac import aot
+    from xwsat.compiled_search import aot
 
     if aot.failed():
         say(f"  (the ahead-of-time build failed, see {aot.folder()}.failed; runs use the jitted "
@@ -92,12 +93,12 @@ def ensure_compiled(say: Callable[[str], None]) -> bool:
 
 
 def warm_up() -> None:
-    """Compile the search now (a 2x2 grid), jitted then ahead of time (``xwsat.mac.aot``), so
-    later runs, and their time limits, do not pay."""
+    """Compile the search now (a 2x2 grid), jitted then ahead of time
+    (``xwsat.compiled_search.aot``), so later runs, and their time limits, do not pay."""
     import numpy as np
 
-    from xwsat.mac import kernel
-    from xwsat.mac.model import build_model
+    from xwsat.compiled_search import kernel
+    from xwsat.compiled_search.model import build_model
     from xwsat.problem import FillProblem
 
     letters = np.array([[0, 1], [2, 3]], dtype=np.uint8)
@@ -117,7 +118,7 @@ def warm_up() -> None:
         marker = _marker()
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
-    from xwsat.mac import aot
+    from xwsat.compiled_search import aot
 
     if not aot.built():
         aot.build_or_record(model, kernel.new_state(model, start, 0))
@@ -168,9 +169,12 @@ class MacBackend:
                       else "mac:reseed" if self.reseed else "mac")
         # a certificate for any variant comes from the letter-deciding search's DRUP proof;
         # a reseeding search starts new nogood stores at each epoch, so it does not trade them
-        self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed)
+        self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed,
+                             substrings=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
         self.kept: tuple | None = None  # the last search's (model, state, start), to hand over
+        self.max_nodes: int | None = None  # stop after this many decisions (a budget that,
+        # unlike seconds, gives the same search under any load)
 
     @staticmethod
     def available() -> bool:
@@ -181,9 +185,11 @@ class MacBackend:
 
     def solve(self, problem: FillProblem, limits: Limits,
               progress: Progress | None = None) -> Outcome:
-        from xwsat.mac import aot, share
-        from xwsat.mac import state as mstate  # the kernel's codes and state, without numba
-        from xwsat.mac.model import build_model, slot_rows, word_of_row
+        from xwsat.compiled_search import aot, share
+        from xwsat.compiled_search import (
+            state as mstate,  # the kernel's codes and state, without numba
+        )
+        from xwsat.compiled_search.model import build_model, slot_rows, word_of_row
 
         started = time.perf_counter()
         deadline = started + limits.time_limit if limits.time_limit else None
@@ -227,6 +233,10 @@ class MacBackend:
                     self.kept = (model, state, start)
                 budget = min(budget, epoch_end - int(state.sc[mstate.NODES]))
             nodes = int(state.sc[mstate.NODES])
+            if self.max_nodes is not None:
+                if nodes >= self.max_nodes:
+                    break
+                budget = min(budget, self.max_nodes - nodes)
             code = run(model, state, budget)
             if self.exchange is not None and code == mstate.BUDGET:
                 mine = share.recorded(state, seen, SHARE_MAX_LEN)
@@ -274,12 +284,15 @@ class MacBackend:
                 f"{'whole-word' if self.words else 'letter'} decisions, restarts with nogoods) "
                 f"exhausted the space after {stats.nodes} decisions and "
                 f"{stats.conflicts} failures{_epoch_note(epoch, self.renew)}{mirrored}"))
+        if self.max_nodes is not None and stats.nodes >= self.max_nodes:
+            return stopped(self.label, Stop.EXHAUSTED,
+                           f"decision budget of {self.max_nodes} spent", stats)
         return stopped(self.label, Stop.TIME, f"time limit reached after {stats.nodes} decisions",
                        stats)
 
     @staticmethod
     def _progress_text(state: State, elapsed: float, earlier: Earlier) -> str:
-        from xwsat.mac import state as mstate
+        from xwsat.compiled_search import state as mstate
 
         sc = state.sc
         nodes = earlier.nodes + int(sc[mstate.NODES])
@@ -297,7 +310,7 @@ class Earlier:
     restarts: int = 0
 
     def add(self, state: State) -> None:
-        from xwsat.mac import state as mstate
+        from xwsat.compiled_search import state as mstate
 
         self.nodes += int(state.sc[mstate.NODES])
         self.fails += int(state.sc[mstate.FAILS])
@@ -345,19 +358,23 @@ def _handed_over(problem: FillProblem, seed: int, label: str) -> tuple | None:
     return entry[3], entry[4], entry[5]
 
 
-LISTED: tuple[str, ...] = ("words", "phase", "planned", "reseed", "renew")
+LISTED: tuple[str, ...] = ("words", "phase", "reseed", "renew")
+# for research, runnable by name but not listed: no measured win (docs/hard-grids.md)
+EXPERIMENTAL: tuple[str, ...] = ("planned",)
 
 
 def from_spec(sub: str | None) -> MacBackend:
     """``mac`` (letter decisions: the refuter), ``mac:words`` (word decisions: the filler of
     15x15 grids), ``mac:phase`` (letter decisions with phase saving: the second filler of
     large grids), ``mac:planned`` (letter decisions, the planner's hardest slots weighted
-    first: for comparison, not in ``auto``), ``mac:reseed`` (letter decisions, a fresh search
+    first: experimental, for comparison), ``mac:reseed`` (letter decisions, a fresh search
     under a new seed after each Luby epoch of decisions: for heavy-tailed grids) or
     ``mac:renew`` (as ``mac:reseed``, each new search keeping what the earlier ones proved: the
     letter racer of ``auto`` below LARGE_SLOTS slots)."""
-    if sub not in (None, *LISTED):
+    if sub not in (None, *LISTED, *EXPERIMENTAL):
         known = ", ".join(["mac", *(f"mac:{v}" for v in LISTED)])
-        raise XwsatError(f"unknown mac variant {sub!r} (use one of {known})")
+        trials = ", ".join(f"mac:{v}" for v in EXPERIMENTAL)
+        raise XwsatError(f"unknown mac variant {sub!r} (use one of {known}; experimental: "
+                         f"{trials})")
     return MacBackend(words=sub == "words", phase=sub == "phase", planned=sub == "planned",
                       reseed=sub == "reseed", renew=sub == "renew")

@@ -24,45 +24,39 @@ _MODULES = {
 }
 
 # ``auto`` policies: (back-end, start delay in seconds), in order of preference when they finish
-# together; "a|b" runs the first of a, b that is installed. Measured on the quick subset of the
-# hard benchmark (results/hard/): the compiled search deciding whole words (``mac:words``) fills
-# the large grids the letter-deciding ``mac`` misses, and ``mac`` refutes faster, so the default
-# races those two on the two cores (the Python searches stand in without numba). ``letters`` is
-# the earlier default (native against mac); ``python`` races the two Python searches; ``race``
-# races native against SAT; ``staged`` runs native alone first and escalates to SAT after a short
-# budget; ``regions`` races native with the region-first prover. ``words`` is the default's old
-# name, kept for earlier result rows. ``share`` is the ``words`` race with the two searches trading
-# nogoods (``xwsat.mac.share``): 0.87x the default's worst-seed time (geometric mean) on the
-# quick subset, 1.00x on the held-out grids, the same instances decided; not the default.
-# ``phase`` races the letter search with phase saving (``mac:phase``) against ``mac``: on large
-# grids it decides the same instances as the default at the worst of 3 seeds in 0.88-0.92x the
-# time (robust21, heldout21, classic 19x19-23x23; results/hard/phase/), so plain ``auto`` runs it
-# from LARGE_SLOTS slots up. ``reseed`` races ``mac`` against ``mac:reseed``, a letter search
-# started afresh under a new seed after each Luby epoch of decisions, for grids whose search
-# time is heavy-tailed across seeds (results/hard/tails_s36/); not the default. ``renew`` races
-# ``mac:words`` against ``mac:renew``, the reseeding letter search that keeps what its earlier
-# searches proved, in the place of ``mac``: the default below LARGE_SLOTS slots since session
-# 37 (results/hard/renew/, worst of 3 seeds: 3 of the 4 heavy-tailed 15x15s decided at every
-# seed; none lost on the held-out 15x15s or on the 34 longest letter searches of robust15;
-# a long letter refutation takes up to 2x). ``words`` is the default before it.
+# together; "a|b" runs the first of a, b that is installed. The default races ``mac:words`` (the
+# compiled search deciding whole words: the filler) against ``mac:renew`` (deciding letters,
+# started afresh after each Luby epoch from what its earlier searches proved: the refuter) on the
+# two cores, the Python searches standing in without numba; ``renew`` is its name. ``phase``
+# (``mac:phase`` against ``mac``) is what plain ``auto`` runs from LARGE_SLOTS slots up: the same
+# instances decided in 0.88-0.92x the time on large grids. Measured in docs/hard-grids.md.
 _WORDS_AND_LETTERS = (("mac:words|native", 0.0), ("mac|native:letters", 0.0))
 _WORDS_AND_RENEW = (("mac:words|native", 0.0), ("mac:renew|native:letters", 0.0))
 AUTO_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
     "default": _WORDS_AND_RENEW,
+    "renew": _WORDS_AND_RENEW,
+    "phase": (("mac:phase|native", 0.0), ("mac|native:letters", 0.0)),
+}
+# Policies for research and for earlier result rows, runnable by name (``auto:NAME``) but not
+# the product's: none won a place in docs/hard-grids.md. ``words`` is the earlier default
+# (``mac:words`` against ``mac``) and ``letters`` the one before it; ``share`` is the ``words``
+# race with the two searches trading nogoods (``xwsat.compiled_search.share``: 0.87x the time on
+# the quick subset, 1.00x on the held-out grids, the same instances decided); ``reseed`` races
+# ``mac:reseed`` against ``mac`` (heavy-tailed grids; ``renew`` keeps its win); ``python``,
+# ``race``, ``staged`` and ``regions`` race the Python searches and SAT.
+EXPERIMENTAL_POLICIES: dict[str, tuple[tuple[str, float], ...]] = {
+    "words": _WORDS_AND_LETTERS,
+    "share": _WORDS_AND_LETTERS,
+    "reseed": (("mac:reseed|native", 0.0), ("mac|native:letters", 0.0)),
     "letters": (("native", 0.0), ("mac|native:letters", 0.0)),
     "python": (("native", 0.0), ("native:letters", 0.0)),
     "race": (("native", 0.0), ("sat", 0.0)),
     "staged": (("native", 0.0), ("sat", 3.0)),
     "regions": (("native", 0.0), ("native:prove", 0.0)),
-    "words": _WORDS_AND_LETTERS,
-    "share": _WORDS_AND_LETTERS,
-    "phase": (("mac:phase|native", 0.0), ("mac|native:letters", 0.0)),
-    "reseed": (("mac:reseed|native", 0.0), ("mac|native:letters", 0.0)),
-    "renew": _WORDS_AND_RENEW,
 }
 # every 19x19 and larger grid of the benchmark has 118 slots or more, every 15x15 at most 88
 LARGE_SLOTS = 100
-# policies whose racers trade the nogoods they learn (``xwsat.mac.share``)
+# policies whose racers trade the nogoods they learn (``xwsat.compiled_search.share``)
 SHARING_POLICIES = frozenset({"share"})
 
 
@@ -96,15 +90,25 @@ def installed(spec: str) -> bool:
 
 
 def backend_specs() -> list[str]:
-    """Every back-end and listed variant the registry knows (installed or not), in order."""
+    """Every back-end and listed variant the registry knows (installed or not), in order: the
+    product, which the contract tests run."""
     specs = []
     for name in _MODULES:
-        try:
-            listed = _module(name).LISTED
-        except ImportError:
-            listed = ()
-        specs += [name, *(f"{name}:{variant}" for variant in listed)]
+        specs += [name, *(f"{name}:{variant}" for variant in _variants(name, "LISTED"))]
     return specs
+
+
+def experimental_specs() -> list[str]:
+    """The variants kept for research: runnable by name, not listed among the back-ends."""
+    return [f"{name}:{variant}" for name in _MODULES
+            for variant in _variants(name, "EXPERIMENTAL")]
+
+
+def _variants(name: str, group: str) -> tuple[str, ...]:
+    try:
+        return getattr(_module(name), group, ())
+    except ImportError:
+        return ()
 
 
 def is_auto(spec: str) -> bool:
@@ -126,11 +130,13 @@ def resolve(spec: str, n_slots: int | None = None) -> list[tuple[str, float]]:
     policy = spec.partition(":")[2] or "default"
     if spec == "auto" and n_slots is not None and n_slots >= LARGE_SLOTS:
         policy = "phase"
-    if policy not in AUTO_POLICIES:
+    racers = AUTO_POLICIES.get(policy) or EXPERIMENTAL_POLICIES.get(policy)
+    if racers is None:
         raise XwsatError(f"unknown auto policy {policy!r}; choose one of "
-                         f"{', '.join(AUTO_POLICIES)}")
+                         f"{', '.join(AUTO_POLICIES)} (experimental: "
+                         f"{', '.join(EXPERIMENTAL_POLICIES)})")
     members = []
-    for alternatives, delay in AUTO_POLICIES[policy]:
+    for alternatives, delay in racers:
         choice = next((s for s in alternatives.split("|") if installed(s)), None)
         if choice is not None:
             members.append((choice, delay))

@@ -1,6 +1,6 @@
 """CDCL SAT back-end: the CNF encoding solved by a pysat solver (``sat:NAME`` picks it).
 
-Defaults measured in results/solver_tuning/: CaDiCaL 1.9.5, word variables phased true (a
+Defaults measured in solver tuning (at c764024): CaDiCaL 1.9.5, word variables phased true (a
 decision places a word), repeats handled lazily (solve without the
 no-repeat clauses, forbid the repeats a model shows, re-solve incrementally).
 """
@@ -47,7 +47,7 @@ class SatBackend:
         self.use_plan = use_plan
         self.cube = cube
         proof = f"cdcl:{solver}" if solver in PROOF_LOGGING and not cube else None
-        self.traits = Traits("cdcl", proof=proof)
+        self.traits = Traits("cdcl", proof=proof, substrings=True)
 
     @staticmethod
     def available() -> bool:

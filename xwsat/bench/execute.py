@@ -21,15 +21,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from xwsat.guard import CommandRun, run_command
+from xwsat.guard import BENCH_SLACK_S, CommandRun, run_command
 from xwsat.outcome import Stop
 
-HARD_SLACK_S = 30.0  # outer wall clock = limit * 1.5 + slack (load, build, verify, grace)
 STOP = threading.Event()  # set on Ctrl-C: every watcher kills its run and returns at once
 
 
 def hard_limit(time_limit: float) -> float:
-    return time_limit * 1.5 + HARD_SLACK_S
+    return time_limit * 1.5 + BENCH_SLACK_S
 
 
 def _version(module: str) -> str:
@@ -83,7 +82,7 @@ def child_command() -> list[str]:
     Not ``python -m``: it puts the working directory first on ``sys.path``, so a bench started
     in a source checkout next to an installed xwsat ran the checkout's code, whose compiled
     search was not built yet: the first run compiled it inside its own time limit (28 s on a
-    0.3 s instance, session 32)."""
+    0.3 s instance)."""
     import xwsat
 
     root = str(Path(xwsat.__file__).resolve().parent.parent)

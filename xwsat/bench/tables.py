@@ -277,12 +277,17 @@ def scatter_plot(runs: list[Run], x_backend: str, y_backend: str, path_stem: Pat
 
 
 def _save(fig: Any, stem: Path) -> list[Path]:
-    import tempfile
+    """The plot as PNG and SVG beside ``stem``: a plot there now is replaced (the report has
+    checked it is one it wrote, or has --force), a file that appears meanwhile never is."""
+    import io
 
     import matplotlib.pyplot as plt
 
+    from xwsat.outputs import write_file
+
     fig.tight_layout()
     paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    there = {path: path.is_file() for path in paths}
     for path in paths:
         if path.is_symlink() or (path.exists() and not path.is_file()):
             plt.close(fig)
@@ -290,16 +295,9 @@ def _save(fig: Any, stem: Path) -> list[Path]:
                              "move it away, then report again")
     try:
         for path in paths:  # via a fresh temporary file: never half a picture, never a link
-            handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    fig.savefig(out, dpi=120, format=path.suffix[1:])
-                os.chmod(tmp, 0o644)
-                os.replace(tmp, path)
-            finally:
-                Path(tmp).unlink(missing_ok=True)
-    except OSError as exc:
-        raise XwsatError(f"{stem.parent}: cannot write the plots ({exc.strerror})") from None
+            buffer = io.BytesIO()
+            fig.savefig(buffer, dpi=120, format=path.suffix[1:])
+            write_file(path, buffer.getvalue(), replace=there[path])
     finally:
         plt.close(fig)
     return paths

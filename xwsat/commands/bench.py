@@ -43,6 +43,7 @@ from xwsat.bench.tables import (
 from xwsat.commands.common import compile_first, same_file, write_atomic
 from xwsat.commands.options import check_seed, check_time_limit
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.guard import stop_on_termination
 from xwsat.outcome import Stop
 from xwsat.words import load_words
@@ -195,7 +196,7 @@ def run(
     if interrupted:
         typer.echo("xwsat: interrupted; rows so far are kept, rerun the same command to resume",
                    err=True)
-        raise typer.Exit(3)
+        raise typer.Exit(ExitCode.UNDECIDED)
     if not no_report:
         try:
             _write_report(out_dir, None)
@@ -209,7 +210,7 @@ def run(
         typer.echo("xwsat: DISAGREEMENT between verdicts:", err=True)
         for problem in problems:
             typer.echo(f"  !! {problem}", err=True)
-        raise typer.Exit(4)
+        raise typer.Exit(ExitCode.ERROR)
 
 
 def check_bench_folder(folder: Path) -> None:
@@ -278,7 +279,7 @@ def _record(out_dir: Path, command: str, suites: list[str], backends: list[str])
             data = {"commands": []}
     if command not in data.setdefault("commands", []):
         data["commands"].append(command)
-    write_atomic(path, json.dumps(data, indent=2) + "\n")
+    write_atomic(path, json.dumps(data, indent=2) + "\n", replace=True)  # the folder's own
 
 
 def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
@@ -313,15 +314,17 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
         if stale.name not in names and written.get(stale.name) == _sha256(stale):
             stale.unlink()
             written.pop(stale.name, None)
+    there = {name for name in names if (out_dir / name).is_file()}  # checked just above
     files = build_report(rows, out_dir, baseline, command,
                          title or f"xwsat bench: {out_dir.name}")
     for name, text in files.items():
-        write_atomic(out_dir / name, text)
+        write_atomic(out_dir / name, text, replace=name in there)
     ours = "commands" in sweep or "written" in sweep or not (out_dir / SWEEP).exists()
     sweep["written"] = {**written, **{name: _sha256(out_dir / name) for name in names
                                       if (out_dir / name).is_file()}}
     if ours:
-        write_atomic(out_dir / SWEEP, json.dumps(sweep, indent=2) + "\n")  # else: not ours
+        write_atomic(out_dir / SWEEP, json.dumps(sweep, indent=2) + "\n",
+                     replace=True)  # else: not ours
     return files["report.md"]
 
 
@@ -402,13 +405,13 @@ def report(
             _check_readme(readme, folder)
         text = _write_report(folder, baseline, title, force)
         if readme is not None:
-            old = _readme_text(readme)
+            existed, old = readme.is_file(), _readme_text(readme)
             section = readme_section(text, folder, readme)
             try:
                 spliced = splice(old, marker_name(folder, readme, old), section)
             except XwsatError as exc:
                 raise XwsatError(f"{readme}: {exc}") from None
-            write_atomic(readme, spliced)
+            write_atomic(readme, spliced, replace=existed)
     except OSError as exc:  # the folder or --readme cannot be read or written
         raise XwsatError(f"{exc.filename or folder}: cannot write the report "
                          f"({exc.strerror or exc})") from None

@@ -6,9 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,12 +16,13 @@ from xwsat.commands.options import Rules, Search, Words
 from xwsat.errors import XwsatError
 from xwsat.formats import read_grid
 from xwsat.grid import Grid
+from xwsat.outputs import check_plain, exists_message, folder_of, temporary_file, write_file
 from xwsat.pipeline import FillOptions
-from xwsat.words import WordList, load_words, normalize_word
+from xwsat.words import WordList, normalize_word
 
 STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
 _record = {"printed": False}  # whether this command has printed its --json record
-WATCH_SLACK_S = 0.3  # the command-wide watch stops main-process work this long past the limit
+_replaceable: set[str] = set()  # this command's outputs that --force lets it replace
 NOT_A_TTY_EVERY_S = 5.0  # progress lines when stderr is a file or a pipe: one per this many s
 
 
@@ -36,15 +35,26 @@ def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
 
 
 def load_word_list(words: Words) -> WordList:
-    """The word list; with ``--alphabet``, a note on stderr of how many lines it left out (a
-    declared alphabet filters silently otherwise)."""
-    word_list = load_words(words.dictionary, words.min_score, words.alphabet,
-                           fold_yo=words.fold_yo)
-    if words.alphabet and word_list.skipped:
-        sys.stderr.write(f"xwsat: note: {word_list.skipped:,} lines of the dictionary left out "
-                         f"(letters outside --alphabet, or not words); {len(word_list):,} "
-                         "words kept\n")
+    """The word list (stacked, scaled, banned as asked), with notes on stderr: what stacking
+    said, and the lines it left out (``note_left_out``)."""
+    from xwsat.word_stack import stacked_words
+
+    word_list, notes = stacked_words(words.dictionary, words.min_score, words.alphabet,
+                                     words.fold_yo, words.ban)
+    for note in notes:
+        sys.stderr.write(f"xwsat: note: {note}\n")
+    note_left_out(word_list, bool(words.alphabet))
     return word_list
+
+
+def note_left_out(word_list: WordList, declared: bool = False) -> None:
+    """Say how many lines of the list were left out as not words (or, with a declared
+    alphabet, for letters outside it): a word dropped in silence can make a fillable grid
+    "unfillable"."""
+    if word_list.skipped:
+        why = "letters outside --alphabet, or not words" if declared else "not words"
+        sys.stderr.write(f"xwsat: note: {word_list.skipped:,} lines of the dictionary left out "
+                         f"({why}); {len(word_list):,} words kept\n")
 
 
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
@@ -63,18 +73,13 @@ def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     return grid.map_letters(fitted), word_list
 
 
-# What the search stage leaves of the command's time for ending its solver processes, checking
-# the fill and printing it. The search runs its back-ends in child processes that it ends itself
-# by the limit it is given, so it needs no kill grace of its own; taking one here as well made
-# `fill -t 5` stop at 4.1 s.
-WRAP_UP_S = 0.2
-
-
-def fill_options(search: Search, rules: Rules, started: float | None = None) -> FillOptions:
-    """The search options with the time the command has left (its loading counted)."""
-    left = time_left(search.time_limit, started, margin=WRAP_UP_S)
+def fill_options(search: Search, rules: Rules, started: float | None = None,
+                 upper_first: bool = True) -> FillOptions:
+    """The search options with the time the command has left (its loading counted); a verdict
+    alone (``prove``) does without the upper look of ``xwsat.quality.upper``."""
+    left = budget(search.time_limit, started).with_margin(guard.WRAP_UP_S)
     return FillOptions(search.backend, left, search.memory_mb, search.seed, rules.allow_repeats,
-                       rules.min_length)
+                       rules.min_length, upper_first=upper_first)
 
 
 # --- limits -----------------------------------------------------------------------------------
@@ -125,22 +130,18 @@ def command_started() -> float:
     return STARTED if STARTED is not None else time.monotonic()
 
 
-def time_left(time_limit: float, started: float | None = None,
-              margin: float = guard.GRACE_S) -> float:
-    """Seconds a stage of the command may still take (at least a token 0.1 s): the command's
-    ``time_limit`` not yet spent, less ``margin``: by default the guard's grace, so that a stage
-    run in a child (killed ``guard.GRACE_S`` past its own limit) is over by the deadline."""
-    origin = started if started is not None else STARTED
-    if origin is None:
-        return time_limit
-    return max(0.1, time_limit - (time.monotonic() - origin) - margin)
+def budget(time_limit: float, started: float | None = None) -> guard.Budget:
+    """The command's time: ``time_limit`` from ``started`` (default: when the command began
+    under ``xwsat``; called in-process, the clock is not running). A stage run in a child takes
+    ``budget(...).for_child()``."""
+    return guard.Budget(time_limit, started if started is not None else STARTED)
 
 
 @contextlib.contextmanager
 def limited(time_limit: float | None, memory_mb: int | None = None) -> Iterator[None]:
     """The command-wide watch: the whole command (main-process work included) stops a little
     past ``time_limit`` seconds from its start, or when its processes pass ``memory_mb``."""
-    limit = time_limit + WATCH_SLACK_S if time_limit is not None else None
+    limit = time_limit + guard.WATCH_SLACK_S if time_limit is not None else None
     with guard.watch(limit, memory_mb, started=STARTED, shown=time_limit):
         yield
 
@@ -151,24 +152,18 @@ def check_writable(path: Path | None) -> None:
     """Refuse an output path whose folder is missing, or that is a folder, before any work."""
     if path is None:
         return
-    if not (path.parent if str(path.parent) else Path(".")).is_dir():
+    folder = folder_of(path)
+    if not folder.is_dir():
         raise XwsatError(f"{path}: directory {path.parent} does not exist")
-    if path.is_dir():
-        raise XwsatError(f"{path}: is a directory; give a file name to write")
-    if path.is_symlink() or (path.exists() and not path.is_file()):
-        # replacing it would turn a device, a pipe or a link into a plain file (and a link's
-        # target would never be written): refused even with --force
-        raise XwsatError(f"{path}: is not a plain file (a link, device or pipe); give a "
-                         "plain file name to write")
-    folder = path.parent if str(path.parent) else Path(".")
+    check_plain(path)
     if not os.access(folder, os.W_OK | os.X_OK):
         raise XwsatError(f"{path}: cannot write in {folder} (permission denied)")
     try:  # a file of our own, made and removed: some places refuse what access() allows
-        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
+        handle, probe = temporary_file(folder)
     except OSError as exc:
         raise XwsatError(f"{path}: cannot write in {folder} ({exc.strerror})") from None
     os.close(handle)
-    Path(probe).unlink(missing_ok=True)
+    probe.unlink(missing_ok=True)
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -200,32 +195,32 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
         if any(same_file(path, other) for other in given[:number]):
             raise XwsatError(f"{path}: named as two outputs")
         if path.exists() and not force:
-            raise XwsatError(f"{path}: exists; add --force to replace it")
+            raise XwsatError(exists_message(path))
+        if force:
+            _replaceable.add(os.path.abspath(path))
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write via a temporary file and rename, so a failure never leaves half a file."""
+def check_certificate_folder(folder: Path, outputs: list[Path | None]) -> None:
+    """A certificate folder must be new or empty, and no other output may lie in it."""
+    from xwsat.evidence.certificate import prepare_folder
+
+    prepare_folder(folder)
+    real_folder = Path(os.path.realpath(folder))
+    for path in outputs:
+        real = Path(os.path.realpath(path)) if path is not None else None
+        if real is not None and (real == real_folder or real_folder in real.parents):
+            raise XwsatError(f"{path}: lies in the certificate folder {folder}, whose files "
+                             "are the certificate's; write it elsewhere")
+
+
+def write_atomic(path: Path, data: str | bytes, replace: bool | None = None) -> None:
+    """Write via a temporary file moved in at the end, so a failure never leaves half a file
+    and a file that appeared during the run is never replaced (``xwsat.outputs``). ``replace``
+    None: only an output this command's ``check_outputs`` took with ``--force``."""
     check_writable(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
-    except OSError as exc:
-        raise XwsatError(f"{path}: cannot write ({exc.strerror})") from None
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        # a replaced file keeps its permissions; a new one gets the usual (mkstemp's 0600
-        # would hide the output from others)
-        mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else 0o666 & ~umask
-        os.fchmod(handle, mode)
-        with os.fdopen(handle, "wb" if isinstance(data, bytes) else "w",
-                       **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise XwsatError(f"{path}: cannot write ({exc.strerror})") from None
-    finally:
-        Path(tmp).unlink(missing_ok=True)  # gone already when the rename succeeded
+    if replace is None:
+        replace = os.path.abspath(path) in _replaceable
+    write_file(path, data, replace)
 
 
 # --- progress ---------------------------------------------------------------------------------
@@ -281,5 +276,7 @@ def stopped_record(command: str | None, stop: str, message: str) -> None:
 
 
 def new_command() -> None:
-    """Forget the last command's record (library callers and tests run several in a process)."""
+    """Forget the last command's record and outputs (library callers and tests run several
+    in a process)."""
     _record["printed"] = False
+    _replaceable.clear()

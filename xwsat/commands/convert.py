@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import check_outputs, write_atomic
+from xwsat.commands.common import check_outputs, note_left_out, write_atomic
 from xwsat.commands.options import ForceOpt
 from xwsat.formats import WRITABLE, check_format, read_puzzle, render_puzzle
+from xwsat.formats.across_lite import lost_text_note
 from xwsat.formats.html import unchecked_note
-from xwsat.formats.puzfile import lost_text_note
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
 
@@ -38,6 +38,8 @@ def convert(
     check_format(out)
     check_outputs([out], [source, dictionary or None], force)
     words = load_words(dictionary) if dictionary else None
+    if words is not None:
+        note_left_out(words)
     puzzle = read_puzzle(source)
     for what in puzzle.dropped:
         typer.echo(f"note: {source}: {what}", err=True)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import check_outputs, print_record, write_atomic
+from xwsat.commands.common import check_outputs, note_left_out, print_record, write_atomic
 from xwsat.commands.options import (
     AlphabetOpt,
     FoldOpt,
@@ -35,7 +35,9 @@ def info(
 ) -> None:
     """Sizes by length, alphabet, score spread and clue count of a dictionary."""
     check_min_score(min_score)
-    summary = dict_info(load_words(spec, min_score, alphabet, fold_yo=fold_yo))
+    words = load_words(spec, min_score, alphabet, fold_yo=fold_yo)
+    note_left_out(words, alphabet is not None)
+    summary = dict_info(words)
     if json_out:
         print_record(summary.as_dict())
     else:
@@ -56,6 +58,7 @@ def export(
     if str(out) != "-":
         check_outputs([out], [spec], force)
     words = load_words(spec, min_score, alphabet, fold_yo=fold_yo)
+    note_left_out(words, alphabet is not None)
     text = "".join(line + "\n" for line in export_lines(words))
     if str(out) == "-":
         typer.echo(text, nl=False)

@@ -10,29 +10,33 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import (
+    budget,
     check_outputs,
     clear_status_line,
     compile_first,
     limited,
     load_grid,
     load_inputs,
+    note_left_out,
     print_record,
     status_line,
-    time_left,
     write_atomic,
 )
 from xwsat.commands.options import (
     ForceOpt,
     GridArg,
     JsonOpt,
+    MemoryOpt,
     Rules,
     TimeOpt,
     Words,
+    check_memory_limit,
     check_min_length,
     check_time_limit,
     grouped,
 )
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.problem import build_problem
 from xwsat.words import load_words
 
@@ -69,7 +73,7 @@ def encode(
     check_time_limit(time_limit)
     if out is not None and str(out) == "-":  # as dict export: "-" is standard output
         out = None
-    check_outputs([out, legend_out], [grid, words.dictionary], force)
+    check_outputs([out, legend_out], [grid, *words.paths], force)
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
@@ -110,7 +114,7 @@ def count(
     with limited(time_limit):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
-        result = count_fills(built, limit or None, time_left(time_limit), status_line,
+        result = count_fills(built, limit or None, budget(time_limit).for_child(), status_line,
                              rules.min_length, method)
         clear_status_line()
     if json_out:
@@ -122,7 +126,7 @@ def count(
         typer.echo(f"{kind} {result.count:,} {noun} ({result.reason}; {result.method}, "
                    f"{result.seconds:.2f} s)")
     reached = limit and result.count >= limit
-    raise typer.Exit(0 if result.exact or reached else 3)
+    raise typer.Exit(ExitCode.OK if result.exact or reached else ExitCode.UNDECIDED)
 
 
 DirArg = Annotated[Path, typer.Argument(help="A certificate folder (prove --certificate).")]
@@ -140,12 +144,14 @@ CheckMinOpt = Annotated[int | None, typer.Option(
 CheckRepeatsOpt = Annotated[bool | None, typer.Option(
     "--allow-repeats/--no-repeats", help="Your rule on repeated words: the certificate must be "
     "about it (default: the certificate's own rule).")]
-CHECK_EXIT = {"verified": 1, "rejected": 4, "undecided": 3}
+CHECK_EXIT = {"verified": ExitCode.UNFILLABLE, "rejected": ExitCode.ERROR,
+              "undecided": ExitCode.UNDECIDED}
 
 
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
                 engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0,
-                min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None) -> None:
+                min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None,
+                memory_limit: MemoryOpt = 0) -> None:
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
     the folder's, and check the proof against it (--engine); or, for a certificate of the
     no-repeat count, count the words that fit its slots again. Exit 1 when the certificate
@@ -157,10 +163,11 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         raise XwsatError(f"--engine must be one of {', '.join(ENGINES)}")
     checker_engine(engine)  # a checker that is not installed is refused before any work
     check_time_limit(time_limit)
+    check_memory_limit(memory_limit)
     if min_length is not None:
         check_min_length(min_length)
     compile_first([], checker=engine)
-    with limited(time_limit):
+    with limited(time_limit, memory_limit or None):
         try:
             rules = read_manifest(directory).get("rules") or {}
         except Rejected as exc:
@@ -173,7 +180,7 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         user_words, filters = None, []
         if dictionary is not None:
             user_words, filters = _read_as_certified(dictionary, rules, fold_yo)
-        lines, verdict = recheck(directory, engine, time_left(time_limit), status_line,
+        lines, verdict = recheck(directory, engine, budget(time_limit).for_child(), status_line,
                                  user_grid, user_words, filters, min_length, allow_repeats)
         clear_status_line()
     typer.echo("\n".join(lines))
@@ -189,7 +196,9 @@ def _read_as_certified(dictionary: str, rules: dict, fold_yo: bool
     from xwsat.evidence.recheck import word_filters
 
     score, declared, _, filters = word_filters(rules)
-    words = load_words(dictionary, score, declared, fold_yo=fold_yo).words
+    read = load_words(dictionary, score, declared, fold_yo=fold_yo)
+    note_left_out(read, declared is not None)
+    words = read.words
     if filters:
         everything = len(load_words(dictionary).words)
         filters.append(f"your {everything:,} words are {len(words):,} under these rules")

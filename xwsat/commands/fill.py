@@ -1,20 +1,26 @@
 """``xwsat fill``: fill every slot with distinct dictionary words, or say why not.
 
 Constructor options: ``--lock 1A=WORD`` (repeatable) fixes entries, ``--region r1,c1-r2,c2``
-refills a rectangle of a filled grid, ``--optimize`` maximises the total word score, and ``--out``
-writes the puzzle in the format of its extension (.txt .json .ipuz .puz .svg .html).
+refills a rectangle of a filled grid with other entries, ``--count K --differ D`` finds K fills
+that differ pairwise, ``--optimize`` maximises the total word score, and ``--out`` writes the
+puzzle (the best fill) in the format of its extension (.txt .json .ipuz .puz .svg .html).
 """
 
 from __future__ import annotations
 
 import shlex
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from xwsat import guard
+from xwsat.alternatives import Alternatives, find_alternatives, open_slots
 from xwsat.commands.common import (
+    budget,
+    check_certificate_folder,
     check_outputs,
     clear_status_line,
     command_started,
@@ -24,14 +30,24 @@ from xwsat.commands.common import (
     load_inputs,
     print_record,
     status_line,
-    time_left,
     write_atomic,
 )
-from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
+from xwsat.commands.options import (
+    ForceOpt,
+    GridArg,
+    JsonOpt,
+    LockOpt,
+    Rules,
+    Search,
+    SharedOpt,
+    Words,
+    check_max_shared,
+    grouped,
+)
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
+from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.formats.html import unchecked_note
-from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
 from xwsat.outcome import Status
@@ -39,27 +55,37 @@ from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
 
-if TYPE_CHECKING:  # CP-SAT's optimiser is imported only with --optimize
-    from xwsat.optimize import Optimized
+if TYPE_CHECKING:  # the climb and CP-SAT's optimiser are imported only with --optimize
+    from xwsat.quality.run import Quality
 
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the puzzle here; the extension picks the format: .txt .json "
     ".ipuz .puz .svg .html (a solving page).")]
 OptimizeOpt = Annotated[bool, typer.Option(
-    "--optimize", help="After a first fill, maximise the total word score (CP-SAT) for the rest "
-    "of --time-limit; report the weakest entries.")]
-LockOpt = Annotated[list[str] | None, typer.Option(
-    "--lock", help="Fix an entry, e.g. --lock 1A=OCEAN (repeatable; words outside the "
-    "dictionary are allowed).")]
+    "--optimize", help="After a first fill, climb to the highest minimum score at which the "
+    "grid fills and prove the next one has no fill, then the fewest entries at that score and "
+    "the highest total (CP-SAT), within --time-limit.")]
+CertOpt = Annotated[Path | None, typer.Option(
+    "--certificate", help="With --optimize: write the checked certificate that the level above "
+    "the one reached has no fill to this new or empty folder.")]
 RegionOpt = Annotated[str, typer.Option(
-    "--region", help="Refill only rows/columns R1,C1-R2,C2 (1-based) of a filled grid; the "
-    "rest stays as it is.")]
+    "--region", help="Refill only rows/columns R1,C1-R2,C2 (1-based) of a filled grid with "
+    "other entries (at least --differ of them change; --seed picks others); the rest stays.")]
+CountOpt = Annotated[int, typer.Option(
+    "--count", help="Find this many verified fills, each differing from every other in at "
+    "least --differ entries; printed best first (--out writes the best).")]
+DifferOpt = Annotated[int | None, typer.Option(
+    "--differ", help="How many entries each fill of --count, or a --region refill, must "
+    "change (default 1).")]
+MAX_COUNT = 100
 
 
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
-             region: str, out: Path | None) -> tuple[Grid, WordList, Puzzle]:
-    """The grid to fill and the word list, after --region and --lock, and the input as a
-    puzzle (its clues and credits go to the output; read now, not after the search)."""
+             region: str, out: Path | None
+             ) -> tuple[Grid, WordList, Puzzle, tuple[str, ...] | None, list[int] | None]:
+    """The grid to fill and the word list, after --region and --lock, the input as a
+    puzzle (its clues and credits go to the output; read now, not after the search), and with
+    --region the current entry of each slot and the region's open slots (a refill changes)."""
     grid, words = load_inputs(grid_path, words_options)
     puzzle = read_puzzle(grid_path)
     fold_yo = words_options.fold_yo
@@ -71,8 +97,11 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
         pattern = puzzle.pattern.map_letters(fold) if puzzle.solution is not None else None
         grid, fixed = region_grid(start, area, pattern, min_length)
         words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
+        current = tuple("".join(start.cell(c) for c in s.cells)
+                        for s in extract_slots(grid, min_length))
     known = set(words.alphabet.letters)
     grid, words, placed = apply_locks(grid, words, locks, min_length, fold_yo)
+    among = open_slots(grid, min_length) if region else None
     refuse_wide_letters(out, "".join(placed.values()))  # a locked word may bring its own
     _note_foreign_letters(grid, placed, known, min_length)
     if out is not None and out.suffix.lower() == ".puz":
@@ -84,7 +113,7 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
             raise XwsatError(f"{out}: .puz needs every white cell filled, and the cell at row "
                              f"{row + 1}, column {col + 1} is in no slot of {min_length}+ "
                              "letters; write .ipuz or .json instead")
-    return grid, words, puzzle
+    return grid, words, puzzle, current if region else None, among
 
 
 def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
@@ -104,11 +133,18 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
                        f"word has ({''.join(new)}) where other entries cross it", err=True)
 
 
-def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
-    """The command that shows where an undecided grid is hard, with this run's word options."""
-    parts = ["xwsat", "plan", str(grid), "--dict", str(words.dictionary)]
-    if words.min_score:
-        parts += ["--min-score", str(words.min_score)]
+def _command(verb: str, grid: Path, words: Words, rules: Rules, min_score: int,
+             locks: list[str] | None = None) -> list[str]:
+    """``xwsat VERB GRID`` with this run's word, lock and rule options."""
+    parts = ["xwsat", verb, str(grid)]
+    for spec in words.dictionary:
+        parts += ["--dict", spec]
+    for word in words.ban:
+        parts += ["--ban", word]
+    for entry in locks or []:
+        parts += ["--lock", entry]
+    if min_score:
+        parts += ["--min-score", str(min_score)]
     if words.alphabet:
         parts += ["--alphabet", words.alphabet]
     if words.fold_yo:
@@ -117,7 +153,24 @@ def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
         parts.append("--allow-repeats")
     if rules.min_length != Rules().min_length:
         parts += ["--min-length", str(rules.min_length)]
-    return "where it is hard: " + shlex.join([*parts, "--probe", "5"])
+    return parts
+
+
+def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
+    """The command that shows where an undecided grid is hard, with this run's word options."""
+    return "where it is hard: " + shlex.join([*_command("plan", grid, words, rules,
+                                                        words.min_score), "--probe", "5"])
+
+
+def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
+                locks: list[str], region: str) -> str | None:
+    """The ``prove`` command whose certificate shows the level above the one reached has no
+    fill; None where ``prove`` would not see the same grid (a region)."""
+    above = quality.climb.next_level
+    if above is None or region:
+        return None
+    return shlex.join([*_command("prove", grid, words, rules, above, locks), "--certificate",
+                       "DIR"])
 
 
 def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
@@ -143,22 +196,6 @@ def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
                   given.circles)
 
 
-def _optimize_lines(best: Optimized, result: FillResult) -> list[str]:
-    from xwsat.optimize import weakest_entries
-
-    assert result.outcome.fill is not None
-    state = "optimal" if best.optimal else f"best found, bound {best.bound}"
-    if best.interrupted:
-        state += ", interrupted"
-    steps = "improvement" if best.improvements == 1 else "improvements"
-    lines = [f"total score {best.total} ({state}; first fill {best.start_total}, "
-             f"{best.improvements} {steps}, {best.rounds} neighbourhoods in "
-             f"{best.seconds:.1f} s)", "weakest entries:"]
-    lines += [f"  {name:>5} {word} ({score})"
-              for name, word, score in weakest_entries(result.built, result.outcome.fill)]
-    return lines
-
-
 @grouped
 def fill(
     grid: GridArg,
@@ -168,61 +205,131 @@ def fill(
     json_out: JsonOpt = False,
     out: OutOpt = None,
     optimize: OptimizeOpt = False,
+    certificate: CertOpt = None,
     lock: LockOpt = None,
     region: RegionOpt = "",
+    count: CountOpt = 1,
+    differ: DifferOpt = None,
+    max_shared_substring: SharedOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Fill every slot with distinct dictionary words (exit 0), or say why not (1 unfillable,
     3 undecided)."""
     check_format(out)
-    check_outputs([out], [grid, words.dictionary], force)
-    compile_first([search.backend])
+    check_max_shared(max_shared_substring)
+    if not 1 <= count <= MAX_COUNT:
+        raise XwsatError(f"--count must be between 1 and {MAX_COUNT}")
+    if differ is not None and differ < 1:
+        raise XwsatError("--differ must be a number of entries, at least 1")
+    if differ is not None and count == 1 and not region:
+        raise XwsatError("--differ says how far apart fills are: give --count K or --region")
+    if optimize and count > 1:
+        raise XwsatError("--optimize improves one fill; with --count the fills come best "
+                         "first already")
+    if certificate is not None and not optimize:
+        raise XwsatError("--certificate on fill is the proof of --optimize's ceiling: give "
+                         "--optimize too (or use xwsat prove --certificate)")
+    if certificate is not None and (region or max_shared_substring):
+        raise XwsatError("--certificate on fill proves a level of the whole grid: not with "
+                         "--region or --max-shared-substring")
+    check_outputs([out], [grid, *words.paths], force)
+    if certificate is not None:
+        check_certificate_folder(certificate, [out])
+    compile_first([search.backend] + (["mac"] if certificate is not None else []),
+                  checker="auto" if certificate is not None else None)  # as prove does
     started = command_started()
-    best: Optimized | None = None
+    quality: Quality | None = None
+    cert_lines: list[str] = []
+    others: Alternatives | None = None
+    locks = list(lock or [])
     with limited(search.time_limit, search.memory_mb):
-        target, word_list, source = _prepare(grid, words, rules.min_length, list(lock or []),
-                                             region, out)
-        result = fill_grid(target, word_list, fill_options(search, rules, started), status_line)
+        target, word_list, source, current, among = _prepare(
+            grid, words, rules.min_length, locks, region, out)
+        options = replace(fill_options(search, rules, started),
+                          max_shared=max_shared_substring or 0)
+        if count > 1 or current is not None:
+            others = find_alternatives(
+                target, word_list, options, count, differ or 1,
+                lambda: budget(search.time_limit, started).with_margin(guard.WRAP_UP_S),
+                status_line,
+                [current] if current is not None else [], among, by_seed=current is not None)
+            result = others.best
+        else:
+            result = fill_grid(target, word_list, options, status_line)
         clear_status_line()
         if optimize and result.filled is not None:
-            from xwsat.optimize import optimized_result
+            from xwsat.quality.run import improve
 
-            left = time_left(search.time_limit, started)
-            result, best = optimized_result(result, rules.allow_repeats, rules.min_length, left,
-                                            search.seed, status_line)
+            left = budget(search.time_limit, started).for_child()
+            share = 0.5 if certificate is not None else 1.0  # the certificate takes the rest
+            result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
+            if certificate is not None:
+                cert_lines = _certificate(result, quality, certificate, grid, words, rules,
+                                          search, started, locks)
+    hint = (_prove_hint(grid, words, rules, quality, locks, region)
+            if quality is not None else None)
     data = None
     if out is not None and result.filled is not None:
         puzzle = _puzzle(result, source, grid.stem)
-        data = render_puzzle(puzzle, out,
-                             words.dictionary if words.dictionary in ("ru", "es") else "en")
+        data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
             typer.echo(note, err=True)
         if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
             typer.echo(note, err=True)
     if json_out:
         record = as_json(result)
-        if best is not None and result.outcome.fill is not None:
-            from xwsat.optimize import weakest_entries
+        if quality is not None and result.outcome.fill is not None:
+            from xwsat.quality.report import quality_json
 
-            record["optimize"] = {
-                "total_score": best.total, "bound": best.bound, "optimal": best.optimal,
-                "start_score": best.start_total, "improvements": best.improvements,
-                "rounds": best.rounds, "seconds": round(best.seconds, 2),
-                "interrupted": best.interrupted,
-                "weakest": [{"slot": n, "word": w, "score": s}
-                            for n, w, s in weakest_entries(result.built, result.outcome.fill)],
-            }
+            record["optimize"] = quality_json(result.built, quality, hint)
+            if cert_lines:
+                record["optimize"]["certificate"] = cert_lines
+        if others is not None:
+            from xwsat.alternatives import record as alternatives_record
+
+            record["alternatives"] = alternatives_record(others, count, differ or 1,
+                                                         current is not None)
+            record["status"] = others.status.value
         print_record(record)
+    elif others is not None:
+        typer.echo(others.text(count, differ or 1, current is not None))
     else:
         typer.echo(describe(result, "fill"))
         if result.outcome.status is Status.UNKNOWN and not region and not lock:
             typer.echo(_probe_hint(grid, words, rules))
-        if best is not None and result.outcome.fill is not None:
-            typer.echo("\n".join(_optimize_lines(best, result)))
+        if quality is not None and result.outcome.fill is not None:
+            from xwsat.quality.report import quality_lines
+
+            typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
     if data is not None and out is not None:
         write_atomic(out, data)
-    raise typer.Exit(result.outcome.status.exit_code)
+    raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
+
+
+def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Path,
+                 words: Words, rules: Rules, search: Search, started: float,
+                 locks: list[str]) -> list[str]:
+    """The certificate of the level above the one reached, with the time left; locked
+    entries are part of its question, as with ``prove --lock``."""
+    from xwsat.commands.prove import certificate_facts
+    from xwsat.evidence import evidence_text
+    from xwsat.quality.certify import level_certificate
+
+    above = quality.climb.next_level
+    if above is None:
+        return ["(no certificate: the level reached is the top score; nothing is above it)"]
+    facts = certificate_facts(words, rules, above)
+    if locks:  # check-proof places them again (``xwsat.lock``)
+        placed = {s.name: w for s, w in zip(result.built.slots, result.outcome.fill or ())
+                  if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
+        facts.update(locked=placed, placed_only=sorted(result.built.words.placed_only))
+    run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,
+                            str(grid), budget(search.time_limit, started).for_child(),
+                            search.backend, facts, search.seed, status_line,
+                            rules.min_length, rules.allow_repeats)
+    clear_status_line()
+    return [f"certificate of level {above}:", *evidence_text.certificate_lines(run)]
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from xwsat.commands.common import check_outputs, limited, print_record, time_left, write_atomic
+from xwsat.commands.common import budget, check_outputs, limited, print_record, write_atomic
 from xwsat.commands.generate import parse_size
 from xwsat.commands.options import (
     ForceOpt,
@@ -24,7 +24,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, render_rows
-from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
+from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.placer import FreeformResult, default_size, freeform
 from xwsat.outcome import Status
@@ -126,7 +126,8 @@ def freeform_command(
             if not quiet:
                 sys.stderr.write(f"[xwsat] {time.monotonic() - started:6.1f} s  {message}\n")
 
-        result = freeform(entries, width, height, method, time_left(time_limit), seed, boards,
+        left = budget(time_limit).for_child()
+        result = freeform(entries, width, height, method, left, seed, boards,
                           progress, threading.Event(), crop=not size)
     result.notes[:0] = notes
     if out is not None and result.verified:

@@ -11,11 +11,11 @@ from typing import Annotated, Any
 import typer
 
 from xwsat.commands.common import (
+    budget,
     check_outputs,
     limited,
     load_word_list,
     print_record,
-    time_left,
     write_atomic,
 )
 from xwsat.commands.options import (
@@ -33,7 +33,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, read_grid, render_rows
-from xwsat.formats.puzfile import lost_text_note, refuse_wide_letters
+from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots
@@ -190,7 +190,7 @@ def generate_command(
     check_seed(seed)
     spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
                       given, theme or [])
-    check_outputs([out], [words.dictionary, given], force)
+    check_outputs([out], [*words.paths, given], force)
     check_format(out)
     if pattern_only and out is not None and out.suffix.lower() == ".puz":  # said before the search
         raise XwsatError(f"{out}: .puz needs every white cell filled; with --pattern-only write "
@@ -201,7 +201,7 @@ def generate_command(
             word_list.alphabet.code(ch)
         refuse_wide_letters(out, word_list.alphabet.letters)
         progress = (lambda _: None) if quiet else _progress(started)
-        result = generate(spec, word_list, backend, time_left(time_limit), seed, progress)
+        result = generate(spec, word_list, backend, budget(time_limit).for_child(), seed, progress)
     if out is not None and result.rows is not None:
         clues = dictionary_clues(word_list, entries(result.rows, spec))
         write_atomic(out, render_rows(out, result.rows, clues, spec.min_length,

@@ -18,7 +18,7 @@ from xwsat.bench.suites import (
 from xwsat.commands.common import check_outputs, write_atomic
 from xwsat.commands.options import ForceOpt, check_seed
 from xwsat.errors import XwsatError
-from xwsat.patterns import block_count, block_range, generate_patterns
+from xwsat.grid_patterns import block_count, block_range, generate_patterns
 
 grids_app = typer.Typer(no_args_is_help=True,
                         help="Benchmark grids: generate American-style patterns, list suites.")
@@ -113,7 +113,7 @@ def generate(
         "description": f"{len(grids)} generated {size}x{size} American-style patterns "
                        f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3"
                        + (f" and <= {max_run}" if max_run else "") + ", connected)",
-        "source": "xwsat.patterns (this project)",
+        "source": "xwsat.grid_patterns (this project)",
         "licence": "generated data, no rights reserved (CC0)",
         "dictionaries": pairs,
         "generator": {"size": size, "count": count, "seeds": seeds, "min_blocks": lo,

@@ -10,12 +10,12 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import (
+    budget,
     check_outputs,
     compile_first,
     limited,
     load_inputs,
     print_record,
-    time_left,
     write_atomic,
 )
 from xwsat.commands.options import (
@@ -31,13 +31,11 @@ from xwsat.commands.options import (
     grouped,
 )
 from xwsat.errors import XwsatError
-from xwsat.guard import GRACE_S
+from xwsat.exit_codes import ExitCode
+from xwsat.guard import GRACE_S, PNG_RESERVE_S, SVG_RESERVE_S
 from xwsat.info import grid_info
 from xwsat.plan_view import plan_report
 from xwsat.problem import build_problem
-
-PNG_RESERVE_S = 5.0  # left by --probe for the PNG: matplotlib's import and drawing take ~3 s
-SVG_RESERVE_S = 1.0
 
 
 @grouped
@@ -78,7 +76,7 @@ def plan(
     if probe_s is not None and not (0 < probe_s <= time_limit):
         raise XwsatError(f"--probe {probe_s:g}: give the seconds per window, more than 0 "
                          f"and at most --time-limit ({time_limit:g})")
-    check_outputs([svg, png], [grid, words.dictionary], force)
+    check_outputs([svg, png], [grid, *words.paths], force)
     for path, suffix in ((svg, ".svg"), (png, ".png")):
         if path is not None and path.suffix.lower() != suffix:
             raise XwsatError(f"{path}: --{suffix[1:]} writes a {suffix} file; name it so")
@@ -94,7 +92,7 @@ def plan(
 
             drawing = (PNG_RESERVE_S if png else 0.0) + (SVG_RESERVE_S if svg else 0.0)
             found = probe(built.problem, len(grid_value.rows), grid_value.width, probe_s, seed,
-                          time.monotonic() + time_left(time_limit, margin=GRACE_S + drawing))
+                          time.monotonic() + budget(time_limit).with_margin(GRACE_S + drawing))
             report = replace(report, marked=tuple((w.top, w.left, w.size)
                                                   for w in found.hardest()))
         if svg is not None:
@@ -112,7 +110,7 @@ def plan(
         if found is not None:
             typer.echo("\n" + found.as_text(names))
     if found is not None and found.cut_short:
-        raise typer.Exit(3)  # the probe stopped short (time limit, Ctrl-C): as every command
+        raise typer.Exit(ExitCode.UNDECIDED)  # the probe stopped short (time limit, Ctrl-C)
 
 
 def register(app: typer.Typer) -> None:

@@ -26,9 +26,17 @@ GridArg = Annotated[Path, typer.Argument(
     help="Grid file: text ('.' empty, '#' block, letters given), .ipuz, .puz or .json.")]
 DictOpt = Annotated[str, typer.Option(
     "--dict", "-d", help="'en', 'ru', 'es' (embedded) or a word-list file.")]
+DictsOpt = Annotated[list[str] | None, typer.Option(
+    "--dict", "-d", help="'en', 'ru', 'es' (embedded) or a word-list file; FILE:0-50 reads its "
+    "scores on that scale. Repeat to stack lists: the first listed wins a word's score and "
+    "clue (see docs/word-lists.md). [default: en]")]
+BanOpt = Annotated[list[str] | None, typer.Option(
+    "--ban", help="Leave this word out for this puzzle (repeatable).")]
 BackendOpt = Annotated[str, typer.Option(
     "--backend", "-b",
-    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace.")]
+    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace. "
+    "Experimental, for research: mac:planned, native:static, native:balanced, auto:words, "
+    "auto:share, auto:reseed, auto:letters, auto:python, auto:race, auto:staged, auto:regions.")]
 TimeOpt = Annotated[float, typer.Option(
     "--time-limit", "-t", help="Seconds of wall clock for the whole command.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
@@ -44,7 +52,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable 
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write the result here.")]
 ForceOpt = Annotated[bool, typer.Option(
     "--force", help="Replace output files that already exist (an input is never replaced).")]
+SharedOpt = Annotated[int | None, typer.Option(
+    "--max-shared-substring", help="No two entries may share a run of more than N letters "
+    "(3 keeps CAKE and CHEESECAKE apart); enforced by the search. [default: no such rule]")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
+LockOpt = Annotated[list[str] | None, typer.Option(
+    "--lock", help="Fix an entry, e.g. --lock 1A=OCEAN (repeatable; words outside the "
+    "dictionary are allowed).")]
 
 MAX_TIME_S = 7 * 24 * 3600
 
@@ -57,6 +71,14 @@ def check_time_limit(time_limit: float) -> None:
 MAX_SEED = 2**31 - 1  # CP-SAT and ACE take 32-bit seeds
 
 
+def check_memory_limit(memory_limit: int) -> None:
+    if memory_limit < 0:
+        raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
+    if 0 < memory_limit < 512:
+        raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its "
+                         "dictionary")
+
+
 def check_seed(seed: int, option: str = "--seed") -> None:
     if not 0 <= seed <= MAX_SEED:
         raise XwsatError(f"{option} must be between 0 and {MAX_SEED}")
@@ -67,6 +89,14 @@ def check_min_length(min_length: int) -> None:
         raise XwsatError("--min-length must be between 1 and 100")
 
 
+MAX_SHARED = 50  # a run longer than a 50x50 grid's side cannot be shared
+
+
+def check_max_shared(most: int | None) -> None:
+    if most is not None and not 1 <= most <= MAX_SHARED:
+        raise XwsatError(f"--max-shared-substring must be between 1 and {MAX_SHARED} letters")
+
+
 def check_min_score(min_score: int) -> None:
     if not 0 <= min_score <= 100:
         raise XwsatError("--min-score must be between 0 and 100")
@@ -74,15 +104,34 @@ def check_min_score(min_score: int) -> None:
 
 @dataclass(frozen=True)
 class Words:
-    """Which word list, and how its words are read."""
+    """Which word lists, and how their words are read: ``dictionary`` holds every ``--dict``
+    value in order (``en`` when none is given)."""
 
-    dictionary: DictOpt = "en"
+    dictionary: DictsOpt = None
     min_score: ScoreOpt = 0
     alphabet: AlphabetOpt = None
     fold_yo: FoldOpt = False
+    ban: BanOpt = None
 
     def __post_init__(self) -> None:
         check_min_score(self.min_score)
+        given = self.dictionary
+        specs = (given,) if isinstance(given, str) else tuple(given or ("en",))
+        object.__setattr__(self, "dictionary", specs)
+        object.__setattr__(self, "ban", tuple(self.ban or ()))
+
+    @property
+    def paths(self) -> list[str]:
+        """The lists' files (or embedded names), without their score scales: the inputs."""
+        from xwsat.word_stack import parse_list_spec
+
+        return [parse_list_spec(spec).source for spec in self.dictionary]
+
+    @property
+    def language(self) -> str:
+        """The embedded list's language among 'en', 'ru', 'es' (English for a file)."""
+        first = self.paths[0]
+        return first if first in ("ru", "es") else "en"
 
 
 @dataclass(frozen=True)
@@ -110,11 +159,7 @@ class Search:
 
         check_time_limit(self.time_limit)
         check_seed(self.seed)
-        if self.memory_limit < 0:
-            raise XwsatError("--memory-limit must be zero (none) or a number of MiB")
-        if 0 < self.memory_limit < 512:
-            raise XwsatError("--memory-limit below 512 MiB cannot hold a solver and its "
-                             "dictionary")
+        check_memory_limit(self.memory_limit)
         validate_spec(self.backend)
 
     @property

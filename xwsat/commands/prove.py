@@ -7,13 +7,16 @@ explanation and the cross-check with whatever time is left.
 
 from __future__ import annotations
 
-import os
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from xwsat.commands import options
 from xwsat.commands.common import (
+    budget,
+    check_certificate_folder,
     check_outputs,
     clear_status_line,
     compile_first,
@@ -22,16 +25,31 @@ from xwsat.commands.common import (
     load_inputs,
     print_record,
     status_line,
-    time_left,
     write_atomic,
 )
-from xwsat.commands.options import ForceOpt, GridArg, JsonOpt, Rules, Search, Words, grouped
+from xwsat.commands.options import (
+    ForceOpt,
+    GridArg,
+    JsonOpt,
+    LockOpt,
+    Rules,
+    Search,
+    Words,
+    grouped,
+)
 from xwsat.errors import XwsatError
 from xwsat.evidence import evidence_text as report
+from xwsat.exit_codes import ExitCode
+from xwsat.grid import Grid
+from xwsat.lock import apply_locks
 from xwsat.outcome import Status
 from xwsat.pipeline import fill_grid
 from xwsat.problem import Built, build_problem
 from xwsat.verdict_text import as_json, describe
+from xwsat.words import WordList
+
+if TYPE_CHECKING:
+    from xwsat.evidence.explain import Explanation
 
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the fill here (plain text, .txt) when the grid is fillable.")]
@@ -47,7 +65,8 @@ CheckerOpt = Annotated[str, typer.Option(
     "--proof-checker", help="Who checks the certificate's proof: auto (xwsat's trail checker), "
     "trail, dratify (its native engine when installed), native or python (dratify's engines).")]
 ExplainOpt = Annotated[bool, typer.Option(
-    "--explain", help="Show a minimal set of slots (and given letters) that cannot be filled.")]
+    "--explain", help="Show a set of slots (and given letters) that cannot be filled together: "
+    "the first at once, then smaller ones toward a minimal set while time remains.")]
 ExplainSvgOpt = Annotated[Path | None, typer.Option(
     "--explain-svg", help="Draw the explanation on the grid as SVG (implies --explain).")]
 WholeOpt = Annotated[bool, typer.Option(
@@ -73,10 +92,16 @@ def prove(
     explain_svg: ExplainSvgOpt = None,
     cross_check: CrossOpt = False,
     whole_formula: WholeOpt = False,
+    lock: LockOpt = None,
+    max_shared_substring: options.SharedOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
+    options.check_max_shared(max_shared_substring)
+    if max_shared_substring and (certificate or explain or explain_svg or cross_check):
+        raise XwsatError("--max-shared-substring: certificates, explanations and cross-checks "
+                         "cover the standard rules only; prove without them")
     if whole_formula and certificate is None:
         raise XwsatError("--whole-formula shapes a certificate: give --certificate DIR too")
     if certificate is None and (proof_method, proof_solver, proof_checker) != (
@@ -86,26 +111,24 @@ def prove(
     if out is not None and out.suffix.lower() not in ("", ".txt"):
         raise XwsatError(f"{out}: prove writes the fill as plain text (.txt); for a puzzle "
                          "file (.puz .ipuz .json .html) use xwsat fill --out")
-    check_outputs([out, explain_svg], [grid, words.dictionary], force)
+    check_outputs([out, explain_svg], [grid, *words.paths], force)
     if certificate is not None:
-        from xwsat.evidence.certificate import prepare_folder
         from xwsat.evidence.drat_check import checker_engine
 
-        prepare_folder(certificate)
         checker_engine(proof_checker)  # an unknown checker is refused before any work
-        folder = Path(os.path.realpath(certificate))
-        for path in (out, explain_svg):
-            real = Path(os.path.realpath(path)) if path is not None else None
-            if real is not None and (real == folder or folder in real.parents):
-                raise XwsatError(f"{path}: lies in the certificate folder {certificate}, "
-                                 "whose files are the certificate's; write it elsewhere")
-    compile_first([search.backend] + (["mac"] if certificate or cross_check else []),
+        check_certificate_folder(certificate, [out, explain_svg])
+    compile_first([search.backend] + (["mac"] if certificate or cross_check or explain
+                                      or explain_svg else []),
                   checker=proof_checker if certificate is not None else None)
     data: dict | None = None
+    locks = list(lock or [])
+    first: list[str] | None = None  # the slots the certificate's checked proof refutes
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
-            grid_value, word_list = load_inputs(grid, words)
-            result = fill_grid(grid_value, word_list, fill_options(search, rules), status_line)
+            grid_value, word_list, _ = _inputs(grid, words, rules, locks)
+            asked = replace(fill_options(search, rules, upper_first=False),
+                            max_shared=max_shared_substring or 0)
+            result = fill_grid(grid_value, word_list, asked, status_line)
             clear_status_line()
             if out is not None and result.filled is not None:
                 write_atomic(out, result.filled.to_text())
@@ -115,38 +138,56 @@ def prove(
             else:
                 typer.echo(describe(result, "prove"))
         else:
-            built, outcome, code, data = _certificate(grid, words, rules, search, certificate,
-                                                      out, proof_method, proof_solver,
-                                                      proof_checker, json_out,
-                                                      not whole_formula)
+            built, outcome, code, data, first = _certificate(
+                grid, words, rules, search, certificate, out, proof_method, proof_solver,
+                proof_checker, json_out, not whole_formula, locks)
         status = outcome.status
         if (explain or explain_svg) and status is Status.UNFILLABLE:
-            _explain(built, grid, certificate, explain_svg, rules, search, data)
+            _explain(built, grid, certificate, explain_svg, rules, search, data, first)
         elif explain or explain_svg:
             _say(data, "explanation", None, ["(nothing to explain: the grid is not unfillable)"])
         if cross_check and status.definitive:
             from xwsat.evidence.crosscheck import cross_check as run_cross_check
 
-            cc = run_cross_check(built, status, outcome.method, time_left(search.time_limit),
+            cc = run_cross_check(built, status, outcome.method,
+                                 budget(search.time_limit).for_child(),
                                  rules.min_length, status_line)
             clear_status_line()
             _say(data, "cross_check", report.cross_check_json(cc),
                  report.cross_check_lines(cc, status.value))
             if cc.agree is False:
-                code = 4
+                code = ExitCode.ERROR
     if data is not None:
         print_record(data)
     raise typer.Exit(code)
 
 
 def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | None, rules: Rules,
-             search: Search, data: dict | None) -> None:
-    """A minimal core within the time left, printed, drawn, and kept with the certificate."""
+             search: Search, data: dict | None, first: list[str] | None) -> None:
+    """Cores as they come (``xwsat.evidence.cores``): the first printed at once, the smaller
+    ones on the status line; the best, when time is up (or Ctrl-C), printed, drawn and kept
+    with the certificate."""
     from xwsat.evidence.core_svg import core_svg
-    from xwsat.evidence.explain import explain_isolated
+    from xwsat.evidence.cores import explain_anytime
 
-    expl = explain_isolated(built, time_left(search.time_limit), rules.min_length, status_line)
+    cores: list[Explanation] = []
+
+    def shown(core: Explanation) -> None:
+        cores.append(core)
+        if len(cores) == 1 and not core.minimal and data is None:
+            clear_status_line()
+            typer.echo("\n".join(report.first_core_lines(built, core)))
+        status_line(core.seconds, f"minimising the explanation ({core.size} constraints, "
+                    f"{core.necessary} shown necessary)")
+
+    index = {name: s for s, name in enumerate(built.problem.slot_names)}
+    expl, stop = explain_anytime(built, budget(search.time_limit).for_child(), shown,
+                                 first=[index[name] for name in first] if first else None,
+                                 first_proof=report.CERTIFIED_CORE,
+                                 min_length=rules.min_length, seed=search.seed)
     clear_status_line()
+    if expl is None and stop is not None:
+        raise stop
     if expl is None:
         _say(data, "explanation", None, ["(no explanation: the time limit came first)"])
         return
@@ -160,8 +201,12 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
         write_atomic(certificate / "explanation.txt",
                      "\n".join(report.explanation_lines(built, expl)) + "\n")
         add_files(certificate, ["explanation.txt", "explanation.svg"])
-    _say(data, "explanation", report.explanation_json(built, expl),
+    _say(data, "explanation", report.explanation_json(built, expl, cores),
          report.explanation_lines(built, expl))
+    if stop is not None:  # Ctrl-C or the command's limit: said with the best core, then as ever
+        if data is not None:
+            print_record(data)
+        raise stop
 
 
 def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
@@ -174,31 +219,21 @@ def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:
 
 def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directory: Path,
                  out: Path | None, method: str, solver: str, checker: str, json_out: bool,
-                 core: bool):
+                 core: bool, locks: list[str]):
     """The certificate run decides the grid, with --backend's kind of proof: returns the
-    problem, the outcome, the exit code and the JSON record (when asked for)."""
-    from xwsat.backends.registry import is_auto
-    from xwsat.evidence.certificate import certify, prepare_folder
-    from xwsat.evidence.count_certificate import CountRefutation, count_refutation
-    from xwsat.evidence.producers import ProofProducer, producer_for_backend
+    problem, the outcome, the exit code, the JSON record (when asked for) and the slots the
+    checked proof refutes when they are fewer than the grid's (a first explanation)."""
+    from xwsat.evidence.certificate import certify, choose_proof, prepare_folder
 
     prepare_folder(directory)
-    grid_value, word_list = load_inputs(grid, words)
+    grid_value, word_list, placed = _inputs(grid, words, rules, locks)
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
     # built first in any case: it checks the proof options
-    proof: ProofProducer | CountRefutation = producer_for_backend(
-        search.backend, method, solver, built.problem.n_slots)
-    # the count is the proof (no proof file; a DRAT one grows as N!), unless a proof method,
-    # a checker or the whole formula was asked for
-    counted = (count_refutation(built.problem)
-               if (method, checker) == ("auto", "auto") and core and is_auto(search.backend)
-               else None)
-    if counted is not None:
-        proof = counted
-    facts = {"min_length": rules.min_length, "min_score": words.min_score,
-             "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
-             "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
-    run = certify(built, directory, str(grid), time_left(search.time_limit), proof,
+    proof = choose_proof(built, search.backend, method, solver, checker, core)
+    facts = certificate_facts(words, rules)
+    if placed:  # part of the question: check-proof places them again (``xwsat.lock``)
+        facts.update(locked=placed, placed_only=sorted(word_list.placed_only))
+    run = certify(built, directory, str(grid), budget(search.time_limit).for_child(), proof,
                   engine=checker, rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()
     filled = run.outcome.status is Status.FILLED
@@ -215,7 +250,25 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
                                 "message": run.outcome.message, "manifest": run.manifest}}
     else:
         typer.echo("\n".join(lines))
-    return built, run.outcome, run.exit_code, data
+    formula = run.manifest.get("formula")
+    first = formula["slots"] if run.checked and formula else None
+    return built, run.outcome, run.exit_code, data, first
+
+
+def _inputs(grid: Path, words: Words, rules: Rules,
+            locks: list[str]) -> tuple[Grid, WordList, dict[str, str]]:
+    """The grid and word list with the locked entries placed (``xwsat.lock.apply_locks``),
+    and the locks as slot name -> word."""
+    grid_value, word_list = load_inputs(grid, words)
+    return apply_locks(grid_value, word_list, locks, rules.min_length, words.fold_yo)
+
+
+def certificate_facts(words: Words, rules: Rules, min_score: int | None = None) -> dict:
+    """The options a certificate records, so that ``check-proof`` rebuilds the same formula."""
+    return {"min_length": rules.min_length,
+            "min_score": words.min_score if min_score is None else min_score,
+            "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
+            "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
 
 
 def register(app: typer.Typer) -> None:

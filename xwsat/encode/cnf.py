@@ -7,6 +7,8 @@ letters arc consistency left). Clauses, built with numpy:
   word:     -x[s,k] | y[cell(s,p), letter(k,p)]          (a word fixes its letters)
   support:  -y[c,a] | OR{x[s,k] : letter(k,p) = a}        (a letter needs a word in each slot)
   repeat:   at most one of the x[s,k] naming the same word (pairwise, or a sequential counter)
+  substring (with ``max_shared``): g[s,r] "slot s holds gram r", x[s,k] -> g[s,r] for each
+            word k holding r, and at most one g[s,r] per gram r (``xwsat.substrings``)
 Unit propagation on word + cell + support is exactly arc consistency on the slot tables (Bacchus,
 "GAC via unit propagation", CP 2007). Slot at-most-one is implied: two words of a slot differ in
 some cell, whose letters the cell clauses keep apart.
@@ -128,6 +130,12 @@ def encode_cnf(
         rep = [np.concatenate(rep)] if rep else []  # tens of thousands of tiny blocks: one
         blocks += rep
         families.append(("repeat", sum(len(b) for b in rep), sum(b.size for b in rep)))
+    if problem.max_shared:
+        sub: list[np.ndarray] = []
+        next_var = _substring_clauses(problem, x_base, next_var, sub)
+        sub = [np.concatenate(sub)] if sub else []
+        blocks += sub
+        families.append(("substring", sum(len(b) for b in sub), sum(b.size for b in sub)))
     return CNF(
         n_vars=next_var,
         x_base=x_base,
@@ -137,6 +145,36 @@ def encode_cnf(
         families=tuple(families),
         n_word_vars=int(sizes.sum()),
     )
+
+
+def _substring_clauses(problem: FillProblem, x_base: np.ndarray, next_var: int,
+                       blocks: list[np.ndarray]) -> int:
+    """The shared-substring rule: per gram, a gate per slot that may hold it (implied by each
+    of its words there) and a sequential counter (at most one) over each gram's gates, all
+    grams at once. Returns the next free variable."""
+    from xwsat.substrings import slot_grams
+
+    rule = slot_grams(problem)
+    n = len(rule.pair_gram)
+    if not n:
+        return next_var
+    gates = np.arange(next_var + 1, next_var + 1 + n, dtype=np.int64)
+    next_var += n
+    words = x_base[rule.slot] + rule.candidate + 1
+    blocks.append(np.stack([-words, gates[rule.pair]], axis=1))  # a word -> its gram's gate
+    gram = rule.pair_gram
+    first = np.concatenate([[True], gram[1:] != gram[:-1]])
+    last = np.concatenate([gram[1:] != gram[:-1], [True]])
+    counted = np.flatnonzero(~last)  # s_i = "one of the gram's gates up to i is true"
+    aux = np.zeros(n, dtype=np.int64)
+    aux[counted] = np.arange(next_var + 1, next_var + 1 + len(counted), dtype=np.int64)
+    next_var += len(counted)
+    later = np.flatnonzero(~first)
+    middle = np.flatnonzero(~first & ~last)
+    blocks.append(np.stack([-gates[counted], aux[counted]], axis=1))  # gate_i -> s_i
+    blocks.append(np.stack([-aux[middle - 1], aux[middle]], axis=1))  # s_{i-1} -> s_i
+    blocks.append(np.stack([-gates[later], -aux[later - 1]], axis=1))  # gate_i -> not s_{i-1}
+    return next_var
 
 
 def repeat_clauses(problem: FillProblem, cnf: CNF, fill: Sequence[int]) -> list[list[int]]:

@@ -60,6 +60,8 @@ def encode_cpsat(
         for group in by_length.values():
             if len(group) > 1:
                 model.add_all_different([words[s] for s in group])
+    if problem.max_shared:
+        _no_shared_runs(model, problem, words)
     if order is not None and strategy == "words":
         model.add_decision_strategy(
             [words[s] for s in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
@@ -78,3 +80,29 @@ def encode_cpsat(
             cp_model.SELECT_MIN_VALUE,
         )
     return CpsatModel(model, letters, words, n_tuples)
+
+
+def _no_shared_runs(model: object, problem: FillProblem, words: list) -> None:
+    """The shared-substring rule: per gram, a Boolean per slot that may hold it, true when
+    the slot's word is one holding it, and at most one of them (``xwsat.substrings``)."""
+    from ortools.sat.python import cp_model
+
+    from xwsat.substrings import slot_grams
+
+    rule = slot_grams(problem)
+    if not len(rule.pair):
+        return
+    holds: list = []
+    for at, part in enumerate(np.split(np.arange(len(rule.pair)),
+                                       np.flatnonzero(np.diff(rule.pair)) + 1)):
+        s = int(rule.slot[part[0]])
+        held = model.new_bool_var(f"g{at}")  # type: ignore[attr-defined]
+        values = problem.candidates[s][rule.candidate[part]].astype(np.int64).tolist()
+        model.add_linear_expression_in_domain(  # type: ignore[attr-defined]
+            words[s], cp_model.Domain.from_values(values).complement()
+        ).only_enforce_if(~held)
+        holds.append(held)
+    gram = rule.pair_gram
+    for group in np.split(np.arange(len(gram)), np.flatnonzero(np.diff(gram)) + 1):
+        if len(group) > 1:
+            model.add_at_most_one([holds[i] for i in group])  # type: ignore[attr-defined]

@@ -50,7 +50,7 @@ def complete_cnf(problem: FillProblem) -> CNF:
 
     The last family is implied (every fill puts a letter in each cell) but lets unit propagation
     conclude "this cell holds a" once every other letter is out, as a MAC search on letters does
-    (the compiled search's proofs need it, ``xwsat.mac.proof``).
+    (the compiled search's proofs need it, ``xwsat.compiled_search.proof``).
 
     ``encode_cnf`` writes a support clause per letter some candidate uses; on an unpruned problem
     a cell may still allow a letter that no candidate of a covering slot puts there. Its support

@@ -12,7 +12,7 @@ Build, never solve: running ACE lives in ``xwsat/backends/ace.py``.
 ``cells_xcsp3`` writes the second model, letters only: a variable per cell, a table per slot over
 its cells, and the no-repeat rule as ``allDifferent`` over the slots' cell lists (DistinctLists).
 ACE decided 15 of the 20 hard 15x15 grids from it and none from the word model within 30 s
-(results/hard/sample/), so the ``ace`` back-end, the cross-check and ``xwsat encode --xcsp3-model
+(docs/hard-grids.md), so the ``ace`` back-end, the cross-check and ``xwsat encode --xcsp3-model
 cells`` use it.
 """
 

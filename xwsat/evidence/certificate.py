@@ -36,6 +36,7 @@ from xwsat.evidence.count_certificate import (
     GIVEN,
     CountRefutation,
     count_check,
+    count_refutation,
     count_text,
     fitting_words,
     patterns_of,
@@ -44,8 +45,10 @@ from xwsat.evidence.count_certificate import (
 from xwsat.evidence.drat_check import check_in_parts, checker_engine, checker_label, parts_for
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
+from xwsat.exit_codes import ExitCode
 from xwsat.guard import Finished, Tick, memory_watched, run_all, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
+from xwsat.outputs import move_new, write_file
 from xwsat.problem import Built, FillProblem, fill_letters
 from xwsat.verify import check_fill
 
@@ -75,11 +78,11 @@ class CertificateRun:
     checked: bool | None = None
 
     @property
-    def exit_code(self) -> int:
-        """As any verdict, except that an unchecked proof is no verdict (3) and a rejected
-        one an error (4)."""
+    def exit_code(self) -> ExitCode:
+        """As any verdict, except that an unchecked proof is no verdict (undecided) and a
+        rejected one an error."""
         if self.outcome.status is Status.UNFILLABLE and self.checked is not True:
-            return 4 if self.checked is False else 3
+            return ExitCode.ERROR if self.checked is False else ExitCode.UNDECIDED
         return self.outcome.status.exit_code
 
 
@@ -156,6 +159,22 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
     else:
         shutil.rmtree(stage, ignore_errors=True)
     return run
+
+
+def choose_proof(built: Built, backend: str, method: str = "auto", solver: str = "cadical195",
+                 checker: str = "auto", core: bool = True) -> ProofProducer | CountRefutation:
+    """The proof a certificate of ``built`` uses: ``backend``'s own kind of proof, or the count
+    that refutes the grid (no proof file; a DRAT one grows as N!) unless a proof method, a
+    checker or the whole formula (``core`` False) was asked for."""
+    from xwsat.backends.registry import is_auto
+    from xwsat.evidence.producers import producer_for_backend
+
+    proof = producer_for_backend(backend, method, solver, built.problem.n_slots)
+    if (method, checker) == ("auto", "auto") and core and is_auto(backend):
+        counted = count_refutation(built.problem)
+        if counted is not None:
+            return counted
+    return proof
 
 
 def prepare_folder(directory: Path) -> Path:
@@ -327,7 +346,7 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
     time); the seed whose search refutes them in the fewest failures; and how the run was
     stopped, if it was (Ctrl-C, the command's own limit)."""
     from xwsat.backends.mac import MacBackend
-    from xwsat.hall import hall_set
+    from xwsat.no_repeat import hall_set
 
     problem = built.problem
     counted = hall_set(problem)
@@ -473,17 +492,24 @@ def add_files(directory: Path, names: list[str]) -> None:
         target = directory / name
         manifest.setdefault("files", {})[name] = {"bytes": target.stat().st_size,
                                                   "sha256": sha256_file(target)}
-    tmp = directory / ".manifest.json.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_file(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", replace=True)
 
 
 def _publish(directory: Path, stage: Path, files: list[Path], manifest: dict) -> None:
-    """Move the staged files in, then write the manifest (with their hashes) last."""
+    """Move the staged files in, then write the manifest (with their hashes) last. Each is
+    moved without replacing anything: a file that appeared in the folder during the run stops
+    the publication, and what this run had moved in is taken out again."""
     manifest["files"] = {p.name: {"bytes": p.stat().st_size, "sha256": sha256_file(p)}
                          for p in files}
-    for path in files:
-        os.replace(path, directory / path.name)
     tmp = stage / "manifest.json"
     tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, directory / "manifest.json")
+    moved: list[Path] = []
+    for path in [*files, tmp]:
+        try:
+            move_new(path, directory / path.name)
+        except FileExistsError:
+            for done in moved:
+                done.unlink(missing_ok=True)
+            raise XwsatError(f"{directory / path.name}: appeared while the certificate was "
+                             "made; nothing in the folder was replaced") from None
+        moved.append(directory / path.name)

@@ -13,12 +13,11 @@ import time
 from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
-from xwsat.guard import Tick, report_partial, run_function
+from xwsat.evidence.running_count import Partial
+from xwsat.guard import CHILD_REPORT_S, Budget, Tick, run_function
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 from xwsat.words import WordList
-
-MARGIN_S = 0.3  # a counting child stops itself this long before the limit, with its count
 
 
 @dataclass(frozen=True)
@@ -30,22 +29,6 @@ class Count:
     reason: str
     seconds: float
     method: str
-
-
-class Partial:
-    """The count so far, sent to the parent at most every ``EVERY_S`` (``report_partial``): what
-    it prints if it stops the counting child (Ctrl-C, the time limit) before the end."""
-
-    EVERY_S = 0.2
-
-    def __init__(self) -> None:
-        self.at = 0.0
-
-    def send(self, n: int) -> None:
-        now = time.monotonic()
-        if now - self.at >= self.EVERY_S:
-            self.at = now
-            report_partial(n)
 
 
 def _enumerate(problem: FillProblem, limit: int | None, time_limit: float, workers: int) -> dict:
@@ -207,7 +190,8 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
     CP-SAT's all-solutions search on the table model.
     """
     start = time.monotonic()
-    until = start + max(time_limit - MARGIN_S, 0.0)  # the child's own deadline: it reports
+    budget = Budget(time_limit, start)
+    until = budget.stop_at(CHILD_REPORT_S)  # the child's own deadline: it reports
     if method not in METHODS:
         raise XwsatError(f"--method must be one of {', '.join(METHODS)}")
     blank = is_blank_rectangle(built, min_length)
@@ -229,7 +213,7 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
                      "arc consistency")
     problem = propagated.problem
     found = propagated.hall
-    if found is not None:  # every search would try the permutations (results/hard/hall/)
+    if found is not None:  # every search would try the permutations (results/hard/repeats/)
         words = "1 different word" if len(found.words) == 1 else \
             f"{len(found.words)} different words"
         return Count(0, True, f"{len(found.slots)} slots of length {found.length} fit only "
@@ -237,13 +221,13 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
                      "the no-repeat count (Hall's theorem)")
     if method == "cpsat":
         name = "CP-SAT all-solutions search (tables + AllDifferent)"
-        left = max(until - time.monotonic(), 0.1)
-        run = run_function(_enumerate, (problem, limit, left, 1), left + MARGIN_S,
+        left = budget.with_margin(CHILD_REPORT_S)
+        run = run_function(_enumerate, (problem, limit, left, 1), left + CHILD_REPORT_S,
                            "CP-SAT counting fills", on_tick)
     else:
         name = "exhaustive MAC letter search, one leaf per fill"
         run = run_function(_count_by_search, (problem, limit, until),
-                           max(start + time_limit - time.monotonic(), 0.1),
+                           budget.with_margin(0.0),
                            "counting by search", on_tick)
     seconds = time.monotonic() - start
     if not run.ok:  # stopped: the count it had sent is still a lower bound

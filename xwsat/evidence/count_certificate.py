@@ -1,8 +1,8 @@
 """A certificate of the no-repeat count: slots that need more different words than the word
 list has for them, checked by counting again, with no solver and no proof file.
 
-``xwsat.hall`` finds such slots. A DRAT proof of the same fact is a pigeonhole refutation, which
-grows exponentially with the slots (twelve slots and eleven words: 42,053-56,109 proof lines
+``xwsat.no_repeat`` finds such slots. A DRAT proof of the same fact is a pigeonhole refutation,
+which grows exponentially with the slots (twelve slots and eleven words: 42,053-56,109 proof lines
 on three lists; eighteen: no proof in 120 s), while the count is checked by reading each named
 slot's pattern from the grid, fitting the words of the list to it, and counting those words
 against the slots. When the count holds only after arc consistency, the check first redoes arc
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from xwsat.grid import Grid
-from xwsat.hall import HallSet, hall_set
+from xwsat.no_repeat import HallSet, hall_set
 from xwsat.problem import Built, FillProblem, build_problem
 from xwsat.propagate import propagate
 from xwsat.words import build_wordlist

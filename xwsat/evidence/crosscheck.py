@@ -24,7 +24,7 @@ CPSAT_NOTE = ("CP-SAT's INFEASIBLE is agreement, not a certificate: its proof lo
               "clauses it assumes, so it is not independently checkable")
 AFTER_SEARCH = ("ace", "mac", "native", "cpsat")  # second methods after a search verdict
 AFTER_SOLVER = ("native", "mac", "ace")  # after a CDCL or CP-SAT verdict
-# after the no-repeat count (``xwsat.hall``): CP-SAT's AllDifferent decides a pigeonhole at
+# after the no-repeat count (``xwsat.no_repeat``): CP-SAT's AllDifferent decides a pigeonhole at
 # once, where the letter and word searches try the permutations
 AFTER_COUNT = ("cpsat", "sat", "ace")
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import time
 
 from xwsat.encode.cnf import CNF
-from xwsat.evidence.producers import ProofRun
-from xwsat.native.bitsets import members
-from xwsat.native.state import SearchState
+from xwsat.evidence.proof_run import ProofRun
+from xwsat.evidence.running_count import Partial
 from xwsat.outcome import Status
 from xwsat.problem import FillProblem
+from xwsat.python_search.bitsets import members
+from xwsat.python_search.state import SearchState
 
 CLOCK_EVERY = 64
 
@@ -122,8 +123,6 @@ def count_leaves(problem: FillProblem, deadline: float | None,
     state = search.state
     if state.initialise() is not None:
         return 0, True, 0
-    from xwsat.evidence.count import Partial
-
     found = 0
     partial = Partial()
     while True:

@@ -85,27 +85,80 @@ def size_text(n: int) -> str:
     return f"{n} B"
 
 
+CERTIFIED_CORE = "the certificate's checked proof (its formula is these slots' constraints)"
+
+
+def first_core_lines(built: Built, expl: Explanation) -> list[str]:
+    """The first core, shown the moment it is known, before the search for a smaller one."""
+
+    names = [f"{built.slots[s].name} ({built.slots[s].length})" for s in expl.slots]
+    names += [f"given {built.grid.cell(c)} at row {c // built.grid.width + 1}, column "
+              f"{c % built.grid.width + 1}" for c in expl.givens]
+    return [f"FIRST EXPLANATION (after {expl.seconds:.1f} s; not yet minimal, looking for a "
+            f"smaller one): these {expl.size} constraints cannot hold together",
+            *_wrapped(names, 92),
+            f"  known unfillable by {expl.proof}", ""]
+
+
+def _wrapped(items: list[str], width: int) -> list[str]:
+    """Items separated by commas, as many to a line as fit, none split across lines."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + len(item) + 2 <= width:
+            lines[-1] += f", {item}"
+        else:
+            lines.append("  " + item)
+    return [line + ("," if i < len(lines) - 1 else "") for i, line in enumerate(lines)]
+
+
 def explanation_lines(built: Built, expl: Explanation) -> list[str]:
     from xwsat.evidence.explain import core_picture, describe_core
 
-    kind = "minimal" if expl.minimal else "not proven minimal (time limit)"
-    members = len(expl.slots) + len(expl.givens)
-    what = "this constraint cannot hold" if members == 1 else \
-        f"these {members} constraints cannot hold together"
+    if expl.minimal:
+        kind = "minimal"
+    else:
+        kind = (f"best found, not proven minimal ({expl.stopped or 'stopped'}): "
+                f"{expl.necessary} of {expl.size} shown necessary")
+    what = "this constraint cannot hold" if expl.size == 1 else \
+        f"these {expl.size} constraints cannot hold together"
     lines = [f"EXPLANATION ({kind}): {what}"
              + (f"; {expl.sentence}" if expl.sentence else "")]
     lines += ["  " + line for line in describe_core(built, expl)]
-    lines += ["", core_picture(built, expl), "",
-              f"  ({expl.method}; {expl.calls} solver calls, {expl.seconds:.2f} s)"]
+    lines += ["", core_picture(built, expl), ""]
+    if expl.proof:
+        lines.append(f"  known unfillable by {expl.proof}")
+    if expl.minimal and expl.size > 1:
+        lines.append("  minimal: without any one of them, the rest can be filled")
+    lines.append(f"  ({expl.method}; {expl.calls} solver calls, {expl.seconds:.2f} s)")
     return lines
 
 
-def explanation_json(built: Built, expl: Explanation) -> dict:
+def explanation_json(built: Built, expl: Explanation,
+                     cores: list[Explanation] | None = None) -> dict:
+    """The core, how it is known, whether minimal; with ``cores``, the first one and the
+    size and time of each one on the way."""
+    data = core_json(built, expl)
+    data.update(sentence=expl.sentence, method=expl.method, calls=expl.calls,
+                stopped=expl.stopped or None)
+    if cores:
+        data["first"] = core_json(built, cores[0])
+        data["steps"] = [{"size": c.size, "seconds": round(c.seconds, 3),
+                          "minimal": c.minimal} for c in cores]
+    return data
+
+
+def core_json(built: Built, expl: Explanation) -> dict:
+    """A core as data: slots with their lengths and patterns, given letters, how it is known
+    to be unfillable, whether it is minimal, when it came."""
+    width = built.grid.width
     return {"slots": [built.slots[s].name for s in expl.slots],
-            "givens": [{"row": c // built.grid.width + 1, "col": c % built.grid.width + 1,
+            "patterns": {built.slots[s].name: "".join(built.grid.cell(c)
+                                                      for c in built.slots[s].cells)
+                         for s in expl.slots},
+            "givens": [{"row": c // width + 1, "col": c % width + 1,
                         "letter": built.grid.cell(c)} for c in expl.givens],
-            "minimal": expl.minimal, "sentence": expl.sentence, "method": expl.method,
-            "calls": expl.calls, "seconds": round(expl.seconds, 3)}
+            "minimal": expl.minimal, "necessary": expl.necessary, "proof": expl.proof,
+            "seconds": round(expl.seconds, 3)}
 
 
 def cross_check_lines(cc: CrossCheck, verdict: str) -> list[str]:

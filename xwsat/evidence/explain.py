@@ -1,38 +1,39 @@
 """Minimal explanations of unfillability: a set of slots (and given letters) that cannot be
 filled together, while every proper subset can.
 
-Each slot's constraints (its "some word" clause and its support clauses, encodings/cnf.md) are
-guarded by a selector; so is each pre-placed letter (as a unit clause on its cell). The solver
-refutes the formula under all selectors as assumptions and returns a core; deletion-based
-minimisation then drops one member at a time, keeping the solver's smaller core whenever the rest
-is still unsatisfiable (clause-set refinement). Cell, word and no-repeat clauses are not guarded:
-an unselected slot's word variables can all be false, so they bind nothing.
+``explain`` returns one such core; ``xwsat.evidence.cores`` gives it anytime (a first core at
+once, then smaller ones), with a MAC search as the oracle. The ``cdcl`` oracle here is the other
+route: each slot's constraints (its "some word" clause and its support clauses,
+encodings/cnf.md) are guarded by a selector; so is each pre-placed letter (as a unit clause on
+its cell). The solver refutes the formula under all selectors as assumptions and returns a core;
+deletion-based minimisation then drops one member at a time, keeping the solver's smaller core
+whenever the rest is still unsatisfiable (clause-set refinement). Cell, word and no-repeat
+clauses are not guarded: an unselected slot's word variables can all be false, so they bind
+nothing.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from xwsat.encode.cnf import encode_cnf
 from xwsat.grid import Grid
-from xwsat.guard import Tick, run_function
-from xwsat.outcome import Status, Stop
 from xwsat.problem import Built, FillProblem, build_problem
-from xwsat.propagate import propagate
+from xwsat.propagate import Propagated, propagate
 
 EXPLAIN_SOLVER = "cadical195"
-MARGIN_S = 0.3  # the child stops minimising this long before the limit, to return its core
-SEARCH_MAX_SLOTS = 24  # up to this many slots the MAC search is the oracle (else CDCL cores)
 CONFLICT_BUDGET = 200_000  # per minimisation call; an undecided call keeps the member
 
 
-@dataclass
+@dataclass(frozen=True)
 class Explanation:
-    """A core of slots (indices into ``built.slots``) and given cells; ``minimal`` when every
-    member was shown necessary; ``sentence`` for the trivial cases."""
+    """A core of slots (indices into ``built.slots``) and given cells that cannot be filled
+    together; ``minimal`` when every member was shown necessary; ``sentence`` for the trivial
+    cases; ``proof`` says how the core is known to be unfillable, ``stopped`` why the search
+    for a smaller one ended early (the time limit, Ctrl-C), if it did."""
 
     slots: tuple[int, ...]
     givens: tuple[int, ...] = ()  # grid cell ids of pre-placed letters in the core
@@ -40,8 +41,14 @@ class Explanation:
     sentence: str = ""
     method: str = ""
     calls: int = 0
-    seconds: float = 0.0
-    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # since the explanation started
+    proof: str = ""
+    necessary: int = 0  # members shown necessary so far (all of them when minimal)
+    stopped: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.slots) + len(self.givens)
 
 
 def blank_of(grid: Grid) -> Grid:
@@ -49,9 +56,37 @@ def blank_of(grid: Grid) -> Grid:
     return Grid(tuple("".join("#" if ch == "#" else "." for ch in row) for row in grid.rows))
 
 
-def guarded_clauses(built: Built, blank: Built) -> tuple[list[list[int]], list[int], list[int]]:
-    """Clauses with selectors: returns (clauses, slot selectors, given-letter selectors)."""
-    problem = blank.problem
+def blank_problem(built: Built, min_length: int = 2) -> FillProblem:
+    """The problem of the grid without its given letters, whose slots are ``built``'s. A
+    constructor's entry that is no dictionary word (``WordList.placed_only``, a locked theme
+    entry) stays a candidate of the slots the grid spells it in, and of no other: with their
+    letters given, those slots have the same candidates as in ``built``."""
+    grid = built.grid
+    if not grid.given_letters():
+        return built.problem
+    words = built.words
+    if not words.placed_only:
+        return build_problem(blank_of(grid), words, min_length,
+                             built.problem.allow_repeats).problem
+    blank = build_problem(blank_of(grid), replace(words, placed_only=frozenset()), min_length,
+                          built.problem.allow_repeats).problem
+    placed = np.array(sorted(i for i, w in enumerate(words.words) if w in words.placed_only))
+    keep_c, keep_l, keep_s = [], [], []
+    for s, slot in enumerate(built.slots):
+        spelled = "".join(grid.cell(c) for c in slot.cells)
+        ids = blank.candidates[s]
+        ok = ~np.isin(ids, placed) | np.array([words.words[i] == spelled for i in ids.tolist()],
+                                              dtype=bool).reshape(-1)
+        keep_c.append(ids[ok])
+        keep_l.append(blank.letters[s][ok])
+        keep_s.append(blank.scores[s][ok])
+    return replace(blank, candidates=tuple(keep_c), letters=tuple(keep_l), scores=tuple(keep_s))
+
+
+def guarded_clauses(built: Built, problem: FillProblem
+                    ) -> tuple[list[list[int]], list[int], list[int]]:
+    """Clauses of the blank ``problem`` with selectors: returns (clauses, slot selectors,
+    given-letter selectors)."""
     cnf = encode_cnf(problem, repeats=True)
     clauses: list[list[int]] = []
     # unguarded: cell at-most-one, word -> letter, no-repeat (all blocks of encode_cnf)
@@ -74,15 +109,20 @@ def guarded_clauses(built: Built, blank: Built) -> tuple[list[list[int]], list[i
                 support = xs[column == a].tolist()
                 clauses.append([-sel, -y, *support])  # empty support: the letter is ruled out
     given_sel: list[int] = []
-    given = built.grid.given_letters()
     dense = {int(c): i for i, c in enumerate(problem.cell_ids)}
-    alphabet = built.words.alphabet
-    givens = sorted(c for c in given if c in dense)
-    for cell in givens:
+    for cell, code in given_codes(built, problem).items():
         top += 1
         given_sel.append(top)
-        clauses.append([-top, int(cnf.y_var[dense[cell], alphabet.code(given[cell])])])
+        clauses.append([-top, int(cnf.y_var[dense[cell], code])])
     return clauses, slot_sel, given_sel
+
+
+def given_codes(built: Built, problem: FillProblem) -> dict[int, int]:
+    """Grid cell id -> letter code of each given letter in a slot, in cell order."""
+    given = built.grid.given_letters()
+    in_slots = set(problem.cell_ids.tolist())
+    alphabet = built.words.alphabet
+    return {c: alphabet.code(given[c]) for c in sorted(given) if c in in_slots}
 
 
 def sub_problem(blank: FillProblem, slots: list[int], givens: dict[int, int]) -> FillProblem:
@@ -106,51 +146,34 @@ def sub_problem(blank: FillProblem, slots: list[int], givens: dict[int, int]) ->
                    cell_masks=masks)
 
 
-def explain_isolated(built: Built, time_limit: float, min_length: int = 2,
-                     on_tick: Tick | None = None) -> Explanation | None:
-    """``explain`` in a child process, killed at the time limit (the core found by then is
-    returned, marked not minimal; None when not even the first refutation finished). Ctrl-C
-    (or a termination signal) stops it and goes on as ``KeyboardInterrupt``: the command was
-    interrupted, not out of time."""
-    run = run_function(explain, (built, max(time_limit - MARGIN_S, 0.1), min_length),
-                       time_limit, "minimising the explanation", on_tick)
-    if run.stop is Stop.INTERRUPTED:
-        raise KeyboardInterrupt
-    return run.value if run.ok else None
-
-
-def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
-            oracle: str = "auto") -> Explanation:
-    """A minimal unsatisfiable set of slots and given letters for an unfillable grid.
-
-    Trivial wipe-outs (a slot with no candidate at all) explain themselves in words; otherwise
-    the selector core is minimised until the time limit (``minimal`` says whether it finished).
-    """
-    from pysat.solvers import Solver
-
+def trivial_core(built: Built, start: float) -> Explanation | None:
+    """A slot no word fits (minimal, said in words), or the slots the no-repeat count
+    refutes (``xwsat.no_repeat``; minimal when ``_count_core`` can tell), else None."""
     from xwsat.pipeline import explain_wipeout
 
-    start = time.monotonic()
-    deadline = start + time_limit
     empty = [s for s, c in enumerate(built.problem.candidates) if len(c) == 0]
     if empty:
         s = empty[0]
         given_cells = tuple(c for c in built.slots[s].cells if built.grid.cell(c) != ".")
         return Explanation((s,), given_cells, True, explain_wipeout(built, s, "no candidate"),
-                           "no candidate", seconds=time.monotonic() - start)
-    counted = _explain_by_count(built, start)
-    if counted is not None:
-        return counted
-    blank = build_problem(blank_of(built.grid), built.words, min_length,
-                          built.problem.allow_repeats)
-    if oracle == "search" or (oracle == "auto" and built.problem.n_slots <= SEARCH_MAX_SLOTS):
-        return _explain_by_search(built, blank, start, deadline)
+                           "no candidate", seconds=time.monotonic() - start,
+                           proof="the word list: no word fits it",
+                           necessary=1 + len(given_cells))
+    return _count_core(built, start)
+
+
+def explain_by_cdcl(built: Built, time_limit: float, min_length: int) -> Explanation:
+    """Selector cores of a CDCL solver, minimised by deletion (clause-set refinement)."""
+    from pysat.solvers import Solver
+
+    start = time.monotonic()
+    deadline = start + time_limit
+    blank = blank_problem(built, min_length)
     clauses, slot_sel, given_sel = guarded_clauses(built, blank)
     selectors = slot_sel + given_sel
     owner = {v: ("slot", i) for i, v in enumerate(slot_sel)}
     owner.update({v: ("given", i) for i, v in enumerate(given_sel)})
-    in_slots = set(blank.problem.cell_ids.tolist())
-    givens = sorted(c for c in built.grid.given_letters() if c in in_slots)
+    givens = list(given_codes(built, blank))
     calls = 0
     with Solver(name=EXPLAIN_SOLVER, bootstrap_with=clauses) as solver:
         calls += 1
@@ -178,19 +201,20 @@ def explain(built: Built, time_limit: float = 60.0, min_length: int = 2,
     slots = tuple(sorted(owner[v][1] for v in core if owner[v][0] == "slot"))
     given_cells = tuple(givens[owner[v][1]] for v in core if owner[v][0] == "given")
     return Explanation(slots, tuple(sorted(given_cells)), minimal,
-                       _wipeout_sentence(built, slots),
+                       wipeout_sentence(built, slots),
                        "selector core, deletion-based minimisation", calls,
-                       time.monotonic() - start)
+                       time.monotonic() - start, proof=f"refuted by {EXPLAIN_SOLVER}",
+                       necessary=len(core) if minimal else 0)
 
 
-def _explain_by_count(built: Built, start: float) -> Explanation | None:
+def _count_core(built: Built, start: float) -> Explanation | None:
     """Slots of one length with fewer candidate words between them than their number
-    (``xwsat.hall``), dropped one at a time while the count still fails. Only when no two of
-    them cross and none has a given letter: any fewer of them then have a word each (Hall's
-    theorem) and nothing else ties them, so the set is minimal; otherwise (None) a smaller set
-    might still fail through a crossing or a letter (three 3-letter words for a 3x3 square:
-    two crossing slots that would repeat a word), which the searches below find."""
-    from xwsat.hall import hall_set
+    (``xwsat.no_repeat``), dropped one at a time while the count still fails. Minimal when no two
+    of them cross and none has a given letter: any fewer of them then have a word each
+    (Hall's theorem) and nothing else ties them; otherwise a smaller set might still fail
+    through a crossing or a letter (three 3-letter words for a 3x3 square: two crossing slots
+    that would repeat a word), which the searches find from it."""
+    from xwsat.no_repeat import hall_set
     from xwsat.pipeline import explain_hall
 
     problem = built.problem
@@ -209,71 +233,41 @@ def _explain_by_count(built: Built, start: float) -> Explanation | None:
         else:
             i += 1
     cells = [int(c) for s in kept for c in problem.slot_cells[s]]
-    given = any(built.grid.cell(c) != "." for s in kept for c in built.slots[s].cells)
-    if given or len(set(cells)) != len(cells):
-        return None
-    return Explanation(tuple(kept), (), True, explain_hall(built, found, False),
-                       "the no-repeat count (Hall's theorem)", seconds=time.monotonic() - start)
+    givens = tuple(sorted({c for s in kept for c in built.slots[s].cells
+                           if built.grid.cell(c) != "."}))
+    minimal = not givens and len(set(cells)) == len(cells)
+    return Explanation(tuple(kept), givens, minimal, explain_hall(built, found, False),
+                       "the no-repeat count (Hall's theorem)", seconds=time.monotonic() - start,
+                       proof="the no-repeat count: fewer words fit these slots than there "
+                       "are slots", necessary=len(kept) if minimal else 0)
 
 
-def _explain_by_search(built: Built, blank: Built, start: float,
-                       deadline: float) -> Explanation:
-    """Deletion-based minimisation with the MAC search as the oracle (small grids, where it
-    decides a subset in far fewer steps than CDCL)."""
-    from xwsat.evidence.drup_search import decide
-
-    dense = {int(c): i for i, c in enumerate(blank.problem.cell_ids)}
-    alphabet = built.words.alphabet
-    givens = {c: ch for c, ch in built.grid.given_letters().items() if c in dense}
-    members = [("slot", s) for s in range(blank.problem.n_slots)] + \
-        [("given", c) for c in sorted(givens)]
-
-    def unsat(chosen: list[tuple[str, int]]) -> bool | None:
-        slots = [m for kind, m in chosen if kind == "slot"]
-        placed = {dense[m]: alphabet.code(givens[m]) for kind, m in chosen if kind == "given"}
-        verdict = decide(sub_problem(blank.problem, slots, placed), deadline)
-        return None if verdict is Status.UNKNOWN else verdict is Status.UNFILLABLE
-
-    calls, minimal, i = 1, True, 0
-    if unsat(members) is not True:
-        raise ValueError("the grid is fillable (or undecided): there is nothing to explain")
-    while i < len(members):
-        if time.monotonic() > deadline:
-            minimal = False
-            break
-        calls += 1
-        verdict = unsat(members[:i] + members[i + 1:])
-        if verdict is True:
-            del members[i]
-        else:
-            minimal &= verdict is not None
-            i += 1
-    slots = tuple(m for kind, m in members if kind == "slot")
-    given_cells = tuple(m for kind, m in members if kind == "given")
-    return Explanation(slots, given_cells, minimal, _wipeout_sentence(built, slots),
-                       "deletion-based minimisation, MAC search as the oracle", calls,
-                       time.monotonic() - start)
-
-
-def _wipeout_sentence(built: Built, core: tuple[int, ...]) -> str:
+def wipeout_sentence(built: Built, core: tuple[int, ...],
+                     wiped: Propagated | None = None) -> str:
     """The arc-consistency reason, when the slot it empties is one of the core's (otherwise
-    it names a slot outside the core, which reads as a contradiction: found in review)."""
+    it names a slot outside the core, which reads as a contradiction).
+    ``wiped``: ``propagate(built.problem)`` when the caller has it already."""
     from xwsat.pipeline import explain_wipeout
 
-    wiped = propagate(built.problem)
+    wiped = wiped if wiped is not None else propagate(built.problem)
     if wiped.wiped is None or wiped.wiped not in core:
         return ""
     return "arc consistency alone proves it: " + explain_wipeout(built, wiped.wiped, wiped.reason)
 
 
 def describe_core(built: Built, expl: Explanation) -> list[str]:
-    """One line per member of the core: slot name, length, pattern and candidate count."""
+    """One line per member of the core: slot name, length, pattern (the given letters of the
+    core; others are free) and candidate count (when all of the slot's given letters are in the
+    core, else its count would be of another pattern)."""
     lines = []
+    core_givens = set(expl.givens)
     for s in expl.slots:
         slot = built.slots[s]
-        pattern = "".join(built.grid.cell(c) for c in slot.cells)
-        lines.append(f"{slot.name:>5}  length {slot.length:2d}  {pattern}  "
-                     f"{len(built.problem.candidates[s])} candidates")
+        letters = [built.grid.cell(c) for c in slot.cells]
+        pattern = "".join(ch if c in core_givens else "." for c, ch in zip(slot.cells, letters))
+        whole = all(ch == "." or c in core_givens for c, ch in zip(slot.cells, letters))
+        count = f"  {len(built.problem.candidates[s])} candidates" if whole else ""
+        lines.append(f"{slot.name:>5}  length {slot.length:2d}  {pattern}{count}")
     for cell in expl.givens:
         r, c = divmod(cell, built.grid.width)
         lines.append(f"given  {built.grid.cell(cell)} at row {r + 1}, column {c + 1}")

@@ -13,31 +13,19 @@ from __future__ import annotations
 
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
 from xwsat.encode.cnf import CNF
 from xwsat.errors import XwsatError
+from xwsat.evidence.proof_run import ProofRun
 from xwsat.outcome import Status
 from xwsat.problem import FillProblem
 
 DEFAULT_CDCL = "cadical195"
 SEARCH_MAX_SLOTS = 24  # without numba, 'auto' proves grids up to this many slots by search
 METHODS = ("auto", "mac", "search", "cdcl")
-
-
-@dataclass(frozen=True)
-class ProofRun:
-    """UNFILLABLE (the proof file is complete), FILLED (a candidate index per slot) or UNKNOWN
-    (the time ran out); ``lines`` of proof written, the producer's counters and times."""
-
-    status: Status
-    choice: list[int] | None = None
-    lines: int = 0
-    stats: dict[str, int] = field(default_factory=dict)
-    times: dict[str, float] = field(default_factory=dict)
 
 
 class ProofProducer(Protocol):
@@ -53,13 +41,13 @@ class MacProducer:
     name = "mac"
 
     def describe(self) -> dict:
-        return {"name": "xwsat compiled MAC search (xwsat/mac/kernel.py, numba)",
+        return {"name": "xwsat compiled MAC search (xwsat/compiled_search/kernel.py, numba)",
                 "branching": "two-way on letters, dom/wdeg, restarts with nogoods",
                 "proof_logging": True}
 
     def prove(self, problem: FillProblem, cnf: CNF, proof_path: str, time_limit: float,
               seed: int = 0) -> ProofRun:
-        from xwsat.mac.proof import search_with_proof
+        from xwsat.compiled_search.proof import search_with_proof
 
         return search_with_proof(problem, cnf, proof_path, time_limit, seed)
 
@@ -132,7 +120,7 @@ class CdclProducer:
 
 def producer(method: str, solver: str = DEFAULT_CDCL, n_slots: int = 0) -> ProofProducer:
     """The producer for ``--proof-method``; 'auto' is the compiled search when numba is
-    installed (it refutes in far fewer steps than CDCL, results/hard/sample/), else the Python
+    installed (it refutes in far fewer steps than CDCL, docs/evidence.md), else the Python
     search on small grids and CDCL otherwise."""
     if method not in METHODS:
         raise XwsatError(f"--proof-method must be one of {', '.join(METHODS)}")

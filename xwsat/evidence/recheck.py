@@ -12,11 +12,10 @@ question says so.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from xwsat.errors import XwsatError
@@ -27,17 +26,22 @@ from xwsat.evidence.certificate import (
     certificate_problem,
     sha256_file,
 )
-from xwsat.evidence.drat_check import check_in_parts, checker_label, parts_for, read_text
-from xwsat.grid import Grid, parse_grid
+from xwsat.evidence.drat_check import check_in_parts, checker_label, parts_for
+from xwsat.evidence.proof_files import read_file, same_formula
+from xwsat.grid import Grid, extract_slots, parse_grid
 from xwsat.guard import Tick
 from xwsat.outcome import Stop
 from xwsat.problem import build_problem
-from xwsat.words import build_wordlist, normalize_word
+from xwsat.words import (
+    GZIP_MAGIC,
+    build_wordlist,
+    decode_text,
+    normalize_word,
+    read_bytes,
+    read_text_file,
+)
 
 FORMULA_NAMES = ("formula.cnf", "formula.cnf.gz")
-# Characters Python's (and so dratify's) line splitting breaks ASCII lines at, besides "\n"
-# (reading translates "\r"): the comparison skips comment lines up to each newline only.
-OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 PROOF_NAMES = ("proof.drat", "proof.drat.gz")
 
 
@@ -51,6 +55,8 @@ class Question:
     min_length: int
     allow_repeats: bool
     slots: tuple[str, ...] | None = None  # the formula keeps only these slots' constraints
+    locked: tuple[tuple[str, str], ...] = ()  # prove --lock: (slot name, word), in the grid
+    placed_only: tuple[str, ...] = ()  # locked words not in the dictionary: only there
 
     def lines(self) -> list[str]:
         digest = hashlib.sha256("\n".join(self.words).encode("utf-8")).hexdigest()
@@ -62,7 +68,10 @@ class Question:
                 f"{'allowed' if self.allow_repeats else 'forbidden'}",
                 *([f"  formula: the constraints of {len(self.slots)} slots only ("
                    f"{', '.join(self.slots[:8])}{', ...' if len(self.slots) > 8 else ''}); "
-                   "any fill of the grid satisfies them"] if self.slots is not None else [])]
+                   "any fill of the grid satisfies them"] if self.slots is not None else []),
+                *([f"  locked entries: {', '.join(f'{n}={w}' for n, w in self.locked)}"
+                   + (f"; not dictionary words, so only there: {', '.join(self.placed_only)}"
+                      if self.placed_only else "")] if self.locked else [])]
 
 
 def word_filters(rules: dict) -> tuple[int, str | None, bool, list[str]]:
@@ -123,16 +132,28 @@ def question_of(directory: Path, manifest: dict) -> Question:
         if not path.is_file():
             raise XwsatError(f"{directory}: {path.name} is missing (made by an older xwsat? "
                              "certify again)")
-    try:
-        grid = parse_grid(grid_path.read_text(encoding="utf-8"), str(grid_path))
-    except (OSError, UnicodeDecodeError):
-        raise XwsatError(f"{grid_path}: damaged") from None
-    try:
-        text = gzip.decompress(words_path.read_bytes()).decode("utf-8")
-    except (OSError, EOFError, UnicodeDecodeError):
-        raise XwsatError(f"{words_path}: damaged") from None
+    # read in pieces, gzip unpacked, within the cap every input has (a bomb is refused)
+    grid = parse_grid(read_text_file(grid_path), str(grid_path))
+    packed = read_bytes(words_path)
+    if packed[:2] != GZIP_MAGIC:
+        raise XwsatError(f"{words_path}: damaged (not gzip)")
+    text = decode_text(packed, words_path)
     words = tuple(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
-    return Question(grid, words, alphabet, min_length, allow_repeats, _kept_slots(manifest))
+    locked, placed_only = _locks(rules)
+    return Question(grid, words, alphabet, min_length, allow_repeats, _kept_slots(manifest),
+                    locked, placed_only)
+
+
+def _locks(rules: dict) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The entries ``prove --lock`` placed, and those of them that are no dictionary word (the
+    formula offers them to their own slots only: ``WordList.placed_only``). Not trusted: the
+    verdict names them, and a check against the user's files places them again."""
+    locked, placed_only = rules.get("locked", {}), rules.get("placed_only", [])
+    if not (isinstance(locked, dict) and isinstance(placed_only, list)
+            and all(isinstance(x, str) for x in [*locked, *locked.values(), *placed_only])
+            and set(placed_only) <= set(locked.values())):
+        raise Rejected("the manifest's locked entries are malformed")
+    return tuple(sorted(locked.items())), tuple(sorted(placed_only))
 
 
 def _kept_slots(manifest: dict) -> tuple[str, ...] | None:
@@ -147,15 +168,31 @@ def _kept_slots(manifest: dict) -> tuple[str, ...] | None:
     return tuple(slots)
 
 
-def formula_body(text: str) -> str:
-    """A DIMACS text without its comment lines (what the clauses say, nothing else)."""
-    start = 0
-    while text.startswith("c", start):
-        end = text.find("\n", start)
-        if end < 0:
-            return ""
-        start = end + 1
-    return text[start:]
+def _locked(question: Question, grid: Grid | None, words: tuple[str, ...] | None
+            ) -> tuple[Grid | None, tuple[str, ...] | None, str]:
+    """The user's grid and words with the certificate's locked entries placed as ``prove
+    --lock`` placed them (the letters in their slots; the words the dictionary lacks added),
+    so that they can be compared with the certificate's; or why they cannot be."""
+    if not question.locked:
+        return grid, words, ""
+    if grid is not None:
+        slots = {slot.name: slot for slot in extract_slots(grid, question.min_length)}
+        letters: dict[int, str] = {}
+        for name, word in question.locked:
+            slot = slots.get(name)
+            if slot is None or slot.length != len(word):
+                return grid, words, f"the certificate locks {name}={word}, which your grid " \
+                    "has no slot for"
+            letters.update(zip(slot.cells, word))
+        grid = grid.with_letters(letters)
+    if words is not None:
+        known = set(words)
+        if known & set(question.placed_only) or set(question.placed_only) != {
+                w for _, w in question.locked} - known:
+            return grid, words, "the certificate's locked words are not the ones your " \
+                "dictionary lacks"
+        words = (*words, *question.placed_only)
+    return grid, words, ""
 
 
 def normalised(words: tuple[str, ...], rebuilt: tuple[str, ...]) -> bool:
@@ -165,34 +202,34 @@ def normalised(words: tuple[str, ...], rebuilt: tuple[str, ...]) -> bool:
     return rebuilt == words and all(w and normalize_word(w) == w for w in words)
 
 
-def rebuild_and_compare(question: Question, formula_path: Path, proof: str) -> dict:
-    """Rebuild the formula from the question and compare it with the folder's; the formula's
-    and the proof's text hashes bind the check to the files compared."""
+def rebuild_and_compare(question: Question, formula_path: Path, proof_sha256: str) -> dict:
+    """Rebuild the formula from the question and compare it with the folder's, read in pieces
+    and given up at the first difference; the formula's and the proof's text hashes bind the
+    check to the files compared."""
     try:
         words = build_wordlist({w: (50, None) for w in question.words}, question.alphabet,
                                source="certificate")
         if not normalised(question.words, words.words):
             return {"verdict": "rejected",
                     "reason": f"{WORDS_FILE} is not a normalised word list in xwsat's order"}
+        if not set(question.placed_only) <= set(words.words):
+            return {"verdict": "rejected", "reason": f"a locked word is not in {WORDS_FILE}"}
+        words = replace(words, placed_only=frozenset(question.placed_only))
         built = build_problem(question.grid, words, question.min_length, question.allow_repeats)
         problem = certificate_problem(built, question.slots)
     except XwsatError as exc:
         return {"verdict": "rejected", "reason": f"the question cannot be rebuilt: {exc}"}
     from xwsat.encode.cnf import dimacs_text
 
-    body = dimacs_text(certificate_cnf(problem)).decode("ascii")
+    body = dimacs_text(certificate_cnf(problem))
     try:
-        written = read_text(formula_path)
-    except (OSError, EOFError, UnicodeDecodeError):
-        return {"verdict": "rejected", "reason": "formula or proof file unreadable"}
-    if any(mark in written for mark in OTHER_LINE_BREAKS):
-        return {"verdict": "rejected", "reason": "formula.cnf breaks lines with other "
-                "characters than newlines (a checker could read clauses hidden in a comment)"}
-    if formula_body(written) != body:
+        same, formula_sha256 = same_formula(formula_path, body)
+    except (OSError, XwsatError) as exc:
+        return {"verdict": "rejected", "reason": f"formula file unreadable ({exc})"}
+    if not same:
         return {"verdict": "rejected",
                 "reason": "formula.cnf is not the encoding of the grid and words it claims"}
-    return {"verdict": "same", "expect": (hashlib.sha256(written.encode("ascii")).hexdigest(),
-                       hashlib.sha256(proof.encode("ascii")).hexdigest())}
+    return {"verdict": "same", "expect": (formula_sha256, proof_sha256)}
 
 
 def _named(directory: Path, names: tuple[str, ...]) -> Path | None:
@@ -210,6 +247,8 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
                 or name in ("", ".", "..")):
             return lines, f"the manifest names a file outside the folder: {name!r}"
         path = directory / name
+        if path.is_symlink():  # a folder holds its own files, never a way to others
+            return lines, f"{name} is a link, not a file of the folder"
         if not path.is_file():
             return lines, f"{name} is missing"
         if not isinstance(info, dict) or sha256_file(path) != info.get("sha256"):
@@ -241,6 +280,9 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     lines, problem = _listed_files(directory, manifest)
     if problem:
         return [*lines, f"NOT VERIFIED: {problem}"], "rejected"
+    grid, words, problem = _locked(question, grid, words)
+    if problem:
+        return [*lines, f"NOT VERIFIED: {problem}:", *question.lines()], "rejected"
     if grid is not None and grid.rows != question.grid.rows:
         return [*lines, "NOT VERIFIED: the certificate is about another grid:",
                 *question.lines()], "rejected"
@@ -262,21 +304,21 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
     if formula_path is None or proof_path is None:
         return [*lines, "NOT VERIFIED: the folder holds no formula or no proof"], "rejected"
-    try:
-        proof = read_text(proof_path)
-    except (OSError, EOFError, UnicodeDecodeError):
-        return [*lines, "NOT VERIFIED: formula or proof file unreadable"], "rejected"
+    try:  # streamed: only its hash and its count of lines are kept here
+        proof = read_file(proof_path, keep=False, strict=True)
+    except (OSError, XwsatError) as exc:
+        return [*lines, f"NOT VERIFIED: proof file unreadable ({exc})"], "rejected"
     compared: dict = {}
 
     def compare() -> bool:  # here, while the checker reads the files in a child
         try:
-            compared.update(rebuild_and_compare(question, formula_path, proof))
+            compared.update(rebuild_and_compare(question, formula_path, proof.sha256))
         except Exception as exc:  # noqa: BLE001  (damaged files: no rebuild, no verdict)
             compared.update(verdict="rejected", reason="the question cannot be rebuilt from "
                             f"the folder's files ({type(exc).__name__}: {str(exc)[:80]})")
         return compared["verdict"] == "same"  # else the check is of no use
 
-    parts = parts_for(sum(1 for line in proof.splitlines() if line.strip()))
+    parts = parts_for(proof.lines)
     run = check_in_parts(formula_path, proof_path, engine, parts, time_limit, on_tick,
                          meanwhile=compare)
     if compared and compared["verdict"] != "same":
@@ -306,6 +348,9 @@ def _confirmed(question: Question, grid: Grid | None, words: tuple[str, ...] | N
                  "the grid and words kept in the folder (pass --grid and --dict to confirm "
                  "they are yours)")
     said = list(filters) if filters and words is not None else []  # the filtered list's
+    if question.locked:
+        said.append("the entries " + ", ".join(f"{n}={w}" for n, w in question.locked)
+                    + " locked")
     if question.min_length != 2:  # rules other than the defaults change the question too
         said.append(f"slots of {question.min_length}+ cells")
     if question.allow_repeats:
@@ -360,8 +405,9 @@ def _recheck_count(directory: Path, manifest: dict, question: Question, lines: l
     ok, said = count_check(counted.fits, question.allow_repeats, names)
     if not ok:
         return [*lines, f"NOT VERIFIED: {said}"], "rejected"
-    listed = directory / COUNT_FILE
-    if not listed.is_file() or listed.read_bytes() != counted.text(names, after).encode():
+    listed, expected = directory / COUNT_FILE, counted.text(names, after).encode()
+    if (not listed.is_file() or listed.is_symlink() or listed.stat().st_size != len(expected)
+            or listed.read_bytes() != expected):
         return [*lines, f"NOT VERIFIED: {COUNT_FILE} does not list what the count finds"
                 ], "rejected"
     basis = "" if after == GIVEN else " after arc consistency (redone on plain sets)"

@@ -6,14 +6,13 @@ its branch, so consecutive lemmas share most of their literals; the trail checke
 propagation of the shared ones (results/evidence/README.md, "A checker that keeps its trail").
 It checks the same thing (every lemma a unit-propagation consequence of the formula and the
 lemmas before it, the empty clause derived) and agrees with dratify on every proof tried,
-mutated ones included (tests/test_rup_check.py). It is independent of the searches that write
+mutated ones included (tests/unit/test_rup_check.py). It is independent of the searches that write
 the proofs: it reads only the CNF and proof files. dratify stays available (``--engine
 dratify``) as a second checker written by others.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from pathlib import Path
 
@@ -55,15 +54,24 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
     """Child: check the proof file against the formula file; the same fields as
     ``drat_check.check_files`` (one part)."""
     from xwsat.evidence import rup_kernel
-    from xwsat.evidence.drat_check import read_bytes
+    from xwsat.evidence.proof_files import beyond, read_file, variables
 
     start = time.perf_counter()
-    formula_bytes = read_bytes(Path(cnf_path))
-    proof_bytes = read_bytes(Path(proof_path))
-    formula, _, _ = _parsed(rup_kernel, formula_bytes, Path(cnf_path).name, True)
-    proof, kinds, _ = _parsed(rup_kernel, proof_bytes, Path(proof_path).name, False)
-    # sized by the variables used, not the header's count (which may be far larger)
-    n_vars = max([int(np.abs(lits).max()) for lits in (formula, proof) if len(lits)] + [1])
+    formula_read = read_file(Path(cnf_path), keep=True)  # comment lines dropped as read
+    proof_read = read_file(Path(proof_path), keep=True)
+    hashes = {"formula_sha256": formula_read.sha256, "proof_sha256": proof_read.sha256}
+    formula, _, _ = _parsed(rup_kernel, formula_read.content, Path(cnf_path).name, True)
+    proof, kinds, _ = _parsed(rup_kernel, proof_read.content, Path(proof_path).name, False)
+    # sized by the variables the formula uses, not the header's count (which may be far
+    # larger) nor the proof's (anyone's file: one literal would make gigabytes of arrays)
+    n_vars = variables(int(np.count_nonzero(formula)),
+                       int(np.abs(formula).max()) if len(formula) else 0)
+    refused = beyond(int(np.abs(proof).max()) if len(proof) else 0, n_vars)
+    if refused:
+        return {"verified": False, "reached_empty": False, "steps": 0, "first": 0,
+                "last": int(len(kinds)), "failed_step": 1, "reason": refused, "engine": NAME,
+                "checker": CHECKER, "propagations": 0, **hashes,
+                "parse_s": time.perf_counter() - start, "check_s": 0.0}
     parsed = time.perf_counter()
     verdict, steps, failed, propagations = rup_kernel.check(n_vars, formula, proof, kinds)
     checked = time.perf_counter()
@@ -75,16 +83,14 @@ def check_files(cnf_path: str, proof_path: str) -> dict:
     return {"verified": verified, "reached_empty": verdict == 1, "steps": int(steps),
             "first": 0, "last": int(len(kinds)), "failed_step": int(failed),
             "reason": reason, "engine": NAME, "checker": CHECKER,
-            "propagations": int(propagations),
-            "formula_sha256": hashlib.sha256(formula_bytes).hexdigest(),
-            "proof_sha256": hashlib.sha256(proof_bytes).hexdigest(),
+            "propagations": int(propagations), **hashes,
             "parse_s": parsed - start, "check_s": checked - parsed}
 
 
 def _marker() -> Path:
     """A file that says "this checker source was compiled by this numba" (numba's own cache
     holds the code; the marker lets a command know without importing numba)."""
-    from xwsat.mac.aot import compiled_marker
+    from xwsat.compiled_search.aot import compiled_marker
 
     return compiled_marker(Path(__file__).resolve().parent, ("rup_kernel.py",), "checker")
 

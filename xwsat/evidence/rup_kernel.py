@@ -438,7 +438,7 @@ def check(n_vars, formula, proof, proof_kinds):
             _attach(c, db, cl_start, whead, wnext)  # two literals not false
             continue
         f1 = lvl[y >> 1]
-        if val[x] == -1:  # every literal false: a guard (a review's fuzzing never reached it:
+        if val[x] == -1:  # every literal false: a guard (fuzzing never reached it:
             # the lemma's last assumption is unassigned or true once its level is undone)
             fx = lvl[x >> 1]
             if fx == f1:

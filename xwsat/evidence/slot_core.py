@@ -31,12 +31,15 @@ FAILED_WEIGHT = 1.5  # a slot's weight starts at 1 (plus a tie-break below 1e-3)
 SEEDS_TRIED = 3  # per set of slots: the certificate's proof uses the seed that fails least
 
 
-def restricted(problem: FillProblem, slots: Sequence[int]) -> FillProblem:
+def restricted(problem: FillProblem, slots: Sequence[int],
+               givens: dict[int, int] | None = None) -> FillProblem:
     """The constraints of ``slots`` only: their candidates, their cells (renumbered in order),
-    the no-repeat rule among them; a cell in none of them is left out."""
-    if len(slots) == problem.n_slots and list(slots) == list(range(problem.n_slots)):
+    the no-repeat rule among them; a cell in none of them is left out. ``givens`` (dense cell
+    -> letter code) places letters first (``explain.sub_problem``)."""
+    if not givens and len(slots) == problem.n_slots and list(slots) == list(
+            range(problem.n_slots)):
         return problem
-    sub = sub_problem(problem, list(slots), {})
+    sub = sub_problem(problem, list(slots), givens or {})
     used = np.unique(np.concatenate(sub.slot_cells)) if slots else np.zeros(0, np.int32)
     renumber = np.full(problem.n_cells, -1, dtype=np.int32)
     renumber[used] = np.arange(len(used), dtype=np.int32)
@@ -47,8 +50,8 @@ def restricted(problem: FillProblem, slots: Sequence[int]) -> FillProblem:
 def _refuted(problem: FillProblem, deadline: float, seed: int) -> tuple[list[int], int] | None:
     """The slots where the compiled letter search failed while refuting ``problem``, and how
     many failures it took; None when it found a fill or ran out of time."""
-    from xwsat.mac import inprocess
-    from xwsat.mac import state as mstate
+    from xwsat.compiled_search import inprocess
+    from xwsat.compiled_search import state as mstate
 
     code, st = inprocess.search(problem, deadline, seed)
     if code != mstate.UNSAT:

@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from xwsat.errors import XwsatError
+from xwsat.formats.across_lite import fitted_text, read_puz, write_puz
 from xwsat.formats.html import write_html
 from xwsat.formats.ipuzfile import read_ipuz, write_ipuz
 from xwsat.formats.jsonfile import read_json, write_json
-from xwsat.formats.puzfile import fitted_text, read_puz, write_puz
 from xwsat.formats.puzzle import Puzzle, numbering
 from xwsat.formats.svg import render_svg
 from xwsat.grid import BLOCK, EMPTY, Grid, parse_grid

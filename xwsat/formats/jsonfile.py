@@ -10,7 +10,7 @@ from typing import Any
 
 from xwsat.errors import XwsatError
 from xwsat.formats.puzzle import Puzzle
-from xwsat.grid import Grid, parse_grid
+from xwsat.grid import Grid, check_size, parse_grid
 
 FORMAT = "xwsat-puzzle"
 
@@ -36,6 +36,17 @@ def write_json(puzzle: Puzzle) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
+def _rows_text(rows: list[str], source: str, name: str) -> str:
+    """The rows as one grid text, each row one line: a row holding a line break (once read as
+    two rows) is refused, and so is a grid too large, before the text is built."""
+    check_size(len(rows), max(map(len, rows)), source)
+    for number, row in enumerate(rows, start=1):
+        if "\n" in row or "\r" in row:
+            raise XwsatError(f"{source}: row {number} of '{name}' holds a line break; give "
+                             "each row as its own string")
+    return "\n".join(rows)
+
+
 def read_json(text: str, source: str) -> Puzzle:
     try:
         data = json.loads(text)
@@ -46,14 +57,15 @@ def read_json(text: str, source: str) -> Puzzle:
     rows = data.get("pattern", data.get("grid"))
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
         raise XwsatError(f"{source}: JSON puzzle needs 'pattern' (or 'grid'): a list of rows")
-    pattern = parse_grid("\n".join(rows), source)
+    pattern = parse_grid(_rows_text(rows, source, "pattern"), source)
     solution: Grid | None = None
     raw_solution = data.get("solution")
     if raw_solution is not None:
         if not isinstance(raw_solution, list) or not all(isinstance(r, str)
                                                          for r in raw_solution):
             raise XwsatError(f"{source}: 'solution' must be a list of rows (text)")
-        solution = parse_grid("\n".join(raw_solution), source + " (solution)")
+        solution = parse_grid(_rows_text(raw_solution, source, "solution"),
+                              source + " (solution)")
     entries = data.get("entries") or []
     if not isinstance(entries, list):
         raise XwsatError(f"{source}: 'entries' must be a list")

@@ -19,12 +19,12 @@ import threading
 import time
 from collections.abc import Callable
 
+from xwsat.cpsat_thread import solve_stoppable
 from xwsat.freeform.layout import ACROSS, DOWN, Entry, Layout, Placement
-from xwsat.stoppable import solve_stoppable
+from xwsat.guard import CPSAT_OVERRUN_S, Budget
 
 Progress = Callable[[str], None]
 
-STOP_MARGIN_S = 0.3  # CP-SAT overran its limit by 0.2-0.4 s on 300-word boards (review)
 
 
 def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: float,
@@ -34,7 +34,8 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
     from ortools.sat.python import cp_model
 
     started = time.monotonic()
-    late = started + time_limit - STOP_MARGIN_S  # a large board's model can outlast the limit
+    budget = Budget(time_limit, started)
+    late = budget.stop_at(CPSAT_OVERRUN_S)  # a large board's model can outlast the limit
     unbuilt = {"status": "no time to build the model", "build_s": time_limit}
     model = cp_model.CpModel()
     cells = [(r, c) for r in range(height) for c in range(width)]
@@ -149,8 +150,7 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
             model.AddHint(lo_c, min(c for _, c in board))
             model.AddHint(hi_c, max(c for _, c in board))
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(
-        0.1, time_limit - (time.monotonic() - started) - STOP_MARGIN_S)
+    solver.parameters.max_time_in_seconds = budget.with_margin(CPSAT_OVERRUN_S)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.catch_sigint_signal = False   # Ctrl-C is ours: StopSearch, keep the best
@@ -165,7 +165,7 @@ def cpsat_layout(entries: list[Entry], width: int, height: int, time_limit: floa
 
     build_s = time.monotonic() - started
     code, _ = solve_stoppable(solver, model, stop, Keep(),  # Ctrl-C: keep the best board
-                              started + time_limit - STOP_MARGIN_S)  # CP-SAT's clock starts late
+                              late)  # CP-SAT's clock starts late
     status = solver.status_name(code) if code is not None else "UNKNOWN"
     stats: dict[str, float | int | str] = {
         "status": status, "placements": len(options), "build_s": round(build_s, 3),

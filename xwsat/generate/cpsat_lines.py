@@ -15,10 +15,10 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 
+from xwsat.cpsat_thread import solve_stoppable
 from xwsat.generate.automaton import START, LineAutomaton
 from xwsat.generate.lazy import lazy_cuts, run_literals
 from xwsat.generate.spec import GenerateSpec
-from xwsat.stoppable import solve_stoppable
 from xwsat.words import Alphabet
 
 Progress = Callable[[str], None]

@@ -1,0 +1,190 @@
+"""Other fills: --count K --differ D (pairwise different, verified, best first) and --region
+refills that must change, judged against the brute-force oracle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from oracle import brute_fills, runs
+from typer.testing import CliRunner
+
+from xwsat.alternatives import find_alternatives, quality
+from xwsat.cli import app
+from xwsat.grid import parse_grid
+from xwsat.pipeline import FillOptions
+from xwsat.verify import check_fill
+from xwsat.words import build_wordlist
+
+runner = CliRunner()
+# the open 3x3 has exactly 4 fills from these words, and each pair differs in every entry
+WORDS = {
+    "CAT": 90, "ARE": 20, "TEN": 20, "ACE": 60, "ERA": 70, "ATE": 30, "TAN": 40, "NET": 50,
+    "EAT": 80, "TEA": 10, "ART": 30, "RAT": 60, "ANT": 40, "TAR": 20, "CAR": 50, "ERE": 30,
+    "AGE": 30, "GEE": 30, "TOE": 40, "ONE": 70, "EON": 20, "NEE": 10, "OAT": 30, "COT": 60,
+}
+OPEN = "...\n...\n...\n"
+# three fills share the first row: ABC/DEF/GHI, ABC/DEX/GHY (the same down entries but the
+# last) and ABC/JKF/LMI (the same last down entry)
+TRIPLETS = ["ABC", "DEF", "GHI", "ADG", "BEH", "CFI", "DEX", "GHY", "CXY", "JKF", "LMI", "AJL",
+            "BKM"]
+FIRST = ["--lock", "1A=ABC", "--lock", "4A=DEF", "--lock", "5A=GHI"]
+
+
+def entries(rows: list[str]) -> list[str]:
+    """The grid's entries in the oracle's run order (its own extraction)."""
+    return ["".join(rows[r][c] for r, c in run) for run in runs(tuple(rows))]
+
+
+def apart(first: list[str], second: list[str]) -> int:
+    return sum(a != b for a, b in zip(entries(first), entries(second)))
+
+
+@pytest.fixture()
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};{s}\n" for w, s in WORDS.items()), encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text(OPEN, encoding="utf-8")
+    return grid, words
+
+
+def test_count_fills_differ_pairwise_are_verified_and_come_best_first(files):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--count", "3",
+                                 "--differ", "2", "-t", "30", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    fills = data["alternatives"]["fills"]
+    assert data["alternatives"]["found"] == 3 and len(fills) == 3
+    truth = brute_fills(OPEN, list(WORDS), allow_repeats=False)
+    for i, fill in enumerate(fills):
+        assert tuple(fill["grid"]) in truth
+        assert check_fill(OPEN.split(), fill["grid"], WORDS) == []
+        for other in fills[i + 1:]:
+            assert apart(fill["grid"], other["grid"]) >= 2
+    keys = [(-f["lowest"], f["at_lowest"], -f["total"]) for f in fills]
+    assert keys == sorted(keys)
+    assert data["grid"] == fills[0]["grid"]  # the record's own fill is the best
+
+
+def test_a_count_beyond_the_fills_that_exist_is_reported_never_faked(files):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--count", "6",
+                                 "-t", "30"])
+    assert result.exit_code == 0, result.output
+    truth = brute_fills(OPEN, list(WORDS), allow_repeats=False)
+    assert result.output.count("FILLED by") == len(truth) == 4
+    assert ("fill 5 of 6: none exists: no fill differs from the fills above in 1 entry"
+            in result.output)
+
+
+def test_find_alternatives_with_the_library(make_words):
+    words = build_wordlist({w: (s, None) for w, s in WORDS.items()})
+    found = find_alternatives(parse_grid(OPEN), words, FillOptions(backend="mac"), 2, 3,
+                              lambda: 10.0)
+    assert len(found.found) == 2 and all(r.verified for r in found.found)
+    first, second = (r.filled.rows for r in found.found if r.filled is not None)
+    assert apart(list(first), list(second)) >= 3
+    assert quality(found.found[0]).key() <= quality(found.found[1]).key()
+
+
+@pytest.fixture()
+def triplets(tmp_path: Path) -> tuple[Path, Path, Path]:
+    words = tmp_path / "triplets.txt"
+    words.write_text("\n".join(TRIPLETS) + "\n", encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text(OPEN, encoding="utf-8")
+    filled = tmp_path / "filled.txt"
+    made = runner.invoke(app, ["fill", str(grid), "-d", str(words), *FIRST, "-o", str(filled)])
+    assert made.exit_code == 0, made.output
+    return grid, words, filled
+
+
+def test_region_refill_differs_from_what_is_there(triplets, tmp_path):
+    _, words, filled = triplets
+    out = tmp_path / "again.txt"
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = out.read_text(encoding="utf-8").split()
+    assert rows[0] == "ABC" and rows != ["ABC", "DEF", "GHI"]
+    assert check_fill(OPEN.split(), rows, set(TRIPLETS)) == []
+
+
+def refill(words: Path, filled: Path, seed: int) -> tuple[str, ...]:
+    """The rows of the refill of rows 2-3 under ``seed``."""
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "--seed", str(seed), "--json"])
+    assert result.exit_code == 0, result.output
+    return tuple(json.loads(result.output)["grid"])
+
+
+def test_seed_changes_the_region_refill(triplets):
+    _, words, filled = triplets
+    refills = {refill(words, filled, seed) for seed in range(8)}
+    assert refills == {("ABC", "JKF", "LMI"), ("ABC", "DEX", "GHY")}
+
+
+def test_region_refill_that_must_change_everything_it_can(triplets):
+    _, words, filled = triplets
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "--differ", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    grid = json.loads(result.output)["grid"]  # the only one: the other changes 3 entries
+    assert grid == ["ABC", "JKF", "LMI"] and apart(grid, ["ABC", "DEF", "GHI"]) == 4
+
+
+def test_region_with_no_other_refill_is_proven_so(files, tmp_path):
+    grid, words = files
+    filled = tmp_path / "filled.txt"
+    assert runner.invoke(app, ["fill", str(grid), "-d", str(words), "-o",
+                               str(filled)]).exit_code == 0
+    top = filled.read_text(encoding="utf-8").split()[0]
+    others = [f for f in brute_fills(OPEN, list(WORDS), False) if f[0] == top]
+    assert len(others) == 1  # the oracle: no other fill keeps the first row
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3"])
+    assert result.exit_code == 1 and "UNFILLABLE: no refill of the region" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--count", "0"], "--count must be between"),
+    (["--count", "101"], "--count must be between"),
+    (["--count", "2", "--differ", "0"], "--differ must be"),
+    (["--differ", "2"], "give --count K or --region"),
+    (["--count", "2", "--optimize"], "--optimize improves one fill"),
+    (["--count", "2", "--differ", "7"], "only 6 entries can change"),
+])
+def test_bad_count_and_differ_values_are_one_line_errors(files, args, message):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), *args])
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_interruption_keeps_the_fills_found(monkeypatch):
+    from xwsat import alternatives
+    from xwsat.outcome import Status, Stop
+
+    real, calls = alternatives.fill_grid, []
+
+    def stopped_after_one(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyboardInterrupt  # Ctrl-C, or the command's limit, during the second search
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(alternatives, "fill_grid", stopped_after_one)
+    words = build_wordlist({w: (s, None) for w, s in WORDS.items()})
+    found = find_alternatives(parse_grid(OPEN), words, FillOptions(backend="mac"), 3, 1,
+                              lambda: 10.0)
+    assert len(found.found) == 1 and found.found[0].verified
+    assert found.status is Status.FILLED and found.last.outcome.stop is Stop.INTERRUPTED
+    assert "not found within the limits (interrupted)" in found.text(3, 1, False)
+
+
+def test_the_same_seed_gives_the_same_refill(triplets):
+    _, words, filled = triplets
+    for seed in (0, 1):
+        assert refill(words, filled, seed) == refill(words, filled, seed), seed

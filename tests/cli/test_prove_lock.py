@@ -1,0 +1,99 @@
+"""``prove --lock``: a themed grid proven as the constructor locked it, and its certificate
+bound to the locked entries (``check-proof`` places them again and re-checks)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.cli import app
+
+THREE = "...\n...\n...\n"
+# blank, the square has two fills (rows AAA DBD DDA and ADD ABD ADA); arc consistency alone
+# refutes none of the locks below that leave no fill
+WORDS = ["AAA", "ABD", "ACA", "ADA", "ADD", "BAC", "DBD", "DCB", "DDA", "DDB"]
+
+
+@pytest.fixture
+def square(tmp_path) -> tuple[Path, Path]:
+    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
+    grid.write_text(THREE)
+    words.write_text("\n".join(WORDS) + "\n")
+    return grid, words
+
+
+def invoke(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("lock,code", [("1A=AAA", 0), ("1A=ADA", 1), ("1A=AAD", 1),
+                                       ("4A=DAD", 0), ("1D=ADD", 0), ("1D=DBD", 1)])
+def test_prove_lock_decides_the_grid_as_locked(square, lock, code) -> None:
+    # AAD and DAD are no dictionary words: theme entries, allowed in their own slot only
+    grid, words = square
+    result = invoke("prove", grid, "--dict", words, "--lock", lock, "--json")
+    assert result.exit_code == code, result.output
+    record = json.loads(result.stdout)
+    assert record["status"] == ("filled" if code == 0 else "unfillable")
+    if code == 0:  # the verified fill holds the locked entry
+        name, word = lock.split("=")
+        assert {"slot": name, "word": word} in [{"slot": e["slot"], "word": e["word"]}
+                                                for e in record["words"]]
+
+
+@pytest.mark.parametrize("lock", ["1A=ADA", "1A=AAD"])
+def test_a_certificate_made_with_lock_rechecks(square, tmp_path, lock) -> None:
+    grid, words = square
+    folder = tmp_path / "cert"
+    result = invoke("prove", grid, "--dict", words, "--lock", lock, "--certificate", folder,
+                    "--proof-method", "mac")
+    assert result.exit_code == 1, result.output
+    assert "UNFILLABLE: certificate checked" in result.stdout
+    manifest = json.loads((folder / "manifest.json").read_text())
+    name, word = lock.split("=")
+    assert manifest["rules"]["locked"] == {name: word}
+    assert manifest["rules"]["placed_only"] == ([] if word in WORDS else [word])
+    for extra in ([], ["--grid", grid, "--dict", words]):
+        check = invoke("check-proof", folder, *extra)
+        assert check.exit_code == 1, check.output
+        assert f"with the entries {lock} locked" in check.stdout
+        assert f"locked entries: {lock}" in check.stdout
+
+
+def test_check_proof_refuses_a_locked_certificate_for_a_dictionary_with_the_theme_word(
+        square, tmp_path) -> None:
+    grid, words = square
+    folder = tmp_path / "cert"
+    assert invoke("prove", grid, "--dict", words, "--lock", "1A=AAD", "--certificate", folder,
+                  "--proof-method", "mac").exit_code == 1
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join([*WORDS, "AAD"]) + "\n")  # AAD a word: it may fill 1D too
+    check = invoke("check-proof", folder, "--grid", grid, "--dict", other)
+    assert check.exit_code == 4, check.output
+    assert "NOT VERIFIED: the certificate's locked words are not the ones your dictionary " \
+        "lacks" in check.stdout
+
+
+def test_a_manifest_whose_placed_only_word_was_not_locked_is_rejected(square, tmp_path) -> None:
+    grid, words = square
+    folder = tmp_path / "cert"
+    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
+                  "--proof-method", "mac").exit_code == 1
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["rules"]["placed_only"] = ["ABD"]  # a dictionary word kept out of every slot
+    path.write_text(json.dumps(manifest))
+    check = invoke("check-proof", folder)
+    assert check.exit_code == 4 and "NOT VERIFIED" in check.stdout, check.output
+
+
+@pytest.mark.parametrize("lock,message", [("9A=ABC", "the grid has no slot 9A"),
+                                          ("1A=ABCD", "slot 1A has 3 cells")])
+def test_a_bad_lock_is_a_one_line_error(square, lock, message) -> None:
+    grid, words = square
+    result = invoke("prove", grid, "--dict", words, "--lock", lock)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("xwsat: error: ") and message in result.stderr

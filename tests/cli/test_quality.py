@@ -1,0 +1,255 @@
+"""fill --optimize: the highest score level with its proof, then the best fill there; and the
+upper look that makes plain fill prefer the upper tier. Checked against brute force on an open
+3x3 (rows and columns are six distinct words)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.cli import app
+from xwsat.grid import parse_grid
+from xwsat.lock import apply_locks
+from xwsat.pipeline import FillOptions, fill_grid
+from xwsat.quality import ladder
+from xwsat.quality.levels import exempt_slots, fill_level, levels
+from xwsat.quality.run import improve
+from xwsat.quality.upper import upper_level
+from xwsat.words import build_wordlist
+
+ROOT = Path(__file__).resolve().parents[2]
+OPEN3 = "...\n...\n...\n"
+runner = CliRunner()
+
+# tiers 10-90: the greedy first fill is poor; the highest level is below the top
+WORDS = {
+    "CAT": 90, "ARE": 20, "TEN": 20, "ACE": 60, "ERA": 70, "ATE": 30, "TAN": 40, "NET": 50,
+    "EAT": 80, "TEA": 10, "ART": 30, "RAT": 60, "ANT": 40, "TAR": 20, "CAR": 50, "ERE": 30,
+    "AGE": 30, "GEE": 30, "TOE": 40, "ONE": 70, "EON": 20, "NEE": 10, "OAT": 30, "COT": 60,
+}
+
+
+def fills(words: dict[str, int], first: str | None = None) -> list[list[int]]:
+    """The scores of the six entries of every fill of the open 3x3 (its first row ``first``,
+    when given, left out: a locked entry)."""
+    by_prefix: dict[str, list[str]] = {}
+    for w in words:
+        by_prefix.setdefault(w[:2], []).append(w)
+    found = []
+    for a in words:
+        for b in words:
+            for cols in itertools.product(*[by_prefix.get(a[i] + b[i], []) for i in range(3)]):
+                c = "".join(col[2] for col in cols)
+                used = [a, b, c, *cols]
+                if c in words and len(set(used)) == 6 and first in (None, a):
+                    found.append([words[x] for x in used[first is not None:]])
+    return found
+
+
+def truth(words: dict[str, int]) -> tuple[int, int, int]:
+    """The highest level, the fewest entries there, and the best total at that count."""
+    every = fills(words)
+    level = max(min(f) for f in every)
+    at = [f for f in every if min(f) == level]
+    fewest = min(f.count(level) for f in at)
+    return level, fewest, max(sum(f) for f in at if f.count(level) == fewest)
+
+
+def wordlist(words: dict[str, int]):
+    return build_wordlist({w: (s, None) for w, s in words.items()}, None, "t")
+
+
+def first_fill(words: dict[str, int], grid: str = OPEN3, seed: int = 0):
+    result = fill_grid(parse_grid(grid), wordlist(words),
+                       FillOptions("mac", 10, seed=seed, upper_first=False))
+    assert result.outcome.fill is not None
+    return result
+
+
+def many_scores(seed: int) -> dict[str, int]:
+    three = sorted({w.upper() for w in (ROOT / "grids" / "dictionaries" / "wamerican.txt")
+                    .read_text(encoding="utf-8").split() if len(w) == 3 and w.isalpha()
+                    and w.isascii() and w.islower()})
+    rng = random.Random(seed)
+    return {w: rng.randrange(101) for w in rng.sample(three, 300)}
+
+
+def test_climb_reaches_the_highest_level_and_refutes_the_next():
+    result = first_fill(WORDS)
+    climbed = ladder.climb(result.built, result.outcome.fill, FillOptions("mac"), 10)
+    level = truth(WORDS)[0]
+    assert climbed.level == level and climbed.level >= climbed.start_level
+    assert climbed.proven and climbed.ceiling == climbed.next_level == level + 10
+    assert climbed.evidence is not None and climbed.evidence.method
+    assert fill_level(result.built, climbed.fill, frozenset()) == level
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_many_scores_are_climbed_by_bisection(seed):
+    words = many_scores(seed)
+    result = first_fill(words)
+    built = result.built
+    climbed = ladder.climb(built, result.outcome.fill, FillOptions("mac"), 20)
+    assert climbed.level == truth(words)[0] and climbed.proven
+    n_levels = len([v for v in levels(built.problem, frozenset()) if v > climbed.start_level])
+    assert len(n_levels * [0]) > 20  # many levels above the first fill ...
+    assert len(climbed.steps) <= 2 * (n_levels.bit_length() + 1)  # ... few searches
+
+
+def test_locked_entries_do_not_count_toward_the_level():
+    words = many_scores(1)
+    assert words["MPG"] == 1  # locked as the first row, the rest fills at level 34
+    level = max(min(f) for f in fills(words, "MPG"))
+    grid, grown, _ = apply_locks(parse_grid(OPEN3), wordlist(words), ["1A=MPG"])
+    result = fill_grid(grid, grown, FillOptions("mac", 10, upper_first=False))
+    assert result.outcome.fill is not None
+    built = result.built
+    assert [built.slots[s].name for s in exempt_slots(built)] == ["1A"]
+    climbed = ladder.climb(built, result.outcome.fill, FillOptions("mac"), 10)
+    assert level == 34 and climbed.level == level and climbed.proven
+
+
+def test_a_limit_returns_the_fill_it_started_from():
+    result = first_fill(WORDS)
+    climbed = ladder.climb(result.built, result.outcome.fill, FillOptions("mac"), 0.0)
+    assert climbed.fill == result.outcome.fill and climbed.level == climbed.start_level
+    assert not climbed.steps and not climbed.proven
+
+
+def test_ctrl_c_returns_the_best_fill_so_far(monkeypatch):
+    words = many_scores(3)
+    result = first_fill(words)
+    real = ladder.solve_built
+    calls = []
+
+    def second_call_interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ladder, "solve_built", second_call_interrupted)
+    climbed = ladder.climb(result.built, result.outcome.fill, FillOptions("mac"), 20)
+    assert climbed.interrupted and [s.status for s in climbed.steps][1:] == ["interrupted"]
+    assert fill_level(result.built, climbed.fill, frozenset()) == climbed.level
+    assert climbed.level >= climbed.start_level
+
+
+def test_best_fill_at_the_level_has_the_fewest_entries_there_then_the_best_total():
+    result = first_fill(WORDS)
+    improved, found = improve(result, FillOptions("mac"), 10)
+    level, fewest, total = truth(WORDS)
+    assert improved.verified and found.best is not None
+    assert (found.best.level, found.best.at_level, found.best.total) == (level, fewest, total)
+    assert found.best.optimal and found.best.fewest == fewest
+
+
+def test_optimize_stops_when_the_bound_is_met():
+    words = {w: 50 for w in WORDS}  # one score: the first fill is optimal
+    result = first_fill(words)
+    started = time.monotonic()
+    _, found = improve(result, FillOptions("mac"), 20)
+    assert time.monotonic() - started < 5
+    assert found.best is not None and found.best.optimal and found.best.search.rounds == 0
+    assert found.climb.next_level is None and found.climb.proven
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_optimize_is_never_worse_than_plain_fill(seed):
+    words = many_scores(10 + seed)
+    result = first_fill(words, seed=seed)
+    plain = sorted(words[result.built.words.words[w]] for w in result.outcome.fill)
+    improved, found = improve(result, FillOptions("mac", seed=seed), 5)
+    assert improved.verified and improved.outcome.fill == found.fill
+    better = sorted(words[result.built.words.words[w]] for w in found.fill)
+    assert (better[0], -better.count(better[0]), sum(better)) >= (
+        plain[0], -plain.count(plain[0]), sum(plain))
+
+
+def test_upper_level_is_the_top_tier_that_keeps_a_third():
+    result = first_fill(WORDS)
+    assert upper_level(result.built.problem, frozenset()) == 50  # 50+ keeps 9 of 24 words
+    one = first_fill({w: 50 for w in WORDS})
+    assert upper_level(one.built.problem, frozenset()) is None  # one score: no look
+
+
+def test_plain_fill_takes_an_upper_tier_fill_when_there_is_one():
+    level = truth(WORDS)[0]  # the words scored 20 or more fill the grid: the upper tier
+    words = {w: (50 if s >= level else 40) for w, s in WORDS.items()}
+    grid, dictionary = parse_grid(OPEN3), wordlist(words)
+    result = fill_grid(grid, dictionary, FillOptions("auto", 10))
+    assert result.verified and result.outcome.stats.extra.get("upper_level") == 50
+    assert {words[result.built.words.words[w]] for w in result.outcome.fill} == {50}
+    plain = fill_grid(grid, dictionary, FillOptions("auto", 10, upper_first=False))
+    assert "upper_level" not in plain.outcome.stats.extra
+
+
+@pytest.fixture()
+def files(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};{s}\n" for w, s in WORDS.items()), encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text(OPEN3, encoding="utf-8")
+    return grid, words
+
+
+def test_cli_optimize_reports_the_level_its_proof_and_the_tiers(files):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)["optimize"]
+    level, fewest, total = truth(WORDS)
+    assert (data["level"], data["proven"], data["next_level"]) == (level, True, level + 10)
+    assert (data["at_level"], data["total_score"], data["optimal"]) == (fewest, total, True)
+    assert sum(data["tiers"].values()) == 6 and len(data["weak"]) == 6
+    assert f"--min-score {level + 10} --certificate DIR" in data["prove_command"]
+    text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10"])
+    assert f"level {level} reached, proven the highest: no fill at {level + 10}" in text.output
+    assert "entries per score:" in text.output and "weak entries" in text.output
+
+
+def test_cli_optimize_certificate_proves_the_level_above(files, tmp_path):
+    grid, words = files
+    folder = tmp_path / "cert"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "20",
+                                 "--certificate", str(folder)])
+    assert result.exit_code == 0, result.output
+    level = truth(WORDS)[0]
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["result"] == "unfillable" and manifest["rules"]["min_score"] == level + 10
+    checked = runner.invoke(app, ["check-proof", str(folder), "--grid", str(grid), "--dict",
+                                  str(words)])  # the formula rebuilt from the user's own files
+    assert checked.exit_code == 1 and "VERIFIED" in checked.output, checked.output
+    alone = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--certificate",
+                                str(tmp_path / "c2")])
+    assert alone.exit_code == 2 and "--optimize" in alone.output
+
+
+def test_cli_certificate_at_the_top_score_says_there_is_nothing_above(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};50\n" for w in WORDS), encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text(OPEN3, encoding="utf-8")
+    folder = tmp_path / "cert"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--certificate", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "the top score among this grid's candidates" in result.output
+    assert "no certificate: the level reached is the top score" in result.output
+    assert not (folder / "manifest.json").exists()
+
+
+def test_cli_optimize_certificate_refuses_an_output_inside_its_folder(files, tmp_path):
+    grid, words = files
+    folder = tmp_path / "cert"
+    folder.mkdir()  # new or empty: a certificate folder, but no place for the puzzle
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize",
+                                 "--certificate", str(folder), "--out", str(folder / "f.txt")])
+    assert result.exit_code == 2 and "lies in the certificate folder" in result.output

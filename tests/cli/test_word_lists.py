@@ -1,0 +1,168 @@
+"""Word lists as users keep them: the formats and examples of docs/word-lists.md, score scales,
+stacked lists (the first listed wins), bans, and certificates over a stacked list."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.cli import app
+from xwsat.errors import XwsatError
+from xwsat.word_stack import parse_list_spec, stacked_words
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "word-lists.md"
+runner = CliRunner()
+_BLOCK = re.compile(r"```wordlist (\S+)\n(.*?)```\nRead as: (.*?)\n", re.DOTALL)
+_STACKED = re.compile(r"Stacked, `(.*?)` reads as: (.*?)\n\n", re.DOTALL)
+
+
+def scores_of(text: str) -> dict[str, int]:
+    """``CAKE 100, PIE 70`` -> {"CAKE": 100, "PIE": 70}."""
+    pairs = (item.rsplit(" ", 1) for item in " ".join(text.split()).split(", "))
+    return {word: int(score) for word, score in pairs}
+
+
+def as_read(words) -> dict[str, int]:
+    return {w: int(s) for w, s in zip(words.words, words.scores)}
+
+
+@pytest.fixture()
+def doc_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The doc's example lists written as the files they name, in a scratch folder."""
+    monkeypatch.chdir(tmp_path)
+    blocks = _BLOCK.findall(DOC.read_text(encoding="utf-8"))
+    for spec, body, _ in blocks:
+        Path(re.sub(r":\d+(-\d+)?$", "", spec)).write_text(body, encoding="utf-8")
+    return [(spec, expected) for spec, _, expected in blocks]
+
+
+def test_every_example_list_of_the_doc_reads_as_it_says(doc_lists):
+    assert len(doc_lists) >= 5
+    for spec, expected in doc_lists:
+        words, _ = stacked_words([spec])
+        assert as_read(words) == scores_of(expected), spec
+
+
+def test_every_stacking_example_of_the_doc_reads_as_it_says(doc_lists):
+    examples = _STACKED.findall(DOC.read_text(encoding="utf-8"))
+    assert len(examples) >= 2
+    for command, expected in examples:
+        args = command.split()
+        specs = [args[i + 1] for i, a in enumerate(args) if a == "--dict"]
+        bans = [args[i + 1] for i, a in enumerate(args) if a == "--ban"]
+        words, _ = stacked_words(specs, ban=bans)
+        assert as_read(words) == scores_of(expected), command
+
+
+def test_the_first_listed_wins_score_and_clue(tmp_path):
+    mine, big = tmp_path / "mine.txt", tmp_path / "big.txt"
+    mine.write_text("cake;10;my clue\nzebra;40\n", encoding="utf-8")
+    big.write_text("CAKE;90;their clue\nPIE;70;pastry\n", encoding="utf-8")
+    words, notes = stacked_words([str(mine), str(big)])
+    read = as_read(words)
+    assert read == {"CAKE": 10, "PIE": 70, "ZEBRA": 40} and notes == []
+    clues = {words.words[i]: clue for i, clue in words.clues.items()}
+    assert clues == {"CAKE": "my clue", "PIE": "pastry"}
+    assert as_read(stacked_words([str(big), str(mine)])[0])["CAKE"] == 90
+    kept = as_read(stacked_words([str(mine), str(big)], min_score=20)[0])
+    assert "CAKE" not in kept  # the personal low score stands, so --min-score drops it
+
+
+def test_stacking_over_the_embedded_list_keeps_its_words(tmp_path):
+    mine = tmp_path / "mine.txt"
+    mine.write_text("zzyzx;50\nhouse;1\n", encoding="utf-8")
+    en, _ = stacked_words(["en"])
+    both, _ = stacked_words([f"{mine}:50", "en"])
+    read = as_read(both)
+    assert read["ZZYZX"] == 100 and read["HOUSE"] == 2
+    assert len(both) == len(en) + ("ZZYZX" not in set(en.words))
+
+
+def test_ban_removes_words_and_notes_unknown_ones(tmp_path):
+    base = tmp_path / "base.txt"
+    base.write_text("CAKE\nPIE\n", encoding="utf-8")
+    words, notes = stacked_words([str(base)], ban=["pie", "Kiwi"])
+    assert words.words == ("CAKE",) and notes == ["--ban KIWI: no word list has it"]
+    with pytest.raises(XwsatError, match="--ban '4x4'"):
+        stacked_words([str(base)], ban=["4x4"])
+    with pytest.raises(XwsatError, match="no usable words once the banned"):
+        stacked_words([str(base)], ban=["cake", "pie"])
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("{list}:50-10", "a score scale runs from low to high"),
+    ("{list}:0-0", "a score scale runs from low to high"),
+    ("{dir}/nowhere.txt:50", "no such file"),
+    ("{list}:40", "score 50 is outside 0-40"),
+])
+def test_bad_scales_are_one_line_errors(tmp_path, spec, message):
+    listed = tmp_path / "l.txt"
+    listed.write_text("cake;50\n", encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("....\n", encoding="utf-8")
+    text = spec.format(list=listed, dir=tmp_path)
+    result = runner.invoke(app, ["info", str(grid), "--dict", text])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_score_above_100_names_the_scale_option(tmp_path):
+    listed = tmp_path / "l.txt"
+    listed.write_text("cake;120\n", encoding="utf-8")
+    with pytest.raises(XwsatError, match=r"outside 0-100 \(give the list's scale"):
+        stacked_words([str(listed)])
+    assert as_read(stacked_words([f"{listed}:0-120"])[0]) == {"CAKE": 100}
+
+
+def test_a_file_named_like_a_scale_is_a_file(tmp_path):
+    odd = tmp_path / "list:50"
+    odd.write_text("cake;80\n", encoding="utf-8")
+    assert parse_list_spec(str(odd)).scale is None
+    assert as_read(stacked_words([str(odd)])[0]) == {"CAKE": 80}
+
+
+SQUARE = "...\n...\n...\n"
+FIRST_ROWS = ["TEN", "TAN", "TEA", "TAR"]  # the first across entry of each of the 4 fills
+
+
+def test_certificate_over_stacked_lists_with_bans_rechecks(tmp_path):
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("CAT\nARE\nTEN\nACE\nERA\nATE\nTAN\nNET\nEAT\nTEA\nART\nRAT\n")
+    second.write_text("ANT\nTAR\nCAR\nERE\nAGE\nGEE\nTOE\nONE\nEON\nNEE\nOAT\nCOT\n")
+    grid = tmp_path / "g.txt"
+    grid.write_text(SQUARE)
+    stack = ["--dict", str(first), "--dict", str(second)]
+    filled = runner.invoke(app, ["fill", str(grid), *stack, "--json"])
+    assert filled.exit_code == 0 and json.loads(filled.output)["grid"][0] in FIRST_ROWS
+    bans = [a for word in FIRST_ROWS for a in ("--ban", word)]
+    cert = tmp_path / "cert"
+    proved = runner.invoke(app, ["prove", str(grid), *stack, *bans, "--certificate", str(cert),
+                                 "-t", "60"])
+    assert proved.exit_code == 1, proved.output
+    kept = gzip.decompress((cert / "words.txt.gz").read_bytes()).decode().split()
+    assert len(kept) == 20 and "CAT" in kept and "COT" in kept and "TEN" not in kept
+    checked = runner.invoke(app, ["check-proof", str(cert)])
+    assert checked.exit_code == 1 and "VERIFIED" in checked.stdout, checked.output
+
+
+def test_cli_fill_never_uses_a_banned_word(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("CAT\nARE\nTEN\nACE\nERA\nATE\nTAN\nNET\nEAT\nTEA\nART\nRAT\n"
+                     "ANT\nTAR\nCAR\nERE\nAGE\nGEE\nTOE\nONE\nEON\nNEE\nOAT\nCOT\n")
+    grid = tmp_path / "g.txt"
+    grid.write_text(SQUARE)
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--ban", "tea",
+                                 "--ban", "kiwi", "--json"])
+    assert result.exit_code == 0, result.output
+    # the 4 fills are 2 pairs of transposes; TEA is in one pair, TEN in the other
+    assert json.loads(result.stdout)["grid"] in (["TEN", "ARE", "RAT"], ["TAR", "ERA", "NET"])
+    assert "--ban KIWI: no word list has it" in result.stderr
+    both = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--ban", "tea",
+                               "--ban", "TEN"])
+    assert both.exit_code == 1 and "UNFILLABLE" in both.stdout

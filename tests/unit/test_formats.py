@@ -1,0 +1,338 @@
+"""Puzzle files: every format round-trips (Latin, Cyrillic, Ñ), bad files fail in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xwsat.cli import app
+from xwsat.errors import XwsatError
+from xwsat.formats import Puzzle, read_grid, read_puzzle, render_puzzle, render_svg
+from xwsat.grid import extract_slots, parse_grid
+
+runner = CliRunner()
+
+CASES = {
+    "latin": ("C..#\n....\n#...\n", "CAT#\nOBOE\n#ALE\n"),
+    "cyrillic": ("Ё..#\n....\n#...\n", "ЁЖИ#\nДОМА\n#ЕЛЬ\n"),
+    "enye": ("Ñ..#\n....\n#...\n", "ÑOS#\nARTE\n#ALA\n"),
+}
+
+
+def puzzle(case: str) -> Puzzle:
+    pattern, solution = CASES[case]
+    return Puzzle(parse_grid(pattern), parse_grid(solution), {"1A": "first ; clue", "6A": "last"},
+                  "Test", "xwsat")
+
+
+def write(path: Path, data: str | bytes) -> Path:
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("ext", [".ipuz", ".json", ".puz"])
+def test_round_trip(tmp_path, case, ext):
+    p = puzzle(case)
+    if ext == ".puz" and case == "cyrillic":
+        with pytest.raises(XwsatError, match="do not fit"):
+            render_puzzle(p, "x.puz")
+        return
+    path = write(tmp_path / f"x{ext}", render_puzzle(p, f"x{ext}"))
+    back = read_puzzle(path)
+    assert back.pattern == p.pattern  # blocks and the given letter
+    assert back.solution == p.solution
+    assert back.clues == p.clues
+    assert back.title == "Test"
+    assert read_grid(path) == p.pattern
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_text_round_trip(tmp_path, case):
+    p = puzzle(case)
+    path = write(tmp_path / "x.txt", render_puzzle(p, "x.txt"))
+    assert read_grid(path) == p.solution
+    blank = write(tmp_path / "p.txt", p.pattern.to_text())
+    assert read_grid(blank) == p.pattern
+
+
+def test_ipuz_is_valid_and_numbered():
+    import ipuz
+
+    text = render_puzzle(puzzle("cyrillic"), "x.ipuz")
+    data = ipuz.read(text)
+    assert data["puzzle"][0][0] == {"cell": 1, "value": "Ё"}
+    assert data["puzzle"][1][0] == 4 and data["puzzle"][0][3] == "#"
+    assert [n for n, _ in data["clues"]["Down"]] == [1, 2, 3, 5]
+    assert data["solution"][1] == ["Д", "О", "М", "А"]
+    assert data["charset"].startswith("АБВГДЕЁЖ")  # a solver app must let the user type them
+    assert "Ñ" in ipuz.read(render_puzzle(puzzle("enye"), "x.ipuz"))["charset"]
+    assert "charset" not in ipuz.read(render_puzzle(puzzle("latin"), "x.ipuz"))  # A-Z: default
+
+
+def test_puz_is_readable_by_puzpy_with_checksums():
+    import puz
+
+    p = puz.load(render_puzzle(puzzle("enye"), "x.puz"))
+    assert p.solution == "ÑOS.ARTE.ALA"
+    assert p.fill == "Ñ--.----.---"
+    numbering = p.clue_numbering()
+    assert [c["num"] for c in numbering.across] == [1, 4, 6]
+    assert numbering.across[0]["clue"] == "first ; clue"
+
+
+def test_puz_clues_with_typography_are_spelt_in_its_one_byte_encoding():
+    """Curly quotes, dashes and ellipses are common in clues; a .puz holds ISO-8859-1 only, so
+    they are spelt in ASCII (the write failed after the search)."""
+    import puz
+
+    base = puzzle("enye")
+    clued = Puzzle(base.pattern, base.solution, {"1A": "Café “quoted” — dash…", "6A": "Ωmega"},
+                   "Tést – title", "xwsat")
+    p = puz.load(render_puzzle(clued, "x.puz"))
+    assert p.clues[0] == 'Café "quoted" -- dash...' and p.title == "Tést - title"
+    assert "?mega" in p.clues
+
+
+def test_puz_needs_a_full_solution():
+    with pytest.raises(XwsatError, match="complete solution"):
+        render_puzzle(Puzzle(parse_grid("...\n...\n")), "x.puz")
+
+
+def test_svg_numbers_letters_and_highlights():
+    p = puzzle("cyrillic")
+    slots = extract_slots(p.pattern)
+    svg = render_svg(p.solution, p.numbering(), highlight_slots=[slots[0]])
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert ">Ж</text>" in svg and ">5</text>" in svg
+    assert svg.count('fill-opacity="0.8"') == 3  # the three cells of 1A
+    blank = render_svg(p.pattern, p.numbering(), show_letters=False)
+    assert ">Ж</text>" not in blank and ">1</text>" in blank
+
+
+def test_html_embeds_the_puzzle():
+    html = render_puzzle(puzzle("enye"), "x.html")
+    assert html.startswith("<!DOCTYPE html>") and "ÑOS#" in html and "first ; clue" in html
+    assert "<script src" not in html and "http" not in html.split("<script")[1].split("</")[0]
+
+
+@pytest.mark.parametrize("name,data,message", [
+    ("bad.ipuz", "{not json", "not a valid ipuz"),
+    ("bad.ipuz", json.dumps({"version": "http://ipuz.org/v2", "kind": ["x"]}), "not a crossword"),
+    ("bad.puz", b"\x00garbage" * 10, "not a valid .puz"),
+    ("bad.json", "[1, 2]", "must be an object"),
+    ("bad.txt", "..x\n.#\n", "different widths"),
+])
+def test_bad_files_fail_in_one_line(tmp_path, name, data, message):
+    path = write(tmp_path / name, data)
+    with pytest.raises(XwsatError, match=message):
+        read_grid(path)
+    result = runner.invoke(app, ["fill", str(path), "--dict", str(tmp_path / "none.txt")])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture()
+def tiny_dict(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("CAT;60;Feline\nOBOE;50;Reed\nALE;40;Beer\nCO\nABA\nTOL\nEE\n",
+                    encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("ext", [".txt", ".json", ".ipuz", ".puz", ".svg", ".html"])
+def test_fill_out_picks_format_by_extension(tmp_path, tiny_dict, ext):
+    grid = write(tmp_path / "g.ipuz", render_puzzle(Puzzle(parse_grid(CASES["latin"][0])),
+                                                     "g.ipuz"))
+    out = tmp_path / f"filled{ext}"
+    result = runner.invoke(app, ["fill", str(grid), "--dict", str(tiny_dict), "--out", str(out),
+                                 "--backend", "cpsat", "--allow-repeats"])
+    assert result.exit_code == 0, result.output
+    assert out.exists()
+    if ext in (".json", ".ipuz", ".puz"):
+        back = read_puzzle(out)
+        assert back.solution is not None and back.solution.rows[0].startswith("CAT")
+        assert back.clues.get("1A") == "Feline"
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium for the browser test")
+@pytest.mark.parametrize("case", ["enye", "cyrillic", "hostile"])
+def test_html_page_works_in_headless_chromium(tmp_path, case):
+    lang = {"enye": "es", "cyrillic": "ru", "hostile": "en"}[case]  # localised buttons
+    shown = puzzle("latin" if case == "hostile" else case)
+    if case == "hostile":  # clues that would end or re-open the script element if unescaped
+        shown = Puzzle(shown.pattern, shown.solution,
+                       {"1A": "<!--<script>", "6A": "</script><b>&amp;"}, "<!--", "</title>")
+    page = write(tmp_path / "p.html", render_puzzle(shown, "p.html", lang))
+    profile = tmp_path / "profile"
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+               "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
+               "--dump-dom", page.as_uri() + "#selftest"]
+    dom = subprocess.run(command, capture_output=True, text=True, timeout=90).stdout
+    assert "<title>SELFTEST PASS" in dom, dom[-2000:]
+    assert "FAIL" not in dom.split('id="selftest"')[1]
+
+
+def test_convert_between_formats_with_dictionary_clues(tmp_path, tiny_dict):
+    solved = write(tmp_path / "s.txt", "CAT#\nOBOE\n#ALE\n")
+    out = tmp_path / "s.puz"
+    result = runner.invoke(app, ["convert", str(solved), str(out), "--dict", str(tiny_dict)])
+    assert result.exit_code == 0, result.output
+    back = read_puzzle(out)
+    assert back.solution == parse_grid("CAT#\nOBOE\n#ALE\n")
+    assert back.pattern.rows[0] == "...#" and back.clues["1A"] == "Feline"
+    again = tmp_path / "s.ipuz"
+    assert runner.invoke(app, ["convert", str(out), str(again)]).exit_code == 0
+    assert read_puzzle(again).clues == back.clues
+    bad = runner.invoke(app, ["convert", str(out), str(tmp_path / "s.doc")])
+    assert bad.exit_code == 2 and "unknown output format" in bad.output
+    # an all-block grid was taken as a complete solution, which .ipuz drops: "would not read back"
+    blocks = write(tmp_path / "b.txt", "###\n###\n")
+    assert runner.invoke(app, ["convert", str(blocks), str(tmp_path / "b.ipuz")]).exit_code == 0
+    assert read_puzzle(tmp_path / "b.ipuz").pattern.rows == ("###", "###")
+    # a text grid holds no clues: it said "wrote s.txt (..., 3 clues)" and dropped them
+    plain = runner.invoke(app, ["convert", str(again), str(tmp_path / "plain.txt")])
+    assert plain.exit_code == 0 and "0 clues" in plain.stdout, plain.output
+    assert "clues not written" in plain.stderr
+
+
+@pytest.mark.parametrize("ext", [".ipuz", ".json", ".puz"])
+def test_copyright_and_notes_go_across_every_format(tmp_path, ext):
+    # convert kept only title, author and clues: a constructor's copyright line and notes
+    # vanished on the way to another format
+    base = puzzle("latin")
+    p = Puzzle(base.pattern, base.solution, base.clues, "T", "A", copyright="(c) 2026 Me",
+               notes="N.B.")
+    first = write(tmp_path / f"x{ext}", render_puzzle(p, f"x{ext}"))
+    for other in (".ipuz", ".json", ".puz"):
+        out = tmp_path / f"y{other}"
+        result = runner.invoke(app, ["convert", str(first), str(out), "--force"])
+        assert result.exit_code == 0, result.output
+        back = read_puzzle(out)
+        assert (back.copyright, back.notes, back.author) == ("(c) 2026 Me", "N.B.", "A")
+
+
+def test_json_keeps_the_shortest_entry_length(tmp_path):
+    # a fill with --min-length 3 leaves 2-cell runs without an entry; converting its .json
+    # renumbered with 2-letter entries and put the clues on the wrong ones
+    grid, solution = parse_grid("...\n..#\n"), parse_grid("CAT\nOX#\n")
+    p = Puzzle(grid, solution, {"1A": "Feline"}, "T", min_length=3)
+    first = write(tmp_path / "x.json", render_puzzle(p, "x.json"))
+    back = read_puzzle(first)
+    assert back.min_length == 3 and [s.name for s in back.slots] == ["1A"]
+    svg = tmp_path / "x.svg"
+    assert runner.invoke(app, ["convert", str(first), str(svg)]).exit_code == 0
+    again = tmp_path / "y.json"
+    assert runner.invoke(app, ["convert", str(first), str(again)]).exit_code == 0
+    assert json.loads(again.read_text(encoding="utf-8"))["entries"][0]["clue"] == "Feline"
+
+
+def test_a_solvers_wrong_letter_in_a_puz_is_not_a_given(tmp_path):
+    import puz
+
+    data = render_puzzle(puzzle("latin"), "x.puz")
+    p = puz.load(data)
+    fill = list(p.fill)
+    fill[1], fill[2] = "X", "T"  # a wrong guess where the solution has A; a right one (T)
+    p.fill = "".join(fill)
+    back = read_puzzle(write(tmp_path / "x.puz", p.tobytes()))
+    assert back.pattern.rows[0] == "C.T#"  # C was given, T agrees with the solution, X does not
+
+
+@pytest.mark.parametrize("ext", [".ipuz", ".json", ".puz"])
+def test_circled_cells_go_across_every_format_and_are_drawn(tmp_path, ext):
+    # a theme's circles (.puz GEXT, ipuz shapebg) were dropped by every conversion
+    base = puzzle("latin")
+    p = Puzzle(base.pattern, base.solution, base.clues, "T", circles=frozenset({1, 5, 10}))
+    first = write(tmp_path / f"x{ext}", render_puzzle(p, f"x{ext}"))
+    assert read_puzzle(first).circles == {1, 5, 10}
+    for other in (".ipuz", ".json", ".puz", ".svg", ".html"):
+        out = tmp_path / f"y{other}"
+        result = runner.invoke(app, ["convert", str(first), str(out), "--force"])
+        assert result.exit_code == 0, result.output
+        if other == ".svg":
+            assert out.read_text(encoding="utf-8").count("<circle") == 3
+        elif other == ".html":
+            assert '"circles": [1, 5, 10]' in out.read_text(encoding="utf-8")
+        else:
+            assert read_puzzle(out).circles == {1, 5, 10}
+
+
+def test_a_page_that_cannot_check_its_answers_says_so(tmp_path):
+    # a --min-length 3 fill leaves cells in no entry without a letter: the solving page then has
+    # no solution to check against, which it did without a word
+    p = Puzzle(parse_grid("...\n..#\n"), parse_grid("CAT\n..#\n"), {"1A": "Feline"}, "T",
+               min_length=3)
+    source = write(tmp_path / "x.json", render_puzzle(p, "x.json"))
+    result = runner.invoke(app, ["convert", str(source), str(tmp_path / "x.html")])
+    assert result.exit_code == 0, result.output
+    assert "note: 2 white cells of the solution are in no entry" in result.output
+    full = write(tmp_path / "y.json", render_puzzle(puzzle("latin"), "y.json"))
+    quiet = runner.invoke(app, ["convert", str(full), str(tmp_path / "y.html")])
+    assert quiet.exit_code == 0 and "note:" not in quiet.output
+
+
+def test_a_puz_that_cannot_hold_a_clue_says_so(tmp_path) -> None:
+    # clue text outside ISO-8859-1 became '?' without a word
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
+    grid.write_text("..\n..\n")
+    words.write_text("AB;50;日本 one\nCD;50;two 日\nAC;50;three\nBD;50;four\n", encoding="utf-8")
+    runner = CliRunner()
+    puz = runner.invoke(app, ["fill", str(grid), "-d", str(words), "-o", str(tmp_path / "f.puz")])
+    assert puz.exit_code == 0 and "a .puz cannot hold" in puz.stderr
+    ipuz = runner.invoke(app, ["fill", str(grid), "-d", str(words), "-o",
+                               str(tmp_path / "f.ipuz")])
+    assert ipuz.exit_code == 0 and "cannot hold" not in ipuz.stderr
+
+
+def _convert_notes(source: Path, tmp_path: Path) -> list[str]:
+    result = runner.invoke(app, ["convert", str(source), str(tmp_path / "out.ipuz"), "--force"])
+    assert result.exit_code == 0, result.output
+    return [line for line in result.stderr.splitlines() if line.startswith("note:")]
+
+
+def test_what_a_reader_cannot_keep_is_said_not_dropped(tmp_path):
+    # a scrambled .puz solution, a digit or a rebus in a .puz solution, an
+    # .ipuz solution letter on a block or block on an open cell, all lost without a word
+    import puz
+
+    data = render_puzzle(puzzle("latin"), "x.puz")
+    assert _convert_notes(write(tmp_path / "plain.puz", data), tmp_path) == []
+    locked = puz.load(data)
+    locked.lock_solution(1234)
+    notes = _convert_notes(write(tmp_path / "locked.puz", locked.tobytes()), tmp_path)
+    assert len(notes) == 1 and "scrambled" in notes[0]
+    digit = puz.load(data)
+    digit.solution = "C1" + digit.solution[2:]
+    notes = _convert_notes(write(tmp_path / "digit.puz", digit.tobytes()), tmp_path)
+    assert len(notes) == 1 and "digit or symbol instead of a letter: 1," in notes[0]
+    rebus = puz.load(data)  # cell 1 holds AXE: the solution string keeps its first letter
+    rebus.extensions[puz.Extensions.Rebus] = bytes([0, 2] + [0] * 10)
+    rebus.extensions[puz.Extensions.RebusSolutions] = b" 1:AXE;"
+    rebus._extensions_order.extend([puz.Extensions.Rebus, puz.Extensions.RebusSolutions])
+    notes = _convert_notes(write(tmp_path / "rebus.puz", rebus.tobytes()), tmp_path)
+    assert len(notes) == 1 and "rebus cells (several letters in one square): 1," in notes[0]
+    doc = json.loads(render_puzzle(puzzle("latin"), "x.ipuz"))
+    doc["solution"][1][1] = "#"  # a block where the puzzle has an open cell
+    notes = _convert_notes(write(tmp_path / "hole.ipuz", json.dumps(doc)), tmp_path)
+    assert len(notes) == 1 and "solution blocks on the puzzle's open cells: 1," in notes[0]
+    doc = json.loads(render_puzzle(puzzle("latin"), "x.ipuz"))
+    doc["solution"][0][3] = "Z"  # row 1, column 4 is a block
+    notes = _convert_notes(write(tmp_path / "z.ipuz", json.dumps(doc)), tmp_path)
+    assert len(notes) == 1 and "letters on the puzzle's blocks: 1," in notes[0]

@@ -1,0 +1,2 @@
+"""The numba-compiled MAC search (the `mac` back-end): model, state, kernel, its ahead-of-time
+build, proofs and shared nogoods."""

@@ -1,0 +1,81 @@
+"""The best fill at the level reached, by the measure constructors use: fewest entries at the
+lowest score used, then the highest total.
+
+Both go into one CP-SAT objective (``xwsat.optimize``, its table model and neighbourhood search
+reused): each counted entry is worth its score, plus ``big`` when it scores above the level,
+with ``big`` larger than any total, so one entry fewer at the level outweighs any total. The
+bound says how few entries at the level any fill can have: a slot whose candidates all sit at
+the level is one of them, and when the next level is proven to have no fill, at least one entry
+is. The search stops the moment its fill meets the bound.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from xwsat.optimize import Optimized, Progress, Valuation, optimize_fill
+from xwsat.problem import Built
+from xwsat.propagate import propagate
+from xwsat.quality.levels import at_level, fill_scores
+
+
+@dataclass(frozen=True)
+class Best:
+    """The best fill found at ``level``, how many counted entries sit there and the fewest
+    possible (proven), its total score and, at that count, the highest possible."""
+
+    fill: tuple[int, ...]
+    level: int
+    at_level: int
+    fewest: int
+    total: int
+    total_bound: int | None  # None when a fill with fewer entries at the level may exist
+    optimal: bool
+    search: Optimized
+
+
+def _worth(built: Built, level: int, exempt: frozenset[int]) -> tuple[Valuation, int]:
+    """The valuation, and its ``big``: more than any fill's total score."""
+    scores = built.words.scores.astype(np.int64)
+    big = int(scores.max(initial=0)) * len(built.slots) + 1
+    return Valuation(scores + big * (scores > level), exempt), big
+
+
+def _one_at_level_bound(value: Valuation, candidates: tuple[np.ndarray, ...], level: int,
+                        scores: np.ndarray) -> int | None:
+    """The best worth when at least one counted entry sits at ``level``, or None if no slot
+    can take a word there."""
+    best_each = [int(value.of(s, c).max()) for s, c in enumerate(candidates)]
+    losses = [best_each[s] - int(value.of(s, c[scores[c] <= level]).max())
+              for s, c in enumerate(candidates)
+              if s not in value.exempt and (scores[c] <= level).any()]
+    return sum(best_each) - min(losses) if losses else None
+
+
+def best_at_level(built: Built, start: tuple[int, ...], level: int, exempt: frozenset[int],
+                  proven: bool, time_limit: float, seed: int = 0,
+                  progress: Progress | None = None) -> Best:
+    """Improve ``start`` (a fill at ``level``) for ``time_limit`` seconds; ``proven``: the
+    next level is known to have no fill."""
+    started = time.perf_counter()
+    value, big = _worth(built, level, exempt)
+    within = at_level(built.problem, level, exempt)
+    pruned = propagate(within)
+    within = pruned.problem if pruned.wiped is None else within
+    bound = (_one_at_level_bound(value, within.candidates, level, built.words.scores)
+             if proven else None)
+    left = max(0.1, time_limit - (time.perf_counter() - started))
+    found = optimize_fill(built, start, left, seed, progress=progress, value=value,
+                          within=within, bound=bound)
+    counted = len(built.slots) - len(exempt)
+    entries = fill_scores(built, found.fill, exempt)
+    at = sum(1 for score in entries if score <= level)
+    above_most = found.bound // big
+    fewest = max(counted - above_most, 1 if proven else 0)
+    total = sum(entries)
+    total_bound = found.bound - big * above_most if counted - above_most == at else None
+    return Best(found.fill, level, at, min(fewest, at), total, total_bound, found.optimal,
+                found)

@@ -1,0 +1,71 @@
+"""The upper look of plain ``fill``: before the usual search, a short try of the compiled
+search on the list's upper score levels only.
+
+Constructors keep the fill a filler returns first. Where a list has tiers (Spread the
+Wordlist: 40 and 50 at ``--min-score 40``) a fill from its upper tier alone usually exists and
+the compiled search finds it in a fraction of a second; that fill is a fill of the whole list,
+with no weak entry. A try that fails proves nothing and costs ``UPPER_LOOK_NODES`` decisions
+(counted in decisions, not seconds, so that a seed gives the same fill under any load): the
+usual search follows, on the whole list. A list with one score (wamerican, lex) skips it, and
+so does every run with ``XWSAT_UPPER_LOOK=0`` in its environment (for measuring its cost).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+from xwsat.guard import interruption
+from xwsat.outcome import Limits, Outcome, Status, stopped
+from xwsat.problem import Built, FillProblem
+from xwsat.propagate import propagate
+from xwsat.quality.levels import at_level, exempt_slots, levels, open_scores
+
+UPPER_SHARE = 1 / 3  # the upper levels keep at least this share of the open slots' candidates
+# the try's budget: the upper tier of Spread the Wordlist filled the NYT-style 15x15s and amer15
+# within 97-1,304 decisions (3 seeds each); hard grids spend it all (robust15: 1-2 s)
+UPPER_LOOK_NODES = 1_500
+UPPER_LOOK_MIN_S = 1.0  # a shorter time limit goes to the usual search alone
+
+
+def upper_level(problem: FillProblem, exempt: frozenset[int]) -> int | None:
+    """The highest level that keeps at least ``UPPER_SHARE`` of the counted candidates; None
+    when that is the lowest level (nothing would be left out)."""
+    scores = open_scores(problem, exempt)
+    steps = levels(problem, exempt)
+    chosen = next((level for level in reversed(steps)
+                   if (scores >= level).sum() >= UPPER_SHARE * len(scores)), None)
+    return None if chosen is None or chosen == steps[0] else chosen
+
+
+def upper_look(built: Built, problem: FillProblem, staged: list[tuple[str, float]],
+               limits: Limits) -> Outcome | None:
+    """A verified-later fill from the upper levels of ``problem`` (propagated already), or None
+    (no tiers, no compiled search among the racers, too short a limit, or no fill in time)."""
+    if os.environ.get("XWSAT_UPPER_LOOK", "1") == "0" or all(
+            not spec.startswith("mac") for spec, _ in staged):
+        return None
+    if limits.time_limit and limits.time_limit < 4 * UPPER_LOOK_MIN_S:
+        return None
+    from xwsat.backends.mac import MacBackend, compiled
+
+    if not compiled():
+        return None
+    exempt = exempt_slots(built)
+    level = upper_level(problem, exempt)
+    if level is None:
+        return None
+    sub = propagate(at_level(problem, level, exempt))
+    if sub.wiped is not None or sub.hall is not None:
+        return None
+    look = MacBackend()
+    look.max_nodes = UPPER_LOOK_NODES
+    try:
+        outcome = look.solve(sub.problem, replace(limits, time_limit=limits.time_limit / 4
+                                                  if limits.time_limit else None))
+    except KeyboardInterrupt as exc:  # the whole command stops: undecided, as the race would be
+        return stopped("mac", *interruption(exc))
+    if outcome.status is not Status.FILLED:
+        return None
+    extra = dict(outcome.stats.extra, upper_level=level)
+    return replace(outcome, stats=replace(outcome.stats, extra=extra))
