@@ -42,7 +42,17 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from en_levels import FLAGGED, LOWEST, base_of, flagged_entries, level, ordered_senses, quality
+from en_levels import (
+    FLAGGED,
+    MAX_PER_LENGTH,
+    TAIL,
+    base_of,
+    common,
+    flagged_entries,
+    level,
+    ordered_senses,
+    quality,
+)
 from en_sources import (
     DICT_DIR,
     SCOWL_LISTS,
@@ -85,19 +95,35 @@ def gather(dict_dir: Path = DICT_DIR, wordnet_dir: Path = WORDNET_DIR) -> dict[s
 
 
 def score_entries(entries: dict[str, Evidence]) -> dict[str, int]:
-    """The score level of every kept entry."""
+    """The score level of every kept entry: the obscure tail only where it is a common
+    spelling (``common``), at most ``MAX_PER_LENGTH`` entries per length."""
     lemmas = {w for w, ev in entries.items() if ev.senses and ev.words == 1}
     flagged = flagged_entries(entries, lemmas)
-    scores = {}
+    ranked: dict[str, tuple[int, float]] = {}
     for word, ev in entries.items():
         if not keep(ev):
             continue
         base = None if ev.senses else base_of(word, lemmas)
-        score = level(quality(ev, word, entries[base] if base else None))
-        if score == LOWEST and ev.words > 1 and ev.zipf == 0:
-            continue  # the weakest WordNet phrases (SEA ASTER, GUM ARABIC TREE) add no fill
-        scores[word] = FLAGGED if word in flagged else score
-    return scores
+        q = quality(ev, word, entries[base] if base else None)
+        if level(q) <= TAIL and not common(word, ev):
+            continue  # an obscure tail (RECIPROCALNESS, SEA ASTER) adds little fill, much proof
+        ranked[word] = (level(q), q)
+    kept = capped(ranked, MAX_PER_LENGTH)
+    return {w: FLAGGED if w in flagged else ranked[w][0] for w in kept}
+
+
+def capped(ranked: dict[str, tuple[int, float]], limits: dict[int, int]) -> set[str]:
+    """Per length, the ``limits[length]`` entries of highest (level, quality), word order
+    breaking ties; an offensive entry competes at the level its quality earns (it stays in the
+    list, flagged, as in the list this one replaced)."""
+    by_length: dict[int, list[str]] = {}
+    for word in ranked:
+        by_length.setdefault(len(word), []).append(word)
+    kept = set()
+    for length, words in by_length.items():
+        words.sort(key=lambda w: (-ranked[w][0], -ranked[w][1], w))
+        kept.update(words[: limits.get(length, len(words))])
+    return kept
 
 
 def shortened(clue: str) -> str:

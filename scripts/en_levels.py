@@ -29,6 +29,22 @@ LEVELS = {
 LOWEST = 10
 FLAGGED = 5  # offensive: below every level, so a fill uses it only when nothing else fits
 THRESHOLDS = ((3.6, 60), (3.0, 50), (2.4, 40), (1.8, 30), (1.2, 20))
+# The list's size. A proof that a grid cannot be filled grows steeply with the candidates per
+# slot (on the hard 15x15 patterns, the same number of words as the frequency-scored list this
+# one replaced, with phrases and names in place of its obscure words, took twice its time), and
+# an obscure tail gives a constructor little. So entries scored TAIL or below are kept only if
+# they are common spellings (``common``: SCOWL's large list or wordfreq's common words, the
+# make-up of that list), and per length at most SIZE_SHARE of that list's size
+# (PREVIOUS_SIZES, 120,854 words in all) is kept: the entries of the highest levels, by
+# quality within a level.
+TAIL = 20
+SIZE_SHARE = 0.9
+PREVIOUS_SIZES = {
+    2: 273, 3: 1835, 4: 4167, 5: 7665, 6: 12220, 7: 16752, 8: 18419, 9: 17558, 10: 14562,
+    11: 10742, 12: 7212, 13: 4443, 14: 2450, 15: 1333, 16: 648, 17: 346, 18: 129, 19: 71,
+    20: 19, 21: 10,
+}
+MAX_PER_LENGTH = {n: int(SIZE_SHARE * size) for n, size in PREVIOUS_SIZES.items()}
 
 SCOWL_BONUS = {50: 0.6, 70: 0.2, 80: -0.2, 95: -0.5, None: -0.4}
 DERIVED = ("NESS", "NESSES", "LY", "ISM", "ISMS", "IST", "ISTS", "ABLE", "LESS", "FUL",
@@ -57,6 +73,12 @@ DRY_PHRASE_LEX = {"noun.plant", "noun.animal", "noun.body", "noun.substance", "n
 INFLECTIONS = (("S", ""), ("ES", ""), ("IES", "Y"), ("ED", "E"), ("ED", ""), ("IED", "Y"),
                ("ING", ""), ("ING", "E"), ("ER", ""), ("ER", "E"), ("EST", ""), ("EST", "E"),
                ("IER", "Y"), ("IEST", "Y"))
+
+
+def common(word: str, ev: Evidence) -> bool:
+    """A spelling in SCOWL's large list (size level 70 or below, lower case) or one wordfreq
+    sees often (zipf 3, or 4 for two letters): what a spell checker or a reader knows."""
+    return (ev.scowl or 99) <= 70 or ev.zipf >= (4.0 if len(word) == 2 else 3.0)
 
 
 def base_of(word: str, lemmas: set[str]) -> str | None:

@@ -19,6 +19,11 @@ Usage::
     python scripts/measure_en_against_yardstick.py --dict en \
         --grids grids/american/2020*_empty.txt \
         grids/small/amer15.txt --min-score 0,50 --seeds 0,1,2 --json-out rows.jsonl
+
+``--dict`` takes several lists, comma-separated: their fills of each grid and seed then run one
+after another (interleaved), so that they are compared under the same conditions, and the rank
+agreement is also given on the entries every list shares with the yardstick (a list that leaves
+out its obscure tail is otherwise judged on fewer, harder-to-rank entries).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 TOP_TIER = 50
+LOCK = Path("/work/measure.lock")  # shared machines: fills wait for other measurements
 
 
 def load_yardstick() -> dict[str, int]:
@@ -116,6 +122,8 @@ def fill_entries(grid: Path, dictionary: str, seed: int, min_score: int,
            "--dict", dictionary, "--seed", str(seed), "--json", "--time-limit", str(time_limit)]
     if min_score:
         cmd += ["--min-score", str(min_score)]
+    if LOCK.exists():
+        cmd = ["flock", str(LOCK), *cmd]
     run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     try:
         record = json.loads(run.stdout)
@@ -162,30 +170,40 @@ def main() -> int:
     from xwsat.words import load_words
 
     tiers = load_yardstick()
-    words = load_words(args.dict)
-    scores = dict(zip(words.words, words.scores.tolist()))
-    print(f"list {words.source}: {len(scores):,} entries; yardstick: {len(tiers):,} entries; "
-          f"shared: {len(set(scores) & set(tiers)):,}")
-    for name, row in agreement(scores, tiers).items():
-        print(f"spearman {name:8s} {row['spearman']:.3f} on {row['entries']:,} shared entries")
-    if args.ceiling:
-        for name, value in ceiling(scores, tiers).items():
-            print(f"ceiling  {name:8s} {value:.3f} (a lookup table over the evidence, fitted on "
-                  "the tuning half)")
+    names = args.dict.split(",")
+    lists = {name: load_words(name) for name in names}
+    common = set(tiers).intersection(*(words.words for words in lists.values()))
+    for words in lists.values():
+        scores = dict(zip(words.words, words.scores.tolist()))
+        print(f"list {words.source}: {len(scores):,} entries; yardstick: {len(tiers):,} "
+              f"entries; shared: {len(set(scores) & set(tiers)):,}")
+        for half, row in agreement(scores, tiers).items():
+            print(f"spearman {half:8s} {row['spearman']:.3f} on {row['entries']:,} shared entries")
+        if len(names) > 1:  # the same entries for every list: no list is judged on its own
+            for half, row in agreement({w: scores[w] for w in common}, tiers).items():
+                print(f"spearman {half:8s} {row['spearman']:.3f} on the {row['entries']:,} "
+                      "entries every list shares with the yardstick")
+        if args.ceiling:
+            for half, value in ceiling(scores, tiers).items():
+                print(f"ceiling  {half:8s} {value:.3f} (a lookup table over the evidence, fitted "
+                      "on the tuning half)")
     rows = []
     for min_score in (int(x) for x in args.min_score.split(",")):
         for grid in args.grids:
             for seed in (int(x) for x in args.seeds.split(",")):
-                status, entries = fill_entries(grid, args.dict, seed, min_score, args.time_limit)
-                row = {"grid": str(grid), "seed": seed, "min_score": min_score,
-                       "status": status, **grade(entries, tiers)}
-                rows.append(row)
-                share = f"{row['top_share']:.0%}" if row["top_share"] is not None else "-"
-                print(f"fill {grid.name} seed {seed} min-score {min_score}: {status}, "
-                      f"{row['entries']} entries, top tier {share}, lacking "
-                      f"{len(row['lacking'])} {' '.join(row['lacking'])}", flush=True)
-    for min_score in sorted({r["min_score"] for r in rows}):
-        print(summary([r for r in rows if r["min_score"] == min_score], min_score))
+                for name in names:
+                    status, entries = fill_entries(grid, name, seed, min_score, args.time_limit)
+                    row = {"dict": name, "grid": str(grid), "seed": seed,
+                           "min_score": min_score, "status": status, **grade(entries, tiers)}
+                    rows.append(row)
+                    share = f"{row['top_share']:.0%}" if row["top_share"] is not None else "-"
+                    print(f"fill {grid.name} {Path(name).name} seed {seed} min-score {min_score}: "
+                          f"{status}, {row['entries']} entries, top tier {share}, lacking "
+                          f"{len(row['lacking'])} {' '.join(row['lacking'])}", flush=True)
+    for name in names:
+        for min_score in sorted({r["min_score"] for r in rows}):
+            print(f"{Path(name).name} " + summary(
+                [r for r in rows if r["min_score"] == min_score and r["dict"] == name], min_score))
     if args.json_out:
         args.json_out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return 0

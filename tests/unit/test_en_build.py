@@ -4,6 +4,7 @@ and its measurement against a yardstick, on small made-up data: no Debian word l
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,13 @@ def test_common_words_outrank_rare_forms_abbreviations_and_derivations():
     assert q(long_word, "CHARACTERIZATION", None) < q(plain, "PLAIN", None)
 
 
+def test_each_length_keeps_its_highest_entries_up_to_its_limit():
+    ranked = {"OBOE": (50, 3.2), "ERNE": (40, 2.5), "ANIL": (10, 0.3), "AGAR": (40, 2.9),
+              "OX": (10, 0.1), "ICECREAM": (20, 1.5)}
+    kept = build.capped(ranked, {4: 3, 2: 0})
+    assert kept == {"OBOE", "AGAR", "ERNE", "ICECREAM"}  # no limit for 8 letters
+
+
 def test_archaic_and_taxonomic_senses_lower_the_score():
     plain = Evidence(zipf=2.5, scowl=70, senses=[sense("a coterie")])
     archaic = Evidence(zipf=2.5, scowl=70, senses=[
@@ -171,6 +179,8 @@ def test_embedded_english_uses_the_levels():
     allowed = set(levels.LEVELS) | {levels.FLAGGED}
     assert set(en.scores.tolist()) <= allowed
     score = dict(zip(en.words, en.scores.tolist()))
-    assert score["OCEAN"] == 60 and score["RECIPROCALNESS"] <= 20
+    assert score["OCEAN"] == 60 and "RECIPROCALNESS" not in score
     assert score["LASTSTRAW"] >= 20 and score["BITCH"] == levels.FLAGGED
-    assert len(en) > 150_000
+    lengths = Counter(len(w) for w in en.words)
+    assert all(n <= levels.MAX_PER_LENGTH[length] for length, n in lengths.items())
+    assert len(en) > 100_000
