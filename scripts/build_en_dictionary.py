@@ -1,161 +1,179 @@
-"""Build the embedded default English dictionary ``xwsat/data/en.txt.gz`` (with WordNet clues).
+"""Build the embedded default English dictionary ``xwsat/data/en.txt.gz``: entries a crossword
+constructor would use, scored in a few levels, with WordNet clues.
 
-Why these sources: all come from package registries (Debian apt and PyPI), so the
-build is reproducible on a machine without general internet access, and both carry
-licences that allow redistribution (see ``xwsat/data/NOTICE.md``).
+Why these sources: all come from package registries (Debian apt and PyPI), so the build is
+reproducible on a machine without general internet access, and all carry licences that allow
+redistribution (``xwsat/data/NOTICE.md``):
 
-* SCOWL via Debian ``wamerican-large`` (/usr/share/dict/american-english-large):
-  a curated, spell-checker quality list of real English words. We keep the entries
-  that start with a lower-case letter (proper nouns are skipped) and drop the
-  possessive forms ending in ``'s`` (``children's`` would otherwise become the
-  non-word CHILDRENS).
-* ``wordfreq`` (PyPI), English "large" list: gives every word a frequency, used
-  for the score. It also adds common fill that SCOWL lacks (names, abbreviations,
-  contractions such as DONT): tokens of length >= 3 with zipf >= 3.0, plus
-  2-letter tokens with zipf >= 4.0. 2-letter words from SCOWL are always kept.
+* SCOWL via Debian ``wamerican`` (size level 50), ``-large`` (70), ``-huge`` (80) and
+  ``-insane`` (95), and ``wbritish-large``: which spellings are dictionary words, and how common
+  (the size level), which are names (capitalised) or abbreviations (in capitals), which are
+  British only.
+* ``wordfreq`` (PyPI), English "large" list: how often each word is written; it also brings
+  frequent names, abbreviations and contractions (IT'S -> ITS) that SCOWL lacks.
+* WordNet 3.0 via Debian ``wordnet-base``: lemmas, including phrases (last_straw -> LASTSTRAW)
+  and proper nouns, their senses in frequency order, usage marks (archaic, offensive) and
+  topics; the clues are its glosses.
+* ``better-profanity`` (PyPI): a profanity list, to flag offensive entries.
 
-* WordNet 3.0 via Debian ``wordnet-base`` (/usr/share/wordnet, WordNet licence: free to
-  copy and redistribute with its notice): clues. ``wordnet_clues`` gives each lemma the
-  first clause of the gloss of its commonest sense that does not contain the answer.
+Entries (``keep``): every SCOWL word up to level 70 and name up to level 70, every WordNet
+lemma but rare taxonomic names and the weakest phrases, SCOWL level 80 words that wordfreq has
+seen (zipf >= 2), and wordfreq words with zipf >= 3 (>= 4 for two letters). Scores:
+``en_levels`` weighs the evidence into the levels 60/50/40/30/20/10, and 5 for offensive
+entries.
 
-Normalisation: NFC, drop apostrophes, hyphens, periods and spaces, fold accents
-(NFKD minus combining marks, so é -> E), upper-case; anything that is then not
-pure A-Z, or not 2..21 letters long, is dropped.
+Normalisation: NFC, drop apostrophes, hyphens, periods, underscores and spaces, fold accents,
+upper-case; anything not pure A-Z or not 2..21 letters long is dropped.
 
-Score (integer 0..100): ``round((zipf - 1) / 6 * 100)``, i.e. zipf 1..7 maps linearly
-to 0..100, clamped to 0..100, with a floor of 10 so that SCOWL words that wordfreq
-has never seen (zipf 0) still get a low but non-zero score. Duplicates after
-normalisation keep their maximum score.
+Output: gzip (mtime=0, so rebuilding gives identical bytes) UTF-8 text, one ``WORD;SCORE`` or
+``WORD;SCORE;CLUE`` line per entry, sorted by WORD.
 
-Output: gzip (mtime=0, so rebuilding gives identical bytes) UTF-8 text, one
-``WORD;SCORE`` or ``WORD;SCORE;CLUE`` line per entry, sorted by WORD.
-
-Rebuild:  apt-get install -y wamerican-large wordnet-base && python scripts/build_en_dictionary.py
+Rebuild:  apt-get install -y wamerican wamerican-large wamerican-huge wamerican-insane
+          wbritish-large wordnet-base && pip install wordfreq==3.1.1 better-profanity==0.7.0
+          && python scripts/build_en_dictionary.py
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import math
 import re
 import sys
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
-import wordfreq
+from en_levels import (
+    FLAGGED,
+    MAX_PER_LENGTH,
+    TAIL,
+    base_of,
+    common,
+    flagged_entries,
+    level,
+    ordered_senses,
+    quality,
+)
+from en_sources import (
+    DICT_DIR,
+    SCOWL_LISTS,
+    WORDNET_DIR,
+    Evidence,
+    add_profanity,
+    add_scowl,
+    add_wordfreq,
+    add_wordnet,
+    profanity_words,
+)
 
-SCOWL_PATH = Path("/usr/share/dict/american-english-large")
 OUT_PATH = Path(__file__).resolve().parent.parent / "xwsat" / "data" / "en.txt.gz"
-MIN_LEN, MAX_LEN = 2, 21
-FLOOR = 10
-_STRIP = re.compile(r"['’.\-\s]")
-_AZ = re.compile(r"[A-Z]+")
+NEW_WORD_ZIPF = 3.0  # wordfreq words the other sources lack come in from here
+CLUE_MAX = 80
+_WORD = re.compile(r"[a-z]+")
+_ASIDE = re.compile(r"\([^()]*\)")
+_TOPIC = re.compile(r"^\([^()]*\) (?=[a-z])")  # "(medicine) the treatment of ..."
+_JOINT = re.compile(r",|;| (?:who|which|that|with|having|used|especially|usually) ")
 
 
-def normalise(word: str) -> str | None:
-    """Return the upper-case A-Z form of ``word``, or None if it has none."""
-    w = _STRIP.sub("", unicodedata.normalize("NFC", word))
-    w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
-    w = w.upper()
-    return w if _AZ.fullmatch(w) and MIN_LEN <= len(w) <= MAX_LEN else None
+def keep(ev: Evidence) -> bool:
+    """Whether an entry belongs in the list at all (its score says how good it is)."""
+    if (ev.senses and all(s.taxonomy for s in ev.senses) and ev.zipf < 2.5
+            and (ev.scowl or 99) > 70):
+        return False  # Latin genus and family names (not DATURA, a garden word too)
+    if ev.senses or (ev.scowl_level or 99) <= 70 or ev.zipf >= NEW_WORD_ZIPF:
+        return True
+    return ev.scowl == 80 and ev.zipf >= 2.0
 
 
-def score(zipf: float) -> int:
-    """Map a wordfreq zipf value to 0..100 (linear over 1..7, floor FLOOR)."""
-    return max(FLOOR, min(100, round((zipf - 1.0) / 6.0 * 100)))
-
-
-def build() -> dict[str, int]:
-    """Collect and score all entries from SCOWL and wordfreq."""
-    entries: dict[str, int] = {}
-
-    def add(word: str, s: int) -> None:
-        if entries.get(word, -1) < s:
-            entries[word] = s
-
-    for line in SCOWL_PATH.read_text(encoding="utf-8").splitlines():
-        raw = line.strip()
-        if not raw or not raw[0].islower() or raw.endswith("'s"):
-            continue
-        norm = normalise(raw)
-        if norm:
-            add(norm, score(wordfreq.zipf_frequency(raw, "en", wordlist="large")))
-
-    for token, freq in wordfreq.get_frequency_dict("en", wordlist="large").items():
-        zipf = math.log10(freq * 1e9)
-        norm = normalise(token)
-        if norm and zipf >= (4.0 if len(norm) == 2 else 3.0):
-            add(norm, score(zipf))
+def gather(dict_dir: Path = DICT_DIR, wordnet_dir: Path = WORDNET_DIR) -> dict[str, Evidence]:
+    """The evidence of every source about every entry any of them names."""
+    entries: dict[str, Evidence] = {}
+    add_scowl(entries, dict_dir)
+    add_wordnet(entries, wordnet_dir)
+    add_wordfreq(entries, NEW_WORD_ZIPF)
+    add_profanity(entries, profanity_words())
     return entries
 
 
-WORDNET_DIR = Path("/usr/share/wordnet")
-WORDNET_POS = ("noun", "verb", "adj", "adv")
-CLUE_MAX = 110
-_WORD = re.compile(r"[a-z]+")
-
-
-def wordnet_clues() -> dict[str, str]:
-    """A clue per normalised WordNet lemma: the first clause of a gloss of its commonest sense.
-
-    Senses are tried in WordNet's frequency order across the parts of speech (the part of
-    speech whose lemma has the most tagged senses first); a gloss that contains the answer
-    (or a word starting with it: "domestic cats" for CAT) or is longer than CLUE_MAX
-    characters is passed over for the next sense, up to three per part of speech.
-    """
-    data = {pos: (WORDNET_DIR / f"data.{pos}").read_bytes() for pos in WORDNET_POS}
-    senses: dict[str, list[tuple[int, int, str, list[int]]]] = {}
-    for rank, pos in enumerate(WORDNET_POS):
-        for line in (WORDNET_DIR / f"index.{pos}").read_text(encoding="utf-8").splitlines():
-            if line.startswith(" "):
-                continue
-            fields = line.split()
-            lemma, n_synsets, n_pointers = fields[0], int(fields[2]), int(fields[3])
-            tagged = int(fields[5 + n_pointers])
-            offsets = [int(x) for x in fields[6 + n_pointers:6 + n_pointers + n_synsets]]
-            senses.setdefault(lemma, []).append((-tagged, rank, pos, offsets))
-    clues: dict[str, str] = {}
-    for lemma in sorted(senses):
-        norm = normalise(lemma.replace("_", " "))
-        if norm is None or norm in clues:
+def score_entries(entries: dict[str, Evidence]) -> dict[str, int]:
+    """The score level of every kept entry: the obscure tail only where it is a common
+    spelling (``common``), at most ``MAX_PER_LENGTH`` entries per length."""
+    lemmas = {w for w, ev in entries.items() if ev.senses and ev.words == 1}
+    flagged = flagged_entries(entries, lemmas)
+    ranked: dict[str, tuple[int, float]] = {}
+    for word, ev in entries.items():
+        if not keep(ev):
             continue
-        parts = set(_WORD.findall(lemma.lower()))
-        for _, _, pos, offsets in sorted(senses[lemma]):
-            for offset in offsets[:3]:
-                end = data[pos].index(b"\n", offset)
-                gloss = data[pos][offset:end].decode("utf-8").split(" | ", 1)[-1]
-                clue = gloss.split(";")[0].strip().strip('"').strip()
-                words = set(_WORD.findall(clue.lower()))
-                shows = parts & words or any(w.startswith(q) for w in words for q in parts
-                                             if len(q) >= 3)  # "domestic cats" for CAT
-                if clue and len(clue) <= CLUE_MAX and not shows:
-                    clues[norm] = clue[0].upper() + clue[1:]
-                    break
-            if norm in clues:
-                break
-    return clues
+        base = None if ev.senses else base_of(word, lemmas)
+        q = quality(ev, word, entries[base] if base else None)
+        if level(q) <= TAIL and not common(word, ev):
+            continue  # an obscure tail (RECIPROCALNESS, SEA ASTER) adds little fill, much proof
+        ranked[word] = (level(q), q)
+    kept = capped(ranked, MAX_PER_LENGTH)
+    return {w: FLAGGED if w in flagged else ranked[w][0] for w in kept}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-o", "--output", type=Path, default=OUT_PATH)
-    parser.add_argument("--no-clues", dest="clues", action="store_false",
-                        help="leave out the WordNet glosses (WORD;SCORE lines only)")
-    args = parser.parse_args()
-    if not SCOWL_PATH.exists():
-        print(
-            f"error: {SCOWL_PATH} not found.\n"
-            "Install the SCOWL word list with:  sudo apt-get install -y wamerican-large",
-            file=sys.stderr,
-        )
-        return 1
-    entries = build()
-    clues = wordnet_clues() if args.clues else {}
-    write_dictionary([f"{w};{s};{clues[w]}" if w in clues else f"{w};{s}"
-                      for w, s in sorted(entries.items())], args.output)
-    return 0
+def capped(ranked: dict[str, tuple[int, float]], limits: dict[int, int]) -> set[str]:
+    """Per length, the ``limits[length]`` entries of highest (level, quality), word order
+    breaking ties; an offensive entry competes at the level its quality earns (it stays in the
+    list, flagged, as in the list this one replaced)."""
+    by_length: dict[int, list[str]] = {}
+    for word in ranked:
+        by_length.setdefault(len(word), []).append(word)
+    kept = set()
+    for length, words in by_length.items():
+        words.sort(key=lambda w: (-ranked[w][0], -ranked[w][1], w))
+        kept.update(words[: limits.get(length, len(words))])
+    return kept
+
+
+def shortened(clue: str) -> str:
+    """A gloss longer than CLUE_MAX without its asides in parentheses ("birth control by the use
+    of devices or drugs"), then cut at its first joint past 20 characters (EEL: "voracious
+    snakelike marine or freshwater fishes", not the whole anatomy)."""
+    if len(clue) <= CLUE_MAX:
+        return clue
+    clue = " ".join(_ASIDE.sub(" ", clue).split())
+    if len(clue) <= CLUE_MAX:
+        return clue
+    cuts = [m.start() for m in _JOINT.finditer(clue) if 20 <= m.start() <= CLUE_MAX]
+    return clue[: cuts[0]] if cuts else clue
+
+
+def blanked(clue: str, parts: set[str], phrase: bool) -> str | None:
+    """The clue with a noun phrase's longer words as blanks ("frozen dessert containing ___ and
+    sugar" for ICE CREAM), or None if it gives the answer away (a single word's own word, a
+    short part such as OUT, or a part inside another word)."""
+    long_parts = sorted(p for p in parts if len(p) >= 4)
+    if phrase and long_parts:
+        clue = re.sub(r"\b(" + "|".join(map(re.escape, long_parts)) + r")s?\b", "___", clue,
+                      flags=re.IGNORECASE)
+    words = set(_WORD.findall(clue.lower()))
+    shows = parts & words or any(w.startswith(p) for w in words for p in parts if len(p) >= 3)
+    return None if shows or clue.count("___") >= len(parts) else clue
+
+
+def clue_for(ev: Evidence) -> str | None:
+    """The first clause of the gloss of the sense a crossword would use (``ordered_senses``)
+    that does not give the answer away (CAT: not "domestic cats") and is short enough."""
+    parts = set(_WORD.findall(ev.lemma.lower()))
+    for sense in ordered_senses(ev):
+        clue = sense.gloss.split(";")[0].strip().strip('"').strip()
+        if ":" in clue:  # "feline mammal ...: domestic cats; wildcats" for CAT
+            clue = clue.split(":")[0].strip()
+        clue = _TOPIC.sub("", shortened(clue))
+        found = blanked(clue, parts, ev.words > 1 and sense.pos == "noun") if clue else None
+        if found and len(found) <= CLUE_MAX:
+            return found[0].upper() + found[1:]
+    return None
+
+
+def build_lines(entries: dict[str, Evidence], clues: bool = True) -> list[str]:
+    """``WORD;SCORE`` or ``WORD;SCORE;CLUE`` per kept entry, sorted by word."""
+    lines = []
+    for word, score in sorted(score_entries(entries).items()):
+        clue = clue_for(entries[word]) if clues else None
+        lines.append(f"{word};{score};{clue}" if clue else f"{word};{score}")
+    return lines
 
 
 def write_dictionary(lines: list[str], output: Path) -> None:
@@ -168,8 +186,29 @@ def write_dictionary(lines: list[str], output: Path) -> None:
     ):
         gz.write(text.encode("utf-8"))
     by_len = Counter(len(line.split(";", 1)[0]) for line in lines)
-    print(f"wrote {len(lines)} entries to {output} ({output.stat().st_size} bytes)")
+    by_score = Counter(int(line.split(";")[1]) for line in lines)
+    clued = sum(line.count(";") >= 2 for line in lines)
+    print(f"wrote {len(lines)} entries to {output} ({output.stat().st_size} bytes), "
+          f"{clued} with clues")
     print("by length: " + ", ".join(f"{n}:{by_len[n]}" for n in sorted(by_len)))
+    print("by score: " + ", ".join(f"{s}:{by_score[s]}" for s in sorted(by_score)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-o", "--output", type=Path, default=OUT_PATH)
+    parser.add_argument("--no-clues", dest="clues", action="store_false",
+                        help="leave out the WordNet glosses (WORD;SCORE lines only)")
+    args = parser.parse_args()
+    missing = [str(p) for p in [*(DICT_DIR / name for name, _ in SCOWL_LISTS),
+                                WORDNET_DIR / "data.noun"] if not p.exists()]
+    if missing:
+        print(f"error: {', '.join(missing)} not found. Install the sources with:\n"
+              "  apt-get install -y wamerican wamerican-large wamerican-huge wamerican-insane "
+              "wbritish-large wordnet-base", file=sys.stderr)
+        return 1
+    write_dictionary(build_lines(gather(), args.clues), args.output)
+    return 0
 
 
 if __name__ == "__main__":
