@@ -18,7 +18,21 @@ from xwsat.bench.suites import (
 from xwsat.commands.common import check_outputs, write_atomic
 from xwsat.commands.options import ForceOpt, check_seed
 from xwsat.errors import XwsatError
-from xwsat.grid_patterns import block_count, block_range, generate_patterns
+from xwsat.grid_patterns import (
+    block_count,
+    block_range,
+    cheater_cap,
+    check_caps,
+    generate_patterns,
+    word_ceiling,
+)
+
+MaxWordsOpt = Annotated[int | None, typer.Option(
+    "--max-words", help="Word-count ceiling [default: what editors accept, 78 on a 15x15, "
+    "140 on a 21x21, scaled between]")]
+MaxCheatersOpt = Annotated[int | None, typer.Option(
+    "--max-cheaters", help="At most this many cheaters (blocks that change no word count) "
+    "[default: 6 on a 15x15, scaled by area]")]
 
 grids_app = typer.Typer(no_args_is_help=True,
                         help="Benchmark grids: generate American-style patterns, list suites.")
@@ -72,6 +86,11 @@ def generate(
         "--long-runs", help="At least this many full or nearly full-width runs.")] = 0,
     max_run: Annotated[int, typer.Option(
         "--max-run", help="No run longer than this (0: any length).")] = 0,
+    max_words: MaxWordsOpt = None,
+    max_cheaters: MaxCheatersOpt = None,
+    legacy: Annotated[bool, typer.Option(
+        "--legacy", help="No word ceiling or cheater cap: the rules the suites in grids/ were "
+        "made with (their patterns come out again).")] = False,
     dictionary: Annotated[list[str] | None, typer.Option(
         "--dict", help="Dictionary to pair in the manifest (repeatable).")] = None,
     force: ForceOpt = False,
@@ -85,13 +104,20 @@ def generate(
             resolve_dictionary(name, Path.cwd())
     lo, hi = parse_blocks(blocks) if blocks else (None, None)
     lo, hi = block_range(size, lo, hi, ratio)
+    if legacy and (max_words is not None or max_cheaters is not None):
+        raise XwsatError("--legacy has no word ceiling or cheater cap; give it alone")
+    if not legacy:
+        max_words = word_ceiling(size) if max_words is None else max_words
+        max_cheaters = cheater_cap(size) if max_cheaters is None else max_cheaters
+        check_caps(size, max_words, max_cheaters)
     names = [f"g{size}-s{s}-{index:03d}.txt" for s in seeds for index in range(max(count, 0))]
     if out_dir.exists() and not out_dir.is_dir():
         raise XwsatError(f"{out_dir}: exists and is not a folder")
     if out_dir.is_dir():
         check_outputs([out_dir / n for n in [*names, MANIFEST]], list(dictionary or []), force)
     grids = [g for s in seeds
-             for g in generate_patterns(size, count, s, lo, hi, None, long_runs, max_run)]
+             for g in generate_patterns(size, count, s, lo, hi, None, long_runs, max_run,
+                                        max_words, max_cheaters)]
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -106,18 +132,23 @@ def generate(
     command = (f"xwsat grids generate --size {size} --count {count} --seed {seed} "
                f"--blocks {lo}-{hi}" + (f" --long-runs {long_runs}" if long_runs else "")
                + (f" --max-run {max_run}" if max_run else "")
+               + (" --legacy" if legacy else
+                  f" --max-words {max_words} --max-cheaters {max_cheaters}")
                + "".join(f" --dict {d}" for d in dictionary or [])
                + f" --out-dir {out_dir}")
     manifest = {
         "suite": out_dir.name,
         "description": f"{len(grids)} generated {size}x{size} American-style patterns "
                        f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3"
-                       + (f" and <= {max_run}" if max_run else "") + ", connected)",
+                       + (f" and <= {max_run}" if max_run else "") + ", connected"
+                       + ("" if legacy else f", at most {max_words} words and "
+                          f"{max_cheaters} cheaters") + ")",
         "source": "xwsat.grid_patterns (this project)",
         "licence": "generated data, no rights reserved (CC0)",
         "dictionaries": pairs,
         "generator": {"size": size, "count": count, "seeds": seeds, "min_blocks": lo,
                       "max_blocks": hi, "long_runs": long_runs, "max_run": max_run,
+                      "max_words": max_words, "max_cheaters": max_cheaters,
                       "command": command},
         "grids": entries,
     }
