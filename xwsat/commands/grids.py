@@ -15,9 +15,18 @@ from xwsat.bench.suites import (
     manifest_text,
     resolve_dictionary,
 )
-from xwsat.commands.common import check_outputs, write_atomic
-from xwsat.commands.options import ForceOpt, check_seed
+from xwsat.commands.common import budget, check_outputs, limited, load_inputs, write_atomic
+from xwsat.commands.options import (
+    ForceOpt,
+    GridArg,
+    QuietOpt,
+    Search,
+    Words,
+    check_seed,
+    grouped,
+)
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.grid_patterns import (
     block_count,
     block_range,
@@ -26,6 +35,7 @@ from xwsat.grid_patterns import (
     generate_patterns,
     word_ceiling,
 )
+from xwsat.pattern_suggest import TRY_LIMIT_S, PatternRules, suggest_patterns
 
 MaxWordsOpt = Annotated[int | None, typer.Option(
     "--max-words", help="Word-count ceiling [default: what editors accept, 78 on a 15x15, "
@@ -156,6 +166,52 @@ def generate(
     noun = "pattern" if len(grids) == 1 else "patterns"
     typer.echo(f"wrote {len(grids)} {noun} ({min(e['blocks'] for e in entries)}-"
                f"{max(e['blocks'] for e in entries)} blocks) and {MANIFEST} to {out_dir}")
+
+
+@grids_app.command()
+@grouped
+def suggest(
+    grid: GridArg,
+    words: Words,
+    search: Search,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out-dir", "-o", help="Write pattern-N.txt (blocks and theme letters) and fill-N.txt "
+        "here.")] = None,
+    count: Annotated[int, typer.Option("--count", help="How many fillable patterns.")] = 3,
+    max_words: MaxWordsOpt = None,
+    max_cheaters: MaxCheatersOpt = None,
+    try_limit: Annotated[float, typer.Option(
+        "--try-limit", help="Seconds of fill search per pattern.")] = TRY_LIMIT_S,
+    quiet: QuietOpt = False,
+    force: ForceOpt = False,
+) -> None:
+    """Block patterns around the theme entries in GRID (runs of 3+ given letters) by constructors'
+    rules, each shown with a verified fill at --min-score; exit 3 when none filled in time."""
+    names = [f"{kind}-{i}.txt" for i in range(1, max(count, 0) + 1) for kind in ("pattern", "fill")]
+    if out_dir is not None:
+        if out_dir.exists() and not out_dir.is_dir():
+            raise XwsatError(f"{out_dir}: exists and is not a folder")
+        if out_dir.is_dir():
+            check_outputs([out_dir / n for n in names], [grid, *words.paths], force)
+    with limited(search.time_limit, search.memory_limit or None):
+        given, word_list = load_inputs(grid, words)
+        say = (lambda _: None) if quiet else (lambda m: typer.echo(f"[xwsat] {m}", err=True))
+        report = suggest_patterns(
+            given, word_list, count, search.seed, budget(search.time_limit).for_child() or 0.0,
+            PatternRules(max_words, max_cheaters), try_limit, search.backend, say)
+    typer.echo(f"{len(report.suggestions)} fillable of {report.tried} patterns tried "
+               f"({report.unfillable} proved unfillable, {report.undecided} undecided) around "
+               f"{', '.join(report.entries) or 'no theme entry'}")
+    if out_dir is not None and report.suggestions:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    for rank, found in enumerate(report.suggestions, 1):
+        typer.echo(f"\n#{rank}: {found.stats.as_lines()[0]}; filled in {found.seconds} s, "
+                   "verified")
+        typer.echo(found.fill.to_text().rstrip("\n"))
+        if out_dir is not None:
+            write_atomic(out_dir / f"pattern-{rank}.txt", found.pattern.to_text())
+            write_atomic(out_dir / f"fill-{rank}.txt", found.fill.to_text())
+    raise typer.Exit(ExitCode.OK if report.suggestions else ExitCode.UNDECIDED)
 
 
 @grids_app.command()
