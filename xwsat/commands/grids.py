@@ -19,6 +19,8 @@ from xwsat.commands.common import budget, check_outputs, limited, load_inputs, w
 from xwsat.commands.options import (
     ForceOpt,
     GridArg,
+    MaxCheatersOpt,
+    MaxWordsOpt,
     QuietOpt,
     Search,
     Words,
@@ -36,13 +38,6 @@ from xwsat.grid_patterns import (
     word_ceiling,
 )
 from xwsat.pattern_suggest import TRY_LIMIT_S, PatternRules, suggest_patterns
-
-MaxWordsOpt = Annotated[int | None, typer.Option(
-    "--max-words", help="Word-count ceiling [default: what editors accept, 78 on a 15x15, "
-    "140 on a 21x21, scaled between]")]
-MaxCheatersOpt = Annotated[int | None, typer.Option(
-    "--max-cheaters", help="At most this many cheaters (blocks that change no word count) "
-    "[default: 6 on a 15x15, scaled by area]")]
 
 grids_app = typer.Typer(no_args_is_help=True,
                         help="Benchmark grids: generate American-style patterns, list suites.")
