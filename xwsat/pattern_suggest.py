@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, EMPTY, Grid
@@ -152,9 +152,12 @@ def _close_short_runs(n: int, blocks: set[Cell], letters: set[Cell]) -> bool:
 def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
                      time_limit: float = 60.0, rules: PatternRules = PatternRules(),
                      try_limit: float = TRY_LIMIT_S, backend: str = "auto",
-                     say: Say = lambda _: None) -> SuggestReport:
+                     say: Say = lambda _: None,
+                     on_found: Callable[[list[Suggestion]], None] = lambda _: None
+                     ) -> SuggestReport:
     """Up to ``count`` fillable patterns around ``grid``'s theme letters, best first (fewest
-    words, then fewest cheaters); ``words`` is the list at the chosen score level."""
+    words, then fewest cheaters); ``words`` is the list at the chosen score level.
+    ``on_found`` hears the suggestions so far, best first, each time one is added."""
     if count < 1:
         raise XwsatError("--count must be at least 1")
     if try_limit <= 0:
@@ -196,6 +199,7 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
         shape = f"pattern {index}: {stats.words} words, {len(stats.cheaters)} cheaters"
         if result.outcome.status is Status.FILLED and result.verified and result.filled:
             found.append(Suggestion(index, pattern, result.filled, stats, round(took, 2)))
+            on_found(sorted(found, key=Suggestion.sort_key))
             say(f"{shape}: filled in {took:.1f} s ({len(found)}/{count})")
         elif result.outcome.status is Status.UNFILLABLE:
             unfillable += 1
@@ -205,9 +209,3 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
             say(f"{shape}: not decided in {took:.1f} s")
     return SuggestReport(sorted(found, key=Suggestion.sort_key), tried, unfillable, undecided,
                          entries)
-
-
-def without_letters(grid: Grid) -> Grid:
-    """The pattern alone: every white cell empty."""
-    return replace(grid, rows=tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
-                                    for row in grid.rows))

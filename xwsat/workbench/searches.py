@@ -127,5 +127,26 @@ def certificate(grid: Grid, words: WordList, options: FillOptions, folder: str
             "files": sorted(p.name for p in directory.iterdir()) if directory.exists() else []}
 
 
+def patterns(grid: Grid, words: WordList, count: int, seed: int, time_limit: float,
+             try_limit: float) -> dict[str, Any]:
+    """Fillable block patterns around the grid's theme letters (``pattern_suggest``), each
+    with its verified fill; the list is reported as each one is found."""
+    from xwsat.pattern_suggest import suggest_patterns
+
+    def shown(found: list) -> list[dict[str, Any]]:
+        return [{"pattern": list(f.pattern.rows), "fill": list(f.fill.rows),
+                 "words": f.stats.words, "blocks": f.stats.blocks,
+                 "cheaters": len(f.stats.cheaters), "seconds": f.seconds} for f in found]
+
+    report = suggest_patterns(
+        grid, words, count, seed, time_limit, try_limit=try_limit,
+        say=lambda m: guard.report_partial({"status": "searching", "said": m}),
+        on_found=lambda found: guard.report_partial({"status": "searching", "said": "",
+                                                     "suggestions": shown(found)}))
+    return {"status": "done", "suggestions": shown(report.suggestions), "tried": report.tried,
+            "unfillable": report.unfillable, "undecided": report.undecided,
+            "entries": list(report.entries)}
+
+
 def with_budget(options: FillOptions, seconds: float) -> FillOptions:
     return replace(options, time_limit=seconds)
