@@ -298,10 +298,42 @@ def screenshots(out: Path) -> None:
         browser.close()
 
 
+def pattern_screenshots(out: Path) -> None:
+    """08-09: theme entries typed on a blank 15x15, patterns suggested around them, one used."""
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    with running_server() as (address, _), sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        page = browser.new_page(viewport={"width": 1320, "height": 1400})
+        page.goto(address)
+        page.wait_for_function("window.xwsat && window.xwsat.view")
+        for first, word in ((30, "ACCOMPLISHMENTS"), (108, "AFTERNOON"),
+                            (180, "ADMINISTRATIONS")):
+            page.click(f"#grid [data-cell='{first}']")
+            for key in word:
+                page.keyboard.press(key)
+        page.wait_for_function("window.xwsat.view.doc.rows[12] === 'ADMINISTRATIONS'")
+        page.fill("#min-score", "25")
+        page.press("#min-score", "Tab")  # one change event: the list at score 25 and up
+        page.wait_for_function("window.xwsat.view.dictionary.min_score === 25")
+        time.sleep(1)
+        page.click("#suggest")
+        page.wait_for_function("window.xwsat.ui.patterns && window.xwsat.ui.patterns.final",
+                               timeout=120000)
+        time.sleep(0.4)
+        page.screenshot(path=str(out / "08_suggested_patterns.png"), full_page=True)
+        page.click("#patterns button")
+        page.wait_for_function("window.xwsat.view.stats.blocks > 0")
+        time.sleep(0.4)
+        page.screenshot(path=str(out / "09_pattern_used.png"), full_page=True)
+        browser.close()
+
+
 def main() -> None:
     warnings.filterwarnings("ignore", category=DeprecationWarning)  # websockets' direct connect
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["screenshots", "figures"])
+    parser.add_argument("what", choices=["screenshots", "patterns", "figures"])
     parser.add_argument("out", type=Path)
     parser.add_argument("--words300k", type=Path, default=None,
                         help="a system word list to measure with as well, e.g. "
@@ -310,6 +342,8 @@ def main() -> None:
     options = parser.parse_args()
     if options.what == "screenshots":
         screenshots(options.out)
+    elif options.what == "patterns":
+        pattern_screenshots(options.out)
     else:
         figures(options.out, options.words300k, options.edits)
 
