@@ -107,8 +107,9 @@ function renderFill() {
     if (a.status === "searching") text = "Searching for a fill…";
     else if (a.letters) {
       const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
-      const state = a.final ? (a.optimal ? "best possible total" : "best found") : "improving…";
-      text = `Fill found in ${a.first_s} s · total score ${a.total} (${state}) · weakest: ${weak}`;
+      const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
+      const state = a.final ? (a.proven ? "done" : "best found") : "improving…";
+      text = `Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state}) · weakest: ${weak}`;
     } else if (a.status === "unfillable") text = `No fill: ${a.why || "proven unfillable"}`;
     else if (a.status === "rejected") text = "Suggestion rejected.";
     else if (a.final) text = `No fill found: ${a.why || a.stopped || a.status}`;
