@@ -13,6 +13,7 @@ loaded, and twenty quick edits in a row. Nothing here computes what the library 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -20,7 +21,9 @@ import subprocess
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from xwsat.formats import read_grid
 from xwsat.words import normalize_word
@@ -215,15 +218,23 @@ def figures(out: Path, extra: Path | None, edits: int) -> None:
 
 
 # --- screenshots -----------------------------------------------------------------------------
-def screenshots(out: Path) -> None:
+@contextlib.contextmanager
+def opened_page(out: Path, height: int) -> Iterator[Any]:
+    """The workbench of a fresh ``xwsat serve`` in headless Chromium, ready to drive."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
     with running_server() as (address, _), sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        page = browser.new_page(viewport={"width": 1320, "height": 980})
+        page = browser.new_page(viewport={"width": 1320, "height": height})
         page.goto(address)
         page.wait_for_function("window.xwsat && window.xwsat.view")
+        yield page
+        browser.close()
+
+
+def screenshots(out: Path) -> None:
+    with opened_page(out, 980) as page:
 
         def shot(name: str) -> None:
             time.sleep(0.4)
@@ -295,19 +306,11 @@ def screenshots(out: Path) -> None:
         page.wait_for_function("window.xwsat.ui.certificate && window.xwsat.ui.certificate.final",
                                timeout=120000)
         shot("07_certificate_checked.png")
-        browser.close()
 
 
 def pattern_screenshots(out: Path) -> None:
     """08-09: theme entries typed on a blank 15x15, patterns suggested around them, one used."""
-    from playwright.sync_api import sync_playwright
-
-    out.mkdir(parents=True, exist_ok=True)
-    with running_server() as (address, _), sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        page = browser.new_page(viewport={"width": 1320, "height": 1400})
-        page.goto(address)
-        page.wait_for_function("window.xwsat && window.xwsat.view")
+    with opened_page(out, 1400) as page:
         for first, word in ((30, "ACCOMPLISHMENTS"), (108, "AFTERNOON"),
                             (180, "ADMINISTRATIONS")):
             page.click(f"#grid [data-cell='{first}']")
@@ -327,7 +330,6 @@ def pattern_screenshots(out: Path) -> None:
         page.wait_for_function("window.xwsat.view.stats.blocks > 0")
         time.sleep(0.4)
         page.screenshot(path=str(out / "09_pattern_used.png"), full_page=True)
-        browser.close()
 
 
 def main() -> None:
