@@ -13,6 +13,7 @@ loaded, and twenty quick edits in a row. Nothing here computes what the library 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -20,7 +21,9 @@ import subprocess
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from xwsat.formats import read_grid
 from xwsat.words import normalize_word
@@ -215,15 +218,23 @@ def figures(out: Path, extra: Path | None, edits: int) -> None:
 
 
 # --- screenshots -----------------------------------------------------------------------------
-def screenshots(out: Path) -> None:
+@contextlib.contextmanager
+def opened_page(out: Path, height: int) -> Iterator[Any]:
+    """The workbench of a fresh ``xwsat serve`` in headless Chromium, ready to drive."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
     with running_server() as (address, _), sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        page = browser.new_page(viewport={"width": 1320, "height": 980})
+        page = browser.new_page(viewport={"width": 1320, "height": height})
         page.goto(address)
         page.wait_for_function("window.xwsat && window.xwsat.view")
+        yield page
+        browser.close()
+
+
+def screenshots(out: Path) -> None:
+    with opened_page(out, 980) as page:
 
         def shot(name: str) -> None:
             time.sleep(0.4)
@@ -295,13 +306,36 @@ def screenshots(out: Path) -> None:
         page.wait_for_function("window.xwsat.ui.certificate && window.xwsat.ui.certificate.final",
                                timeout=120000)
         shot("07_certificate_checked.png")
-        browser.close()
+
+
+def pattern_screenshots(out: Path) -> None:
+    """08-09: theme entries typed on a blank 15x15, patterns suggested around them, one used."""
+    with opened_page(out, 1400) as page:
+        for first, word in ((30, "ACCOMPLISHMENTS"), (108, "AFTERNOON"),
+                            (180, "ADMINISTRATIONS")):
+            page.click(f"#grid [data-cell='{first}']")
+            for key in word:
+                page.keyboard.press(key)
+        page.wait_for_function("window.xwsat.view.doc.rows[12] === 'ADMINISTRATIONS'")
+        page.fill("#min-score", "25")
+        page.press("#min-score", "Tab")  # one change event: the list at score 25 and up
+        page.wait_for_function("window.xwsat.view.dictionary.min_score === 25")
+        time.sleep(1)
+        page.click("#suggest")
+        page.wait_for_function("window.xwsat.ui.patterns && window.xwsat.ui.patterns.final",
+                               timeout=120000)
+        time.sleep(0.4)
+        page.screenshot(path=str(out / "08_suggested_patterns.png"), full_page=True)
+        page.click("#patterns button")
+        page.wait_for_function("window.xwsat.view.stats.blocks > 0")
+        time.sleep(0.4)
+        page.screenshot(path=str(out / "09_pattern_used.png"), full_page=True)
 
 
 def main() -> None:
     warnings.filterwarnings("ignore", category=DeprecationWarning)  # websockets' direct connect
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["screenshots", "figures"])
+    parser.add_argument("what", choices=["screenshots", "patterns", "figures"])
     parser.add_argument("out", type=Path)
     parser.add_argument("--words300k", type=Path, default=None,
                         help="a system word list to measure with as well, e.g. "
@@ -310,6 +344,8 @@ def main() -> None:
     options = parser.parse_args()
     if options.what == "screenshots":
         screenshots(options.out)
+    elif options.what == "patterns":
+        pattern_screenshots(options.out)
     else:
         figures(options.out, options.words300k, options.edits)
 

@@ -2,8 +2,11 @@
 
 A pattern is square, 180-degree rotationally symmetric, every run of white cells (across and down)
 is at least ``MIN_RUN`` long, the white cells are connected, and the block count lies in a target
-range. Blocks are added one symmetric pair at a time and a pair is kept only if the pattern stays
-legal, so every intermediate pattern is legal and a walk that gets stuck is simply restarted.
+range. Constructors' rules can be added: a word-count ceiling (78 on a themed 15x15) and a cap on
+cheaters (blocks that change no word count). Blocks are added one symmetric pair at a time and a
+pair is kept only if the pattern stays legal, so every intermediate pattern is legal and a walk that
+gets stuck is simply restarted. A walk may start from given blocks and cells that must stay white
+(theme entries, ``xwsat.pattern_suggest``).
 Each pattern has its own random stream derived from (seed, size, index): the same seed gives the
 same patterns, and asking for more patterns does not change the first ones.
 """
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, EMPTY, Grid, parse_grid
+from xwsat.pattern_stats import cheaters
 
 MIN_SIZE = 5
 MAX_SIZE = 41
@@ -33,6 +37,27 @@ class Target:
     max_blocks: int
     long_runs: int = 0
     max_run: int = 0  # no run longer than this (0: any length)
+    max_words: int | None = None  # word-count ceiling (None: any)
+    max_cheaters: int | None = None  # cheater cap (None: any)
+    blocks: frozenset[tuple[int, int]] = frozenset()  # placed before the walk (with mirrors)
+    white: frozenset[tuple[int, int]] = frozenset()  # never a block
+
+
+def word_ceiling(size: int, themeless: bool = False) -> int:
+    """The word count editors accept at most: 78 on a themed 15x15 (72 themeless), 140 on a
+    21x21 (144 themeless); other sizes scale the share of words per cell between those two,
+    never below the 2 x size words of a grid without blocks."""
+    anchors = {15: (78, 72), 21: (140, 144)}
+    if size in anchors:
+        return anchors[size][1 if themeless else 0]
+    share15, share21 = anchors[15][themeless] / 225, anchors[21][themeless] / 441
+    t = min(max((size - 15) / 6, 0.0), 1.0)
+    return max(2 * size, int(size * size * (share15 + t * (share21 - share15))))
+
+
+def cheater_cap(size: int) -> int:
+    """A few cheaters, as in published grids (0-10 on a 15x15): 6 on a 15x15, scaled by area."""
+    return max(2, round(6 * size * size / 225))
 
 
 def block_range(size: int, min_blocks: int | None = None, max_blocks: int | None = None,
@@ -143,10 +168,30 @@ def _protect_long_runs(rows: list[list[bool]], rng: random.Random, wanted: int,
     return made >= wanted
 
 
+def word_count(rows: list[list[bool]]) -> int:
+    """Across and down runs of two or more cells."""
+    cols = [list(col) for col in zip(*rows)]
+    return sum(length >= 2 for line in (*rows, *cols) for length in _runs(list(line)))
+
+
+def cheater_count(rows: list[list[bool]]) -> int:
+    """Blocks that change no word count (``xwsat.pattern_stats.cheaters``)."""
+    text = "\n".join("".join(BLOCK if b else EMPTY for b in row) for row in rows)
+    return len(cheaters(parse_grid(text)))
+
+
+def _within_caps(rows: list[list[bool]], target: Target) -> bool:
+    if target.max_words is not None and word_count(rows) > target.max_words:
+        return False
+    return target.max_cheaters is None or cheater_count(rows) <= target.max_cheaters
+
+
 def _one_attempt(target: Target, rng: random.Random) -> list[list[bool]] | None:
     n = target.size
     rows = [[False] * n for _ in range(n)]
-    protected: set[tuple[int, int]] = set()
+    for r, c in target.blocks:
+        rows[r][c] = rows[n - 1 - r][n - 1 - c] = True
+    protected: set[tuple[int, int]] = set(target.white)
     if target.long_runs and not _protect_long_runs(rows, rng, target.long_runs, protected):
         return None
     goal = rng.randint(target.min_blocks, target.max_blocks)
@@ -164,7 +209,8 @@ def _one_attempt(target: Target, rng: random.Random) -> list[list[bool]] | None:
             if rows[r][c] or (r, c) in protected or mirror in protected or count + add > goal:
                 continue
             rows[r][c] = rows[mirror[0]][mirror[1]] = True
-            if _lines_ok(rows, [(r, c), mirror]) and _connected(rows):
+            if (_lines_ok(rows, [(r, c), mirror]) and _connected(rows)
+                    and _within_caps(rows, target)):
                 count += add
                 progress = True
                 if count >= goal:
@@ -177,6 +223,8 @@ def _one_attempt(target: Target, rng: random.Random) -> list[list[bool]] | None:
     if target.long_runs and _long_run_count(rows) < target.long_runs:
         return None
     if target.max_run and _longest_run(rows) > target.max_run:
+        return None
+    if not _within_caps(rows, target):
         return None
     return rows
 
@@ -234,6 +282,14 @@ def _long_run_count(rows: list[list[bool]]) -> int:
     return sum(length >= n - 2 for line in (*rows, *cols) for length in _runs(list(line)))
 
 
+def check_caps(size: int, max_words: int | None, max_cheaters: int | None) -> None:
+    if max_words is not None and max_words < 2 * size:
+        raise XwsatError(f"a {size}x{size} grid has at least {2 * size} words; "
+                         f"the word ceiling {max_words} is below that")
+    if max_cheaters is not None and max_cheaters < 0:
+        raise XwsatError("the cheater cap must be zero or more")
+
+
 def generate_pattern(target: Target, seed: int, index: int) -> Grid:
     """The ``index``-th pattern for ``seed``: reproducible and independent of the others."""
     rng = random.Random(f"xwsat-gridgen:{seed}:{target.size}:{index}")
@@ -250,12 +306,15 @@ def generate_pattern(target: Target, seed: int, index: int) -> Grid:
 
 def generate_patterns(size: int, count: int, seed: int, min_blocks: int | None = None,
                       max_blocks: int | None = None, ratio: float | None = None,
-                      long_runs: int = 0, max_run: int = 0) -> list[Grid]:
+                      long_runs: int = 0, max_run: int = 0, max_words: int | None = None,
+                      max_cheaters: int | None = None) -> list[Grid]:
     """``count`` distinct legal patterns for ``seed`` (see the module docstring for the rules).
 
     ``long_runs`` asks for at least that many across runs of width or width-1 (stacks of long
     slots make grids hard). Block range: explicit bounds, else ``ratio`` of the cells (+-1),
-    else 13-16% of the cells.
+    else 13-16% of the cells. ``max_words`` and ``max_cheaters`` (None: no cap) are the
+    constructors' ceilings (``word_ceiling``, ``cheater_cap``); without them the patterns are
+    those of the suites in grids/.
     """
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise XwsatError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
@@ -269,8 +328,9 @@ def generate_patterns(size: int, count: int, seed: int, min_blocks: int | None =
         raise XwsatError(f"the longest run allowed must be at least {MIN_RUN}")
     if max_run and long_runs and max_run < size - 2:
         raise XwsatError("long runs need runs of at least the width less two")
+    check_caps(size, max_words, max_cheaters)
     lo, hi = block_range(size, min_blocks, max_blocks, ratio)
-    target = Target(size, lo, hi, long_runs, max_run)
+    target = Target(size, lo, hi, long_runs, max_run, max_words, max_cheaters)
     patterns: list[Grid] = []
     seen: set[tuple[str, ...]] = set()
     index = 0

@@ -15,7 +15,7 @@ from xwsat.cli import COMMANDS, app
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-GROUPS = {"bench": ("run", "report"), "grids": ("suites", "generate"),
+GROUPS = {"bench": ("run", "report"), "grids": ("suites", "generate", "suggest"),
           "dict": ("info", "export")}
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z])(?![\w-])")
 CODE_SPAN = re.compile(r"`([^`\n]+)`")

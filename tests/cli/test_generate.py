@@ -57,13 +57,13 @@ def brute_force_count(spec: GenerateSpec, words: set[str]) -> int:
 
 
 SPECS = [
-    GenerateSpec(3, 3, max_blocks=0, min_length=2),
-    GenerateSpec(3, 3, max_blocks=2, min_length=2),
-    GenerateSpec(3, 3, max_blocks=3, min_length=2),
+    GenerateSpec(3, 3, symmetry="none", max_blocks=0, min_length=2),
+    GenerateSpec(3, 3, symmetry="none", max_blocks=2, min_length=2),
+    GenerateSpec(3, 3, symmetry="none", max_blocks=3, min_length=2),
     GenerateSpec(3, 3, max_blocks=3, min_length=2, symmetry="rotational"),
     GenerateSpec(3, 3, max_blocks=4, min_length=2, symmetry="mirror"),
-    GenerateSpec(3, 2, max_blocks=1, min_length=2, allow_repeats=True),
-    GenerateSpec(3, 2, max_blocks=2, min_length=3),
+    GenerateSpec(3, 2, symmetry="none", max_blocks=1, min_length=2, allow_repeats=True),
+    GenerateSpec(3, 2, symmetry="none", max_blocks=2, min_length=3),
 ]
 
 
@@ -90,7 +90,7 @@ def test_backends_agree_with_brute_force(make_words, backend, number) -> None:
 def test_lazy_connectivity_cut_finds_a_connected_grid(make_words) -> None:
     # Only short words and a row of blocks would split 3x3 into islands; cuts must repair that.
     words = make_words(["AB", "BA", "AA", "BB"])
-    spec = GenerateSpec(3, 3, max_blocks=5, min_length=2, allow_repeats=True)
+    spec = GenerateSpec(3, 3, symmetry="none", max_blocks=5, min_length=2, allow_repeats=True)
     for backend in ("native", "cpsat", "sat"):
         result = generate(spec, words, backend, time_limit=20)
         assert result.status is Status.FILLED
@@ -101,8 +101,8 @@ def test_lazy_connectivity_cut_finds_a_connected_grid(make_words) -> None:
 def test_givens_and_theme_are_kept(make_words) -> None:
     words = make_words(["CAT", "ACT", "TAC", "ATE", "EAT", "TEA", "ETA", "CATE", "TACE"])
     givens = {0: "T", 8: "#"}
-    spec = GenerateSpec(3, 3, max_blocks=3, min_length=3, allow_repeats=True, givens=givens,
-                        theme=("TEA",))
+    spec = GenerateSpec(3, 3, symmetry="none", max_blocks=3, min_length=3, allow_repeats=True,
+                        givens=givens, theme=("TEA",))
     result = generate(spec, words, "cpsat", time_limit=20)
     assert generate(spec, words, "sat", time_limit=20).status == result.status
     if result.status is Status.FILLED:
@@ -111,8 +111,9 @@ def test_givens_and_theme_are_kept(make_words) -> None:
                                givens=["T..", "...", "..#"], theme=["TEA"]) == []
     else:
         assert result.status is Status.UNFILLABLE
-    native = generate(GenerateSpec(3, 3, max_blocks=3, min_length=3, allow_repeats=True,
-                                   givens=givens), words, "native", time_limit=20)
+    native = generate(GenerateSpec(3, 3, symmetry="none", max_blocks=3, min_length=3,
+                                   allow_repeats=True, givens=givens), words, "native",
+                      time_limit=20)
     assert native.status.definitive
     if native.rows:
         assert native.rows[0][0] == "T" and native.rows[2][2] == "#"
@@ -143,12 +144,12 @@ def test_native_honours_the_time_limit_and_a_stop(make_words) -> None:
     words = make_words(AB_WORDS)
     stop = threading.Event()
     stop.set()
-    result = generate(GenerateSpec(3, 3, max_blocks=2, min_length=2), words, "native", 5,
-                      stop=stop)
+    result = generate(GenerateSpec(3, 3, symmetry="none", max_blocks=2, min_length=2), words,
+                      "native", 5, stop=stop)
     assert result.status is not Status.ERROR
     started = time.monotonic()
-    result = generate(GenerateSpec(3, 3, max_blocks=2, min_length=2), words, "cpsat", 5,
-                      stop=stop)
+    result = generate(GenerateSpec(3, 3, symmetry="none", max_blocks=2, min_length=2), words,
+                      "cpsat", 5, stop=stop)
     assert time.monotonic() - started < 5
 
 
@@ -159,7 +160,7 @@ def invoke(*args):
 def test_cli_generate_json_is_verified(write) -> None:
     words = write("w.txt", "\n".join(AB_WORDS) + "\n")
     result = invoke("generate", "--size", "3x3", "--dict", words, "--min-length", "2",
-                    "--blocks", "3", "--json", "--quiet")
+                    "--blocks", "3", "--symmetry", "none", "--json", "--quiet")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["status"] == "generated" and data["verified"]
@@ -173,7 +174,8 @@ def test_cli_generate_pattern_only_and_out(write, tmp_path) -> None:
     words = write("w.txt", "\n".join(AB_WORDS) + "\n")
     out = tmp_path / "p.txt"
     result = invoke("generate", "--size", "3x3", "--dict", words, "--min-length", "2",
-                    "--blocks", "3", "--backend", "cpsat", "--pattern-only", "--out", out, "-q")
+                    "--blocks", "3", "--backend", "cpsat", "--pattern-only", "--out", out, "-q",
+                    "--symmetry", "none")
     assert result.exit_code == 0, result.output
     assert set(out.read_text()) <= {".", "#", "\n"}
     assert result.stdout.splitlines()[0].startswith("GENERATED by cpsat")
@@ -191,7 +193,7 @@ def test_cli_generate_impossible_exits_1(write) -> None:
     (["--size", "3by3"], "--size"),
     (["--size", "3x3", "--blocks", "2", "--block-ratio", "0.1"], "not both"),
     (["--size", "3x3", "--symmetry", "diagonal"], "--symmetry"),
-    (["--size", "3x3", "--backend", "auto"], "--backend"),
+    (["--size", "3x3", "--backend", "mac"], "--backend"),
     (["--size", "3x3", "--block-ratio", "2"], "--block-ratio"),
     (["--size", "3x3", "--dict", "/no/such/file.txt"], "no such file"),
     (["--size", "3x3", "--theme", "BA", "--backend", "native"], "cpsat"),
@@ -222,7 +224,8 @@ def test_cli_given_grid_must_match_size(write) -> None:
 
 
 @pytest.mark.parametrize(("rows", "extra", "message"), [
-    ("##...\n##...\n.....\n.....\n.....\n", ["--blocks", "2"], "places 4 blocks, more than the 2"),
+    ("##...\n##...\n.....\n.....\n.....\n", ["--blocks", "2", "--symmetry", "none"],
+     "places 4 blocks, more than the 2"),
     ("##...\n##...\n.....\n.....\n.....\n", ["--blocks", "6", "--symmetry", "rotational"],
      "places 8 blocks with their mirrors"),
     ("#....\n.....\n.....\n.....\n....A\n", ["--symmetry", "rotational"],
@@ -245,7 +248,7 @@ def test_cli_generate_writes_a_puz_file(write, tmp_path) -> None:
     words = write("w.txt", "".join(f"{w};50;clue for {w.lower()}\n" for w in AB_WORDS))
     out = tmp_path / "grid.puz"
     result = invoke("generate", "--size", "3x3", "--dict", words, "--min-length", "2",
-                    "--blocks", "3", "--out", out, "-q")
+                    "--blocks", "3", "--out", out, "-q", "--symmetry", "none")
     assert result.exit_code == 0, result.output
     loaded = puz.load(out.read_bytes())
     assert (loaded.width, loaded.height) == (3, 3)
@@ -278,3 +281,26 @@ def test_a_given_grid_is_read_by_its_extension(tmp_path) -> None:
                                       "--dict", str(words), "--allow-repeats", "-t", "20"])
     assert result.exit_code == 0, result.output
     assert result.output.split("\n\n")[1].split()[0] == "T"
+
+
+def test_default_is_rotational_and_draws_a_pattern_first() -> None:
+    from xwsat.grid import parse_grid
+    from xwsat.grid_patterns import cheater_cap, check_pattern, word_ceiling
+    from xwsat.pattern_stats import pattern_stats
+
+    result = CliRunner().invoke(app, ["generate", "--size", "9x9", "-d", "en", "-t", "60",
+                                      "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["status"], data["backend"], data["symmetry"]) == (
+        "generated", "patterns", "rotational")
+    grid = parse_grid("\n".join(data["grid"]) + "\n")
+    assert check_pattern([[ch == "#" for ch in row] for row in grid.rows]) == []
+    stats = pattern_stats(grid)
+    assert stats.words <= word_ceiling(9) and len(stats.cheaters) <= cheater_cap(9)
+
+
+def test_patterns_backend_outside_its_reach_is_bad_input() -> None:
+    result = CliRunner().invoke(app, ["generate", "--size", "9x9", "-d", "en", "--backend",
+                                      "patterns", "--symmetry", "mirror"])
+    assert result.exit_code == 2 and "--backend patterns needs" in result.stderr

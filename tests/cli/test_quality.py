@@ -102,6 +102,28 @@ def test_many_scores_are_climbed_by_bisection(seed):
     assert len(climbed.steps) <= 2 * (n_levels.bit_length() + 1)  # ... few searches
 
 
+def test_each_raised_fill_is_handed_on_as_it_comes():
+    words = many_scores(2)
+    result = first_fill(words)
+    heard: list[tuple[tuple[int, ...], int]] = []
+    climbed = ladder.climb(result.built, result.outcome.fill, FillOptions("mac"), 20,
+                           on_fill=lambda fill, level: heard.append((fill, level)))
+    assert heard and heard[-1] == (climbed.fill, climbed.level)
+    assert [level for _, level in heard] == sorted({level for _, level in heard})
+    assert all(fill_level(result.built, fill, frozenset()) == level for fill, level in heard)
+
+
+def test_the_workbench_shows_the_ladder_level_and_its_proof():
+    from xwsat.workbench import searches
+
+    words = many_scores(1)
+    answer = searches.autofill(parse_grid(OPEN3), wordlist(words),
+                               FillOptions("mac", 10, upper_first=False), 10)
+    assert answer["status"] == "filled"
+    assert answer["level"] == truth(words)[0] and answer["proven"] is True
+    assert min(w["score"] for w in answer["weakest"]) == answer["level"]
+
+
 def test_locked_entries_do_not_count_toward_the_level():
     words = many_scores(1)
     assert words["MPG"] == 1  # locked as the first row, the rest fills at level 34

@@ -167,3 +167,43 @@ def test_another_sites_page_cannot_open_the_socket(server):
     with pytest.raises(InvalidStatus):
         connect(address.replace("http://", "ws://") + "ws",
                 additional_headers={"Origin": "http://evil.example"}).close()
+
+
+def test_suggested_patterns_obey_the_rules_come_filled_and_one_can_be_used(server):
+    from xwsat.grid import parse_grid
+    from xwsat.grid_patterns import cheater_cap, check_pattern, word_ceiling
+    from xwsat.pattern_stats import pattern_stats
+
+    address, _ = server
+    with socket_of(address) as ws:
+        next_of(ws, "state")
+        act(ws, type="new", width=9, height=9)
+        next_of(ws, "state")
+        act(ws, type="letters", cells={str(36 + i): ch for i, ch in enumerate("AFTERNOON")})
+        rev = next_of(ws, "state")["rev"]
+        ws.send(json.dumps({"type": "patterns"}))
+        deadline = time.monotonic() + 60
+        while True:  # the job's own "kind" field: next_of's first argument is the message type
+            message = next_of(ws, "job", timeout=deadline - time.monotonic(), final=True)
+            if message["kind"] == "patterns":
+                break
+        done = message["result"]
+        assert done["status"] == "done" and done["entries"] == ["AFTERNOON"]
+        assert done["suggestions"], done
+        for found in done["suggestions"]:
+            pattern = parse_grid("\n".join(found["pattern"]) + "\n")
+            assert check_pattern([[ch == "#" for ch in row] for row in pattern.rows]) == []
+            stats = pattern_stats(pattern)
+            assert stats.words == found["words"] <= word_ceiling(9)
+            assert len(stats.cheaters) == found["cheaters"] <= cheater_cap(9)
+            assert found["fill"][4] == "AFTERNOON" and "." not in "".join(found["fill"])
+        chosen = done["suggestions"][0]["pattern"]
+        act(ws, type="pattern", rows=chosen)
+        state = next_of(ws, "state")
+        assert state["rev"] > rev
+        assert [row.replace("#", ".") != row for row in state["doc"]["rows"]] == [
+            "#" in row for row in chosen]
+        assert all((a == "#") == (b == "#") for ra, rb in zip(state["doc"]["rows"], chosen)
+                   for a, b in zip(ra, rb))
+        act(ws, type="pattern", rows=["#" * 9] * 9)
+        assert "block on a letter" in next_of(ws, "error")["message"]

@@ -524,7 +524,9 @@ def _long_commands(tmp: Path, certificate: Path) -> dict[str, list[str]]:
         "info": ["info", hard, "--dict", big],
         "encode": ["encode", hard, "--dict", big, "-o", str(tmp / "f-{t}.cnf")],
         "check-proof": ["check-proof", str(certificate)],
-        "generate -b native": ["generate", "--size", "15x15", "--dict", big],
+        "generate -b native": ["generate", "--size", "15x15", "--dict", big, "-b", "native"],
+        "generate (pattern first)": ["generate", "--size", "15x15", "--dict", big, "--min-score",
+                                     "40"],
         "generate -b sat": ["generate", "--size", "15x15", "--dict", big, "-b", "sat"],
         "generate -b cpsat": ["generate", "--size", "15x15", "--dict", big, "-b", "cpsat"],
         "freeform": ["freeform", str(words)],
@@ -554,7 +556,8 @@ COMMANDS = ["fill -b sat", "fill -b cpsat", "fill -b mac", "fill -b native", "fi
             "prove -b sat", "prove -b cpsat", "prove -b mac", "prove -b native", "prove -b auto",
             "fill --optimize", "prove --certificate", "prove -b mac --certificate (unfillable)",
             "prove -b mac --explain (unfillable)", "prove --cross-check", "count", "plan", "info",
-            "encode", "check-proof", "generate -b native", "generate -b sat",
+            "encode", "check-proof", "generate -b native", "generate (pattern first)",
+            "generate -b sat",
             "generate -b cpsat", "freeform", "freeform --method greedy"]
 
 

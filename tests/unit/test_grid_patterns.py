@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,14 @@ from xwsat.bench.suites import load_suite
 from xwsat.cli import app
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, extract_slots, parse_grid
-from xwsat.grid_patterns import block_count, check_pattern, generate_patterns
+from xwsat.grid_patterns import (
+    block_count,
+    cheater_cap,
+    check_pattern,
+    generate_patterns,
+    word_ceiling,
+)
+from xwsat.pattern_stats import pattern_stats
 
 
 def blocks_of(grid) -> list[list[bool]]:
@@ -124,7 +132,8 @@ def test_cli_writes_grids_and_manifest(tmp_path) -> None:
         ("words", str(words.resolve()))}
     manifest = json.loads((out / "suite.json").read_text())
     assert manifest["generator"]["seeds"] == [9] and len(manifest["grids"]) == 3
-    expected = generate_patterns(15, 3, 9, 30, 36)
+    expected = generate_patterns(15, 3, 9, 30, 36, max_words=78, max_cheaters=6)
+    assert manifest["generator"]["max_words"] == 78 and manifest["generator"]["max_cheaters"] == 6
     for entry, grid in zip(manifest["grids"], expected):
         assert parse_grid((out / entry["file"]).read_text()) == grid
         assert entry["blocks"] == block_count(grid)
@@ -135,3 +144,40 @@ def test_cli_writes_grids_and_manifest(tmp_path) -> None:
         "grids"]] == ["g9-s3-000.txt", "g9-s3-001.txt", "g9-s4-000.txt", "g9-s4-001.txt"]
     bad = CliRunner().invoke(app, ["grids", "generate", "--blocks", "many", "--out-dir", str(out)])
     assert bad.exit_code == 2 and bad.stderr.startswith("xwsat: error: --blocks")
+
+
+@pytest.mark.parametrize(("size", "lo", "hi"), [(15, 30, 36), (21, 60, 72)])
+def test_constructor_caps_bound_words_and_cheaters(size: int, lo: int, hi: int) -> None:
+    words, cheats = word_ceiling(size), cheater_cap(size)
+    for grid in generate_patterns(size, 4, 5, lo, hi, max_words=words, max_cheaters=cheats):
+        assert_legal(grid, size, lo, hi)
+        stats = pattern_stats(grid)
+        assert stats.words <= words and len(stats.cheaters) <= cheats
+
+
+def test_word_ceiling_follows_editors() -> None:
+    assert (word_ceiling(15), word_ceiling(15, themeless=True)) == (78, 72)
+    assert (word_ceiling(21), word_ceiling(21, themeless=True)) == (140, 144)
+    assert word_ceiling(5) == 10 and 78 < word_ceiling(17) < 140
+    assert cheater_cap(15) == 6
+
+
+def test_cli_defaults_to_constructor_rules_and_legacy_remakes_a_suite(tmp_path) -> None:
+    out = tmp_path / "new"
+    made = CliRunner().invoke(app, ["grids", "generate", "--count", "10", "--seed", "97",
+                                    "--blocks", "30-36", "--out-dir", str(out)])
+    assert made.exit_code == 0, made.output
+    cheats = [len(pattern_stats(parse_grid(f.read_text())).cheaters)
+              for f in sorted(out.glob("*.txt"))]
+    assert len(cheats) == 10 and max(cheats) <= 6
+    suite = Path(__file__).parents[2] / "grids" / "heldout15"
+    command = json.loads((suite / "suite.json").read_text())["generator"]["command"]
+    args = command.split()[1:]
+    args[args.index("--out-dir") + 1] = str(tmp_path / "again")
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    for old in sorted(suite.glob("g15-*.txt")):
+        assert (tmp_path / "again" / old.name).read_text() == old.read_text()
+    both = CliRunner().invoke(app, ["grids", "generate", "--legacy", "--max-cheaters", "3",
+                                    "--out-dir", str(tmp_path / "x")])
+    assert both.exit_code == 2 and "--legacy" in both.stderr

@@ -21,6 +21,8 @@ from xwsat.commands.common import (
 from xwsat.commands.options import (
     ForceOpt,
     JsonOpt,
+    MaxCheatersOpt,
+    MaxWordsOpt,
     OutOpt,
     QuietOpt,
     RepeatsOpt,
@@ -37,6 +39,7 @@ from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots
+from xwsat.grid_patterns import check_caps
 from xwsat.outcome import Status
 from xwsat.words import WordList, normalize_word
 
@@ -49,12 +52,14 @@ BlocksOpt = Annotated[int | None, typer.Option("--blocks", help="At most this ma
 RatioOpt = Annotated[float | None, typer.Option(
     "--block-ratio", help="At most this share of cells as blocks (default 1/6).")]
 MinLenOpt = Annotated[int, typer.Option("--min-length", help="Shortest word (2 allowed).")]
-SymOpt = Annotated[str, typer.Option("--symmetry", help="none, rotational (180) or mirror.")]
+SymOpt = Annotated[str, typer.Option("--symmetry", help="rotational (180), mirror or none.")]
 GivenOpt = Annotated[Path | None, typer.Option(
     "--given", help="Grid file with letters and blocks placed in advance ('.' free).")]
 ThemeOpt = Annotated[list[str] | None, typer.Option(
     "--theme", help="An entry that must appear (repeat the option for more).")]
-GenBackendOpt = Annotated[str, typer.Option("--backend", "-b", help="native, cpsat or sat.")]
+GenBackendOpt = Annotated[str, typer.Option(
+    "--backend", "-b", help="auto (patterns where it applies, else native; cpsat with --theme), "
+    "patterns (draw a legal pattern, then fill it), native, cpsat or sat.")]
 PatternOpt = Annotated[bool, typer.Option("--pattern-only", help="Print/write the blocks only.")]
 
 
@@ -67,7 +72,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def build_spec(size: str, blocks: int | None, ratio: float | None, min_length: int,
                symmetry: str, allow_repeats: bool, given: Path | None,
-               theme: list[str]) -> GenerateSpec:
+               theme: list[str], max_words: int | None = None,
+               max_cheaters: int | None = None) -> GenerateSpec:
     givens: dict[int, str] = {}
     grid: Grid | None = None
     if given is not None:
@@ -93,7 +99,10 @@ def build_spec(size: str, blocks: int | None, ratio: float | None, min_length: i
     entries = tuple(normalize_word(t) for t in theme)
     if any(not t.isalpha() for t in entries):
         raise XwsatError("--theme entries must be words (letters only)")
-    return GenerateSpec(width, height, cap, min_length, symmetry, allow_repeats, givens, entries)
+    if width == height:
+        check_caps(width, max_words, max_cheaters)
+    return GenerateSpec(width, height, cap, min_length, symmetry, allow_repeats, givens, entries,
+                        max_words, max_cheaters)
 
 
 def describe(result: GenerateResult, spec: GenerateSpec, pattern_only: bool) -> str:
@@ -170,11 +179,13 @@ def generate_command(
     blocks: BlocksOpt = None,
     block_ratio: RatioOpt = None,
     min_length: MinLenOpt = 3,
-    symmetry: SymOpt = "none",
+    symmetry: SymOpt = "rotational",
     allow_repeats: RepeatsOpt = False,
     given: GivenOpt = None,
     theme: ThemeOpt = None,
-    backend: GenBackendOpt = "native",
+    backend: GenBackendOpt = "auto",
+    max_words: MaxWordsOpt = None,
+    max_cheaters: MaxCheatersOpt = None,
     time_limit: TimeOpt = 60.0,
     seed: SeedOpt = 0,
     out: OutOpt = None,
@@ -189,7 +200,7 @@ def generate_command(
     check_time_limit(time_limit)
     check_seed(seed)
     spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
-                      given, theme or [])
+                      given, theme or [], max_words, max_cheaters)
     check_outputs([out], [*words.paths, given], force)
     check_format(out)
     if pattern_only and out is not None and out.suffix.lower() == ".puz":  # said before the search

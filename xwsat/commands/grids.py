@@ -15,10 +15,29 @@ from xwsat.bench.suites import (
     manifest_text,
     resolve_dictionary,
 )
-from xwsat.commands.common import check_outputs, write_atomic
-from xwsat.commands.options import ForceOpt, check_seed
+from xwsat.commands.common import budget, check_outputs, limited, load_inputs, write_atomic
+from xwsat.commands.options import (
+    ForceOpt,
+    GridArg,
+    MaxCheatersOpt,
+    MaxWordsOpt,
+    QuietOpt,
+    Search,
+    Words,
+    check_seed,
+    grouped,
+)
 from xwsat.errors import XwsatError
-from xwsat.grid_patterns import block_count, block_range, generate_patterns
+from xwsat.exit_codes import ExitCode
+from xwsat.grid_patterns import (
+    block_count,
+    block_range,
+    cheater_cap,
+    check_caps,
+    generate_patterns,
+    word_ceiling,
+)
+from xwsat.pattern_suggest import TRY_LIMIT_S, PatternRules, suggest_patterns
 
 grids_app = typer.Typer(no_args_is_help=True,
                         help="Benchmark grids: generate American-style patterns, list suites.")
@@ -72,6 +91,11 @@ def generate(
         "--long-runs", help="At least this many full or nearly full-width runs.")] = 0,
     max_run: Annotated[int, typer.Option(
         "--max-run", help="No run longer than this (0: any length).")] = 0,
+    max_words: MaxWordsOpt = None,
+    max_cheaters: MaxCheatersOpt = None,
+    legacy: Annotated[bool, typer.Option(
+        "--legacy", help="No word ceiling or cheater cap: the rules the suites in grids/ were "
+        "made with (their patterns come out again).")] = False,
     dictionary: Annotated[list[str] | None, typer.Option(
         "--dict", help="Dictionary to pair in the manifest (repeatable).")] = None,
     force: ForceOpt = False,
@@ -85,13 +109,20 @@ def generate(
             resolve_dictionary(name, Path.cwd())
     lo, hi = parse_blocks(blocks) if blocks else (None, None)
     lo, hi = block_range(size, lo, hi, ratio)
+    if legacy and (max_words is not None or max_cheaters is not None):
+        raise XwsatError("--legacy has no word ceiling or cheater cap; give it alone")
+    if not legacy:
+        max_words = word_ceiling(size) if max_words is None else max_words
+        max_cheaters = cheater_cap(size) if max_cheaters is None else max_cheaters
+        check_caps(size, max_words, max_cheaters)
     names = [f"g{size}-s{s}-{index:03d}.txt" for s in seeds for index in range(max(count, 0))]
     if out_dir.exists() and not out_dir.is_dir():
         raise XwsatError(f"{out_dir}: exists and is not a folder")
     if out_dir.is_dir():
         check_outputs([out_dir / n for n in [*names, MANIFEST]], list(dictionary or []), force)
     grids = [g for s in seeds
-             for g in generate_patterns(size, count, s, lo, hi, None, long_runs, max_run)]
+             for g in generate_patterns(size, count, s, lo, hi, None, long_runs, max_run,
+                                        max_words, max_cheaters)]
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -106,18 +137,23 @@ def generate(
     command = (f"xwsat grids generate --size {size} --count {count} --seed {seed} "
                f"--blocks {lo}-{hi}" + (f" --long-runs {long_runs}" if long_runs else "")
                + (f" --max-run {max_run}" if max_run else "")
+               + (" --legacy" if legacy else
+                  f" --max-words {max_words} --max-cheaters {max_cheaters}")
                + "".join(f" --dict {d}" for d in dictionary or [])
                + f" --out-dir {out_dir}")
     manifest = {
         "suite": out_dir.name,
         "description": f"{len(grids)} generated {size}x{size} American-style patterns "
                        f"({lo}-{hi} blocks, 180-degree symmetric, slots >= 3"
-                       + (f" and <= {max_run}" if max_run else "") + ", connected)",
+                       + (f" and <= {max_run}" if max_run else "") + ", connected"
+                       + ("" if legacy else f", at most {max_words} words and "
+                          f"{max_cheaters} cheaters") + ")",
         "source": "xwsat.grid_patterns (this project)",
         "licence": "generated data, no rights reserved (CC0)",
         "dictionaries": pairs,
         "generator": {"size": size, "count": count, "seeds": seeds, "min_blocks": lo,
                       "max_blocks": hi, "long_runs": long_runs, "max_run": max_run,
+                      "max_words": max_words, "max_cheaters": max_cheaters,
                       "command": command},
         "grids": entries,
     }
@@ -125,6 +161,52 @@ def generate(
     noun = "pattern" if len(grids) == 1 else "patterns"
     typer.echo(f"wrote {len(grids)} {noun} ({min(e['blocks'] for e in entries)}-"
                f"{max(e['blocks'] for e in entries)} blocks) and {MANIFEST} to {out_dir}")
+
+
+@grids_app.command()
+@grouped
+def suggest(
+    grid: GridArg,
+    words: Words,
+    search: Search,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out-dir", "-o", help="Write pattern-N.txt (blocks and theme letters) and fill-N.txt "
+        "here.")] = None,
+    count: Annotated[int, typer.Option("--count", help="How many fillable patterns.")] = 3,
+    max_words: MaxWordsOpt = None,
+    max_cheaters: MaxCheatersOpt = None,
+    try_limit: Annotated[float, typer.Option(
+        "--try-limit", help="Seconds of fill search per pattern.")] = TRY_LIMIT_S,
+    quiet: QuietOpt = False,
+    force: ForceOpt = False,
+) -> None:
+    """Block patterns around the theme entries in GRID (runs of 3+ given letters) by constructors'
+    rules, each shown with a verified fill at --min-score; exit 3 when none filled in time."""
+    names = [f"{kind}-{i}.txt" for i in range(1, max(count, 0) + 1) for kind in ("pattern", "fill")]
+    if out_dir is not None:
+        if out_dir.exists() and not out_dir.is_dir():
+            raise XwsatError(f"{out_dir}: exists and is not a folder")
+        if out_dir.is_dir():
+            check_outputs([out_dir / n for n in names], [grid, *words.paths], force)
+    with limited(search.time_limit, search.memory_limit or None):
+        given, word_list = load_inputs(grid, words)
+        say = (lambda _: None) if quiet else (lambda m: typer.echo(f"[xwsat] {m}", err=True))
+        report = suggest_patterns(
+            given, word_list, count, search.seed, budget(search.time_limit).for_child() or 0.0,
+            PatternRules(max_words, max_cheaters), try_limit, search.backend, say)
+    typer.echo(f"{len(report.suggestions)} fillable of {report.tried} patterns tried "
+               f"({report.unfillable} proved unfillable, {report.undecided} undecided) around "
+               f"{', '.join(report.entries) or 'no theme entry'}")
+    if out_dir is not None and report.suggestions:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    for rank, found in enumerate(report.suggestions, 1):
+        typer.echo(f"\n#{rank}: {found.stats.as_lines()[0]}; filled in {found.seconds} s, "
+                   "verified")
+        typer.echo(found.fill.to_text().rstrip("\n"))
+        if out_dir is not None:
+            write_atomic(out_dir / f"pattern-{rank}.txt", found.pattern.to_text())
+            write_atomic(out_dir / f"fill-{rank}.txt", found.fill.to_text())
+    raise typer.Exit(ExitCode.OK if report.suggestions else ExitCode.UNDECIDED)
 
 
 @grids_app.command()

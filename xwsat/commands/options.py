@@ -59,6 +59,12 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on st
 LockOpt = Annotated[list[str] | None, typer.Option(
     "--lock", help="Fix an entry, e.g. --lock 1A=OCEAN (repeatable; words outside the "
     "dictionary are allowed).")]
+MaxWordsOpt = Annotated[int | None, typer.Option(
+    "--max-words", help="Word-count ceiling [default: what editors accept, 78 on a 15x15, "
+    "140 on a 21x21, scaled between]")]
+MaxCheatersOpt = Annotated[int | None, typer.Option(
+    "--max-cheaters", help="At most this many cheaters (blocks that change no word count) "
+    "[default: 6 on a 15x15, scaled by area]")]
 
 MAX_TIME_S = 7 * 24 * 3600
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from xwsat import guard
 from xwsat.errors import XwsatError
+from xwsat.generate import pattern_first
 from xwsat.generate.automaton import LineAutomaton, build_line_automaton
 from xwsat.generate.bisection import NativeGenerator
 from xwsat.generate.cpsat_lines import CpsatGenerator, SolveReport
@@ -22,8 +23,9 @@ from xwsat.generate.spec import GenerateSpec
 from xwsat.outcome import Answered, Outcome, Stats, Status, Stop, stopped
 from xwsat.words import WordList, build_wordlist
 
-BACKENDS = ("native", "cpsat", "sat")
+BACKENDS = ("auto", "patterns", "native", "cpsat", "sat")
 Progress = Callable[[str], None]
+PATTERN_SHARE = 0.8  # of ``auto``'s time, for the pattern-first way where it applies
 
 
 @dataclass
@@ -55,17 +57,34 @@ def with_theme(words: WordList, theme: tuple[str, ...]) -> WordList:
     return build_wordlist(entries, words.alphabet.letters, words.source + " + theme")
 
 
-def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
+def generate(spec: GenerateSpec, words: WordList, backend: str = "auto",
              time_limit: float = 60.0, seed: int = 0, progress: Progress = lambda _: None,
              stop: threading.Event | None = None) -> GenerateResult:
-    """Generate pattern and words together; never raises for a search outcome."""
+    """Generate pattern and words together; never raises for a search outcome. ``auto`` takes
+    the pattern-first way where it applies (``pattern_first.fits``) for up to all the time but
+    a share kept for the native line generator, which alone can prove no grid exists."""
     if backend not in BACKENDS:
         raise XwsatError(f"--backend must be one of {', '.join(BACKENDS)}")
     if spec.theme and backend == "native":
         raise XwsatError("--theme needs --backend cpsat or sat (the native generator has no "
                          "themed entries)")
     started = time.monotonic()
-    deadline = started + time_limit
+    if backend == "auto" and spec.theme:
+        backend = "cpsat"
+    if backend in ("auto", "patterns") and (backend == "patterns" or pattern_first.fits(spec)):
+        share = time_limit if backend == "patterns" else time_limit * PATTERN_SHARE
+        progress("drawing legal patterns and filling them")
+        try:
+            report = pattern_first.solve(spec, words, started + share, seed, progress)
+        except KeyboardInterrupt as exc:  # Ctrl-C or the command's limit: nothing found yet
+            report = SolveReport(None, False, guard.interruption(exc)[1])
+            return _finish(spec, words, "patterns", report, started, started, {})
+        if report.rows is not None or backend == "patterns":
+            return _finish(spec, words, "patterns", report, started, started, {})
+        time_limit -= time.monotonic() - started
+        progress(report.stopped + "; trying the line generator")
+    backend = "native" if backend == "auto" else backend
+    deadline = time.monotonic() + time_limit
     stop = stop or threading.Event()
     words = with_theme(words, spec.theme)
     automata: dict[int, LineAutomaton] = {}
@@ -88,6 +107,12 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "native",
         report: SolveReport = engine.solve(deadline, stop, progress)
     except KeyboardInterrupt as exc:  # Ctrl-C or the command's limit: nothing found yet
         report = SolveReport(None, False, guard.interruption(exc)[1])
+    return _finish(spec, words, backend, report, started, built, sizes)
+
+
+def _finish(spec: GenerateSpec, words: WordList, backend: str, report: SolveReport,
+            started: float, built: float, sizes: dict[int, dict[str, int]]) -> GenerateResult:
+    """The result of ``report``, its grid checked by ``grid_check`` first."""
     times = {"build_s": round(built - started, 3),
              "search_s": round(time.monotonic() - built, 3)}
     stats = Stats(extra=dict(report.stats))

@@ -17,10 +17,12 @@ class GenerateSpec:
     height: int
     max_blocks: int | None = None          # None: no cap
     min_length: int = 3
-    symmetry: str = "none"
+    symmetry: str = "rotational"
     allow_repeats: bool = False
     givens: dict[int, str] = field(default_factory=dict)   # cell id -> letter or '#'
     theme: tuple[str, ...] = ()
+    max_words: int | None = None   # word-count ceiling of the pattern back-end (None: editors')
+    max_cheaters: int | None = None  # its cheater cap (None: editors')
 
     def __post_init__(self) -> None:
         if not (1 <= self.width <= 25 and 1 <= self.height <= 25):

@@ -60,9 +60,11 @@ class Climb:
 
 
 def climb(built: Built, start: tuple[int, ...], options: FillOptions, time_limit: float,
-          say: Say | None = None, on_tick: Tick | None = None) -> Climb:
+          say: Say | None = None, on_tick: Tick | None = None,
+          on_fill: Callable[[tuple[int, ...], int], None] | None = None) -> Climb:
     """Raise the level of the fill ``start`` of ``built`` as far as the grid allows within
-    ``time_limit`` seconds, with ``options``' back-end and seed for every search."""
+    ``time_limit`` seconds, with ``options``' back-end and seed for every search;
+    ``on_fill(fill, level)`` hears each verified fill at a higher level as it is found."""
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     exempt = exempt_slots(built)
@@ -107,6 +109,8 @@ def climb(built: Built, start: tuple[int, ...], options: FillOptions, time_limit
         if outcome.status is Status.FILLED and result.verified and outcome.fill is not None:
             best, lo = outcome.fill, fill_level(built, outcome.fill, exempt, top)
             steps.append(Step(level, "filled", spent, lo))
+            if on_fill is not None:
+                on_fill(best, lo)
             if undecided is not None and undecided <= lo:  # filled after all, from below
                 undecided = None
         elif outcome.status is Status.UNFILLABLE:

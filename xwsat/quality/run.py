@@ -5,6 +5,7 @@ there (``best``), the result checked by ``check_fill``; never less than the fill
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from xwsat.optimize import Progress, with_fill
@@ -33,15 +34,19 @@ class Quality:
 
 
 def improve(result: FillResult, options: FillOptions, time_limit: float,
-            progress: Progress | None = None) -> tuple[FillResult, Quality]:
+            progress: Progress | None = None,
+            on_fill: Callable[[tuple[int, ...], int], None] | None = None
+            ) -> tuple[FillResult, Quality]:
     """Climb from ``result``'s verified fill, then improve it at its level, within
-    ``time_limit`` seconds; returns the verified result and what was found and proven."""
+    ``time_limit`` seconds; returns the verified result and what was found and proven.
+    ``on_fill(fill, level)`` hears each fill the climb raises (``ladder.climb``)."""
     assert result.outcome.fill is not None
     t0 = time.perf_counter()
     built = result.built
     exempt = exempt_slots(built)
     say = (lambda text: progress(time.perf_counter() - t0, text)) if progress else None
-    climbed = climb(built, result.outcome.fill, options, time_limit * LADDER_SHARE, say, progress)
+    climbed = climb(built, result.outcome.fill, options, time_limit * LADDER_SHARE, say, progress,
+                    on_fill)
     best = None
     left = time_limit - (time.perf_counter() - t0)
     if not climbed.interrupted and left > 0.2:

@@ -248,6 +248,12 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
                     "result": {"status": "searching", "started": time.time()},
                     "region": message.get("region")})
         return False
+    elif kind == "patterns":
+        job = await asyncio.to_thread(session.suggest_patterns)
+        session.jobs.start(job)
+        await send({"type": "job", "kind": "patterns", "rev": session.rev, "final": False,
+                    "result": {"status": "searching", "said": "drawing patterns"}})
+        return False
     elif kind == "accept":
         session.accept(message.get("slot"))
     elif kind == "reject":

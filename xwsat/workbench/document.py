@@ -149,6 +149,27 @@ def _block(doc: Document, action: dict[str, Any]) -> Document:
     return changed
 
 
+def _pattern(doc: Document, rows: Any) -> Document:
+    """The document with the blocks of ``rows`` (a suggested pattern): a block where it has
+    '#', none elsewhere; letters stay, and none may fall under a block."""
+    grid = doc.grid
+    if (not isinstance(rows, list) or len(rows) != grid.height
+            or any(not isinstance(r, str) or len(r) != grid.width for r in rows)):
+        raise XwsatError(f"a pattern is {grid.height} rows of {grid.width} cells")
+    cells = {}
+    for cell, ch in enumerate("".join(rows)):
+        now = grid.cell(cell)
+        if ch == BLOCK and now != BLOCK:
+            if now != EMPTY:
+                raise XwsatError("the pattern puts a block on a letter")
+            cells[cell] = BLOCK
+        elif ch != BLOCK and now == BLOCK:
+            cells[cell] = EMPTY
+    changed = _set(doc, cells)
+    _check_locks(changed)
+    return changed
+
+
 def _letters(doc: Document, cells: dict[int, str]) -> Document:
     locked = doc.locked_cells()
     grid = doc.grid
@@ -206,6 +227,8 @@ def reduce(doc: Document, action: dict[str, Any]) -> Document:
         return blank(width, height)
     if kind == "block":
         return _block(doc, action)
+    if kind == "pattern":
+        return _pattern(doc, action.get("rows"))
     if kind == "letter":
         return _letters(doc, {_cell(doc, action): _letter(action.get("letter"))})
     if kind == "letters":

@@ -1,39 +1,45 @@
-"""The one door from the workbench to fill quality (``xwsat.optimize``).
+"""The one door from the workbench to fill quality: the ladder of ``xwsat.quality``.
 
-Autofill shows the best fill so far while quality improves, so the optimiser is run in short
-steps, each starting from the last best fill, and every improvement is handed on. Only this
-module knows the optimiser's signature: when it changes, this is the one place to follow.
+Autofill shows the best fill so far while quality improves: ``fill --optimize``'s climb to the
+highest score level at which the grid fills (with the proof that the next level has none), then
+the fewest entries at that level; each fill the climb raises is handed on as it comes. Only this
+module knows the ladder's signature: when it changes, this is the one place to follow.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-from xwsat.optimize import fill_score, optimize_fill, weakest_entries
+from xwsat.optimize import fill_score, weakest_entries
+from xwsat.pipeline import FillOptions, FillResult
 from xwsat.problem import Built
+from xwsat.quality.run import improve as climb_and_improve
 
-STEP_S = 2.0  # each optimiser step; the page sees a better fill at least this often
+
+@dataclass(frozen=True)
+class Reached:
+    """A fill and where it stands: its score level, whether no higher level fills (proven),
+    and whether its count of entries at that level is proven the fewest."""
+
+    fill: tuple[int, ...]
+    level: int
+    proven: bool = False
+    optimal: bool = False
 
 
-def improve(built: Built, fill: tuple[int, ...], time_limit: float, seed: int,
-            on_better: Callable[[tuple[int, ...], int, bool], None]) -> tuple[tuple[int, ...],
-                                                                             bool]:
-    """Raise the fill's total score for up to ``time_limit`` seconds; ``on_better(fill, total,
-    optimal)`` sees each better fill. Returns the best fill and whether it is proven optimal."""
-    deadline = time.monotonic() + time_limit
-    best, step = fill, 0
-    while True:
-        left = deadline - time.monotonic()
-        if left < 0.3:
-            return best, False
-        found = optimize_fill(built, best, min(STEP_S, left), seed + step, threads=1)
-        step += 1
-        if found.total > fill_score(built, best) or found.optimal:
-            best = found.fill
-            on_better(best, found.total, found.optimal)
-        if found.optimal:
-            return best, True
+def improve(result: FillResult, options: FillOptions, time_limit: float,
+            on_better: Callable[[Reached], None]) -> Reached:
+    """Raise ``result``'s verified fill for up to ``time_limit`` seconds; ``on_better`` sees
+    each better fill of the climb. Returns the final fill, verified by ``check_fill``."""
+    def raised(fill: tuple[int, ...], level: int) -> None:
+        on_better(Reached(fill, level))
+
+    options = replace(options, time_limit=time_limit)
+    final, found = climb_and_improve(result, options, time_limit, on_fill=raised)
+    fill = final.outcome.fill if final.verified and final.outcome.fill else found.climb.fill
+    return Reached(fill, found.climb.level, found.climb.proven,
+                   bool(found.best is not None and found.best.optimal))
 
 
 def weakest(built: Built, fill: tuple[int, ...], count: int = 5) -> list[tuple[str, str, int]]:

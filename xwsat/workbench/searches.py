@@ -19,6 +19,7 @@ from xwsat.grid import EMPTY, Grid
 from xwsat.outcome import Status
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.problem import Built, build_problem, fill_letters
+from xwsat.quality.levels import exempt_slots, fill_level
 from xwsat.words import WordList
 from xwsat.workbench import quality
 
@@ -59,13 +60,15 @@ def decide(grid: Grid, words: WordList, options: FillOptions, explain_s: float
     return answer
 
 
-def _fill_answer(built: Built, fill: tuple[int, ...], optimal: bool,
-                 improving: bool) -> dict[str, Any]:
-    """The fill as the page shows it: the letters of the cells the search filled."""
+def _fill_answer(built: Built, reached: quality.Reached, improving: bool) -> dict[str, Any]:
+    """The fill as the page shows it: the letters of the cells the search filled, its score
+    level and whether that level is proven the highest."""
+    fill = reached.fill
     letters = fill_letters(built, fill)
     return {"status": "improving" if improving else "filled",
             "letters": {str(k): v for k, v in letters.items() if built.grid.cell(k) == EMPTY},
-            "total": quality.total(built, fill), "optimal": optimal,
+            "total": quality.total(built, fill), "optimal": reached.optimal,
+            "level": reached.level, "proven": reached.proven,
             "weakest": [{"slot": n, "word": w, "score": s}
                         for n, w, s in quality.weakest(built, fill)]}
 
@@ -73,8 +76,8 @@ def _fill_answer(built: Built, fill: tuple[int, ...], optimal: bool,
 def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
              ) -> dict[str, Any]:
     """A first verified fill as fast as the search finds it, then better ones while
-    ``improve_s`` lasts; every fill reported is verified (``fill_grid``, the optimiser's own
-    check in ``quality``)."""
+    ``improve_s`` lasts (the ladder: the highest score level, then the fewest entries at it);
+    every fill reported is verified (``fill_grid``, the ladder's searches, ``check_fill``)."""
     started = time.monotonic()
     result = fill_grid(grid, words, options)
     outcome = result.outcome
@@ -85,18 +88,19 @@ def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
         elif outcome.status is Status.UNKNOWN:
             answer["why"] = f"no fill found within {options.time_limit:.0f} s"
         return answer
-    first = _fill_answer(result.built, outcome.fill, False, improve_s > 0.5)
+    exempt = exempt_slots(result.built)
+    start = quality.Reached(outcome.fill, fill_level(result.built, outcome.fill, exempt))
+    first = _fill_answer(result.built, start, improve_s > 0.5)
     first["first_s"] = round(time.monotonic() - started, 2)
     guard.report_partial(first)
-    best, optimal = outcome.fill, False
+    best = start
     if improve_s > 0.5:
-        def better(fill: tuple[int, ...], total: int, proven: bool) -> None:
-            guard.report_partial({**_fill_answer(result.built, fill, proven, True),
+        def better(reached: quality.Reached) -> None:
+            guard.report_partial({**_fill_answer(result.built, reached, True),
                                   "first_s": first["first_s"]})
 
-        best, optimal = quality.improve(result.built, outcome.fill, improve_s, options.seed,
-                                        better)
-    final = _fill_answer(result.built, best, optimal, False)
+        best = quality.improve(result, options, improve_s, better)
+    final = _fill_answer(result.built, best, False)
     final["first_s"] = first["first_s"]
     return final
 
@@ -125,6 +129,27 @@ def certificate(grid: Grid, words: WordList, options: FillOptions, folder: str
     return {"status": VERDICT[run.outcome.status], "checked": run.checked,
             "directory": str(directory),
             "files": sorted(p.name for p in directory.iterdir()) if directory.exists() else []}
+
+
+def patterns(grid: Grid, words: WordList, count: int, seed: int, time_limit: float,
+             try_limit: float) -> dict[str, Any]:
+    """Fillable block patterns around the grid's theme letters (``pattern_suggest``), each
+    with its verified fill; the list is reported as each one is found."""
+    from xwsat.pattern_suggest import suggest_patterns
+
+    def shown(found: list) -> list[dict[str, Any]]:
+        return [{"pattern": list(f.pattern.rows), "fill": list(f.fill.rows),
+                 "words": f.stats.words, "blocks": f.stats.blocks,
+                 "cheaters": len(f.stats.cheaters), "seconds": f.seconds} for f in found]
+
+    report = suggest_patterns(
+        grid, words, count, seed, time_limit, try_limit=try_limit,
+        say=lambda m: guard.report_partial({"status": "searching", "said": m}),
+        on_found=lambda found: guard.report_partial({"status": "searching", "said": "",
+                                                     "suggestions": shown(found)}))
+    return {"status": "done", "suggestions": shown(report.suggestions), "tried": report.tried,
+            "unfillable": report.unfillable, "undecided": report.undecided,
+            "entries": list(report.entries)}
 
 
 def with_budget(options: FillOptions, seconds: float) -> FillOptions:

@@ -52,6 +52,8 @@ class Limits:
     autofill_s: float = 10.0
     improve_s: float = 10.0
     certificate_s: float = 60.0
+    patterns_s: float = 30.0
+    pattern_try_s: float = 5.0
     memory_mb: int | None = 2048
 
 
@@ -276,6 +278,17 @@ class Session:
         return Job("autofill", self.rev, searches.autofill,
                    (grid, words, self.options(self.limits.autofill_s), self.limits.improve_s),
                    self.limits.autofill_s + self.limits.improve_s + 2.0, {"region": region})
+
+    def suggest_patterns(self, count: int = 3) -> Job:
+        """The search for block patterns around the grid's letters (its theme entries) by
+        constructors' rules, each kept only with a fill at the page's minimum score."""
+        from xwsat.pattern_suggest import theme_start
+
+        theme_start(self.doc.grid)  # bad input said now, not by the child
+        limit = self.limits.patterns_s
+        return Job("patterns", self.rev, searches.patterns,
+                   (self.doc.grid, self.words(), count, self.seed, limit,
+                    self.limits.pattern_try_s), limit + 5.0)
 
     def accept(self, slot: str | None) -> None:
         """Take the suggested fill's letters: all of them, or one entry's."""

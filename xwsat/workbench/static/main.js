@@ -65,6 +65,8 @@ function onJob(msg) {
     if (r.status === "rejected") ui.suggestion = null;
   } else if (msg.kind === "certificate") {
     ui.certificate = { ...r, final: msg.final };
+  } else if (msg.kind === "patterns") {
+    ui.patterns = { ...(ui.patterns || {}), ...r, final: msg.final };
   }
   render();
 }
@@ -105,8 +107,9 @@ function renderFill() {
     if (a.status === "searching") text = "Searching for a fill…";
     else if (a.letters) {
       const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
-      const state = a.final ? (a.optimal ? "best possible total" : "best found") : "improving…";
-      text = `Fill found in ${a.first_s} s · total score ${a.total} (${state}) · weakest: ${weak}`;
+      const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
+      const state = a.final ? (a.proven ? "done" : "best found") : "improving…";
+      text = `Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state}) · weakest: ${weak}`;
     } else if (a.status === "unfillable") text = `No fill: ${a.why || "proven unfillable"}`;
     else if (a.status === "rejected") text = "Suggestion rejected.";
     else if (a.final) text = `No fill found: ${a.why || a.stopped || a.status}`;
@@ -114,8 +117,34 @@ function renderFill() {
   $("fill-status").textContent = text;
 }
 
+function renderPatterns() {
+  const p = ui.patterns;
+  const list = $("patterns");
+  list.replaceChildren();
+  if (!p) { $("patterns-status").textContent = ""; return; }
+  const found = p.suggestions || [];
+  $("patterns-status").textContent = p.final
+    ? (p.status === "done" ? `${found.length} fillable of ${p.tried} tried (${p.unfillable} unfillable, ${p.undecided} undecided)` : `stopped: ${p.why || p.stopped || p.status}`)
+    : `Searching… ${found.length} found${p.said ? ` · ${p.said}` : ""}`;
+  found.forEach((s, i) => {
+    const item = document.createElement("div");
+    item.className = "pattern";
+    const pre = document.createElement("pre");
+    pre.textContent = s.fill.map((row) => row.replace(/#/g, "\u25a0")).join("\n");
+    const use = document.createElement("button");
+    use.textContent = `Use #${i + 1}`;
+    use.onclick = () => act({ type: "pattern", rows: s.pattern });
+    const about = document.createElement("span");
+    about.className = "muted";
+    about.textContent = `${s.words} words · ${s.blocks} blocks · ${s.cheaters} cheaters · filled in ${s.seconds} s`;
+    item.append(use, about, pre);
+    list.append(item);
+  });
+}
+
 function render() {
   if (!view) return;
+  renderPatterns();
   drawGrid($("grid"), view, ui);
   renderVerdict();
   renderFill();
@@ -338,6 +367,7 @@ function wireControls() {
     if (!ui.region) { say("Drag over the grid (or Shift+click) to select a rectangle first."); return; }
     autofill(ui.region, false);
   };
+  $("suggest").onclick = () => { ui.patterns = { status: "searching" }; render(); send({ type: "patterns" }); };
   $("accept-all").onclick = () => send({ type: "accept", slot: null });
   $("accept-one").onclick = () => send({ type: "accept", slot: ui.selectedSlot });
   $("reject").onclick = () => { ui.suggestion = null; send({ type: "reject" }); };
