@@ -56,8 +56,9 @@ def word_ceiling(size: int, themeless: bool = False) -> int:
 
 
 def cheater_cap(size: int) -> int:
-    """A few cheaters, as in published grids (0-10 on a 15x15): 6 on a 15x15, scaled by area."""
-    return max(2, round(6 * size * size / 225))
+    """A few cheaters, as in published grids (0-10 on a 15x15): 6 on a 15x15, scaled by area,
+    never below 4, the corner blocks a mini needs (on a 5x5 every legal block is a cheater)."""
+    return max(4, round(6 * size * size / 225))
 
 
 def block_range(size: int, min_blocks: int | None = None, max_blocks: int | None = None,
@@ -301,6 +302,8 @@ def generate_pattern(target: Target, seed: int, index: int) -> Grid:
     raise XwsatError(
         f"could not make a legal {target.size}x{target.size} pattern with "
         f"{target.min_blocks}-{target.max_blocks} blocks in {_ATTEMPTS} attempts; widen the range"
+        + ("" if target.max_words is None and target.max_cheaters is None
+           else " or raise --max-words / --max-cheaters")
     )
 
 

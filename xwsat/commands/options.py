@@ -64,7 +64,7 @@ MaxWordsOpt = Annotated[int | None, typer.Option(
     "140 on a 21x21, scaled between]")]
 MaxCheatersOpt = Annotated[int | None, typer.Option(
     "--max-cheaters", help="At most this many cheaters (blocks that change no word count) "
-    "[default: 6 on a 15x15, scaled by area]")]
+    "[default: 6 on a 15x15, scaled by area, at least 4]")]
 
 MAX_TIME_S = 7 * 24 * 3600
 
