@@ -110,6 +110,16 @@ simple_rows = st.lists(st.text(st.sampled_from(list(".#ABC")), min_size=2, max_s
                        min_size=1, max_size=5)
 
 
+def _wrapped(draw, data: bytes) -> bytes:
+    """The bytes as they are, gzipped, or gzipped and cut short (a download that stopped)."""
+    wrap = draw(st.sampled_from(["none", "none", "gzip", "cut-gzip"]))
+    if wrap != "none":
+        data = gzip.compress(data)
+        if wrap == "cut-gzip":
+            data = data[: draw(st.integers(0, len(data)))]
+    return data
+
+
 @st.composite
 def grid_bytes(draw) -> bytes:
     rows = draw(st.one_of(grid_rows, simple_rows))
@@ -118,12 +128,7 @@ def grid_bytes(draw) -> bytes:
         text += "\n"
     encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8-sig", "utf-16", "latin-1"]))
     data = text.encode(encoding, errors="replace")
-    wrap = draw(st.sampled_from(["none", "none", "gzip", "cut-gzip"]))
-    if wrap != "none":
-        data = gzip.compress(data)
-        if wrap == "cut-gzip":
-            data = data[: draw(st.integers(0, len(data)))]
-    return data
+    return _wrapped(draw, data)
 
 
 json_values = st.recursive(
@@ -257,12 +262,7 @@ def dictionary_bytes(draw) -> bytes:
     encoding = "utf-8" if clean else draw(st.sampled_from(
         ["utf-8", "utf-8-sig", "utf-16", "latin-1", "cp1251"]))
     data = text.encode(encoding, errors="replace")
-    wrap = draw(st.sampled_from(["none", "none", "gzip", "cut-gzip"]))
-    if wrap != "none":
-        data = gzip.compress(data)
-        if wrap == "cut-gzip":
-            data = data[: draw(st.integers(0, len(data)))]
-    return data
+    return _wrapped(draw, data)
 
 
 def mostly(valid: list[str], invalid: list[str]):
