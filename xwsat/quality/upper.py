@@ -23,9 +23,14 @@ from xwsat.propagate import propagate
 from xwsat.quality.levels import at_level, exempt_slots, levels, open_scores
 
 UPPER_SHARE = 1 / 3  # the upper levels keep at least this share of the open slots' candidates
-# the try's budget: the upper tier of Spread the Wordlist filled the NYT-style 15x15s and amer15
-# within 97-1,304 decisions (3 seeds each); hard grids spend it all (robust15: 1-2 s)
-UPPER_LOOK_NODES = 1_500
+# the try's budget: the upper tier of Spread the Wordlist fills the NYT-style 15x15s and amer15
+# within 97-1,304 decisions (3 seeds each); the embedded list's level 50 needs more. Plain fills
+# of those six patterns with it, seeds 0-2, share of entries in Spread the Wordlist's top tier
+# (mean, worst) and entries it lacks per fill: 1,500 decisions 78% (49%), 4.9; 5,000: 87% (71%),
+# 2.2; 10,000: 89% (71%), 1.8; 30,000: 89% (82%), 1.5. A try that fails spends it all: 5,000
+# cost nothing measurable on the hard grids paired with the list (the quick subset, 3 seeds),
+# 30,000 cost up to 3.5 s (robust15 g15-s11-001: 0.7 -> 4.2 s)
+UPPER_LOOK_NODES = 5_000
 UPPER_LOOK_MIN_S = 1.0  # a shorter time limit goes to the usual search alone
 # levels tried in turn, the upper one first: on the embedded list's NYT-style patterns the level
 # keeping a third of the candidates (60) seldom fills within the budget, the one below it does
