@@ -38,7 +38,7 @@ GRIDS15 = [*NYT, ROOT / "grids/small/amer15.txt",
 GRIDS21 = [ROOT / "grids/robust21/g21-s21-003.txt", ROOT / "grids/robust21/g21-s21-006.txt",
            ROOT / "grids/classic/21-01.txt"]
 TOOLS = ("xwsat", "xwsat-optimize", "blacksquare", "crosshare", "qxw")
-CUTS = {"stwl": "30,40,50", "en": "25,50,75"}  # a list's scores -> Crosshare's tiers 0-3
+CUTS = {"stwl": "30,40,50", "en": "40,50,60"}  # a list's scores -> Crosshare's tiers 0-3
 LOCK = Path("/work/measure.lock")
 NO_LOCK = "--no-lock" in sys.argv  # when other measurements hold the lock for long
 
