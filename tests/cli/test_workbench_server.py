@@ -207,3 +207,25 @@ def test_suggested_patterns_obey_the_rules_come_filled_and_one_can_be_used(serve
                    for a, b in zip(ra, rb))
         act(ws, type="pattern", rows=["#" * 9] * 9)
         assert "block on a letter" in next_of(ws, "error")["message"]
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "busy"])
+def test_a_port_out_of_range_or_in_use_is_one_line(port):
+    """`serve --port` with no such port, or one another program holds: exit 2 and one line."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen(1)
+    try:
+        number = str(holder.getsockname()[1]) if port == "busy" else port
+        result = CliRunner().invoke(app, ["serve", "--port", number])
+    finally:
+        holder.close()
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("xwsat: error: ") and "port" in lines[0]

@@ -22,13 +22,17 @@ BudgetOpt = Annotated[float, typer.Option(
 
 
 def _bound(host: str, port: int) -> socket.socket:
-    """A listening socket, or one line saying why not (a port in use, a bad address)."""
+    """A listening socket, or one line saying why not (a port out of range or in use, a bad
+    address)."""
+    if not 0 <= port <= 65535:
+        raise XwsatError(f"--port {port} is not a port: give 0 (any free port) to 65535")
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         sock.listen(128)  # connections wait from now on, before the server has started
     except OSError as exc:
+        sock.close()
         raise XwsatError(f"cannot listen on {host}:{port} ({exc.strerror or exc}); "
                          "try another --port") from None
     return sock
@@ -46,9 +50,14 @@ def serve(host: HostOpt = "127.0.0.1", port: PortOpt = 8765, dictionary: DictOpt
 
     if search_limit <= 0:
         raise XwsatError("--search-limit must be positive")
-    compile_first(["auto"])
-    app = create_app(dictionary, Limits(decide_s=search_limit, memory_mb=memory_limit or None))
-    sock = _bound(host, port)
+    sock = _bound(host, port)  # first: a port in use is said before the minutes of compiling
+    try:
+        compile_first(["auto"])
+        app = create_app(dictionary, Limits(decide_s=search_limit,
+                                            memory_mb=memory_limit or None))
+    except BaseException:
+        sock.close()
+        raise
     address = f"http://{host if ':' not in host else f'[{host}]'}:{sock.getsockname()[1]}/"
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20))
     typer.echo(f"xwsat workbench: {address} (Ctrl-C stops it)", err=True)
