@@ -20,9 +20,6 @@ from typing import Any
 from xwsat.bench.sweep import VERDICTS, disagreements, instance_id
 from xwsat.errors import XwsatError
 
-NOT_DECIDED = ("timeout", "memout", "unknown", "crash", "error", "interrupted", "killed",
-               "exhausted")
-
 
 @dataclass(frozen=True)
 class Run:

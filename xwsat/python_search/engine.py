@@ -21,7 +21,6 @@ One loop serves every native variant; a ``SearchConfig`` picks the parts:
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -378,8 +377,3 @@ class Search:
         if estimate is not None:
             res.extra["log10_tree_nodes"] = round(estimate, 2)
         return res
-
-
-def log_space(problem: FillProblem) -> float:
-    """log10 of the product of candidate counts: the size of the naive search space."""
-    return float(sum(math.log10(max(1, len(c))) for c in problem.candidates))

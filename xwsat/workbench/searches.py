@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -150,7 +149,3 @@ def patterns(grid: Grid, words: WordList, count: int, seed: int, time_limit: flo
     return {"status": "done", "suggestions": shown(report.suggestions), "tried": report.tried,
             "unfillable": report.unfillable, "undecided": report.undecided,
             "entries": list(report.entries)}
-
-
-def with_budget(options: FillOptions, seconds: float) -> FillOptions:
-    return replace(options, time_limit=seconds)
