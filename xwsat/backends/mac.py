@@ -189,7 +189,7 @@ class MacBackend:
         from xwsat.compiled_search import (
             state as mstate,  # the kernel's codes and state, without numba
         )
-        from xwsat.compiled_search.model import build_model, slot_rows, word_of_row
+        from xwsat.compiled_search.model import build_model, read_fill
 
         started = time.perf_counter()
         deadline = started + limits.time_limit if limits.time_limit else None
@@ -267,14 +267,11 @@ class MacBackend:
                       if self.exchange is not None else {})},
         )
         if code == mstate.SAT:
-            fill = []
-            for s in range(problem.n_slots):
-                rows = slot_rows(model, state.ct, s)
-                if len(rows) != 1:
-                    return stopped(self.label, Stop.FAILED, f"slot {problem.slot_names[s]} has "
-                                   f"{len(rows)} rows left in a complete assignment", stats)
-                fill.append(word_of_row(model, s, int(rows[0])))
-            return Outcome(Status.FILLED, self.label, tuple(fill), stats)
+            fill = read_fill(model, state.ct)
+            if fill is None:
+                return stopped(self.label, Stop.FAILED, "a slot has not exactly one row left in "
+                               "a complete assignment", stats)
+            return Outcome(Status.FILLED, self.label, fill, stats)
         if code == mstate.UNSAT:
             mirrored = ("; what it learned was also applied to the mirror image through "
                         "the grid's symmetry") if len(model.mirror_cell) else ""

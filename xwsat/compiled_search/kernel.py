@@ -17,6 +17,11 @@ hard 15x15 grids); this is the same kind of search compiled with numba, in the s
 - on a problem with a symmetry (``xwsat.symmetry``: a grid symmetric about its diagonal), each
   such nogood and each letter refuted at the root is also added for the mirror cells, unless a
   proof is being logged.
+- with an objective (a worth per row, ``state.new_state(incumbent=...)``), branch and bound: a
+  node fails when the sum over the counted slots of their best live row's worth cannot beat the
+  best fill found (``sc[BOUND]``, raised by the caller at each fill), and word decisions try the
+  worthiest words first; a failure there means "no better fill below", which every later,
+  higher bound keeps true, so the restarts' nogoods stay sound.
 
 Every change below the root goes on one trail (kind, index, old value), saved at most once per
 level thanks to a stamp per entry; the root's changes are never undone, so never saved. A table's
@@ -33,6 +38,7 @@ from numba import njit
 
 from xwsat.compiled_search.model import Model
 from xwsat.compiled_search.state import (  # noqa: F401  (re-exported: the kernel's callers read them here)
+    BOUND,
     BUDGET,
     FAILS,
     FQ,
@@ -40,10 +46,12 @@ from xwsat.compiled_search.state import (  # noqa: F401  (re-exported: the kerne
     K_DOM,
     K_FIX,
     K_LIM,
+    K_WPT,
     LEVEL,
     LITS,
     NG,
     NODES,
+    OPT,
     PATH,
     PHASE,
     PROOF,
@@ -139,6 +147,8 @@ def undo(st: State, mark: int) -> None:
             st.ct[i] = st.tr_val[n]
         elif kind == K_LIM:
             st.limit[i] = np.int64(st.tr_val[n])
+        elif kind == K_WPT:
+            st.wptr[i] = np.int64(st.tr_val[n])
         else:
             st.fixed[i] = -1
     st.sc[TR] = n
@@ -183,6 +193,49 @@ def set_limit(st: State, s: int, value: int) -> None:
         _push(st, K_LIM, s, np.uint64(st.limit[s]))
         st.lim_stamp[s] = stamp
     st.limit[s] = value
+
+
+@compiled_kernel
+def set_wptr(st: State, s: int, value: int) -> None:
+    level = st.sc[LEVEL]
+    stamp = st.lv_stamp[level]
+    if level > 0 and st.wp_stamp[s] != stamp:
+        _push(st, K_WPT, s, np.uint64(st.wptr[s]))
+        st.wp_stamp[s] = stamp
+    st.wptr[s] = value
+
+
+@compiled_kernel
+def best_live(m: Model, st: State, s: int) -> int:
+    """The worth of slot s's best live row, or -1 when none is live. Rows only leave a table
+    below a node, so the pointer into the rows by worth only moves on (undone with the trail)."""
+    t = m.slot_table[s]
+    lo = m.row_off[t]
+    n = m.tab_rows[t]
+    off = m.ct_off[s]
+    k = st.wptr[s]
+    while k < n:
+        row = m.worth_order[lo + k]
+        if (st.ct[off + (row >> 6)] >> np.uint64(row & 63)) & U1:
+            break
+        k += 1
+    if k != st.wptr[s]:
+        set_wptr(st, s, k)
+    return m.worth[lo + m.worth_order[lo + k]] if k < n else -1
+
+
+@compiled_kernel
+def no_better(m: Model, st: State) -> bool:
+    """Branch and bound: whether no fill below this node can be worth more than the best found
+    (``sc[BOUND]``), by the sum over the counted slots of their best live row."""
+    total = 0
+    for s in range(len(m.slot_table)):
+        if m.counted[s]:
+            w = best_live(m, st, s)
+            if w < 0:
+                return True
+            total += w
+    return total <= st.sc[BOUND]
 
 
 @compiled_kernel
@@ -257,6 +310,10 @@ def remove(m: Model, st: State, c: int, removed: np.uint64, skip: int) -> int:
 # letter of a position, on average. Same prunings either way; 1.6x faster on the 5x5
 # refutations, 1.2x on the quick subset's hard grids (results/latency/).
 ROWS_FACTOR = 8
+
+# Word decisions under an objective: a word's worth, as a share of its slot's best, weighs this
+# much against the least-constraining score (a sum of logs over the crossings).
+WORTH_WEIGHT = 8.0
 
 
 @compiled_kernel
@@ -675,6 +732,10 @@ def choose_row(m: Model, st: State, s: int) -> int:
     off = m.ct_off[s]
     base = m.let_off[t]
     noisy = st.sc[RESTARTS] > 0 or st.sc[SEED] != 0  # seed 0 starts greedy, then varies
+    optimizing = st.sc[OPT] != 0 and m.counted[s] != 0
+    top = 1.0
+    if optimizing:
+        top = max(1.0, float(m.worth[m.row_off[t] + m.worth_order[m.row_off[t]]]))
     best, best_score = -1, 0.0
     for i in range(st.limit[s]):
         w = st.nz[off + i]
@@ -684,6 +745,8 @@ def choose_row(m: Model, st: State, s: int) -> int:
             x &= x - U1
             row = w * 64 + b
             score = 3.0 * m.row_score[m.row_off[t] + row]
+            if optimizing:
+                score += WORTH_WEIGHT * m.worth[m.row_off[t] + row] / top
             if noisy:
                 score += WORD_NOISE * np.random.random()
             for p in range(length):
@@ -753,7 +816,7 @@ def drop_row(m: Model, st: State, s: int, row: int) -> int:
 def mirrored(m: Model, st: State) -> bool:
     """Whether learned facts are copied through a symmetry (never in a logged proof: a mirror
     image is implied by the problem, not by unit propagation)."""
-    return len(m.mirror_cell) > 0 and not st.sc[PROOF_ON]
+    return len(m.mirror_cell) > 0 and not st.sc[PROOF_ON] and not st.sc[OPT]
 
 
 @compiled_kernel
@@ -802,27 +865,34 @@ def run(m: Model, st: State, budget: int) -> int:
             if st.sc[PROOF_ON]:
                 _lemma(st, 0)
             return UNSAT
-        words_mode = st.sc[WORDS] != 0
-        if words_mode:
-            s = select_slot(m, st)
-            if s < 0:
-                return SAT
-            c, a = -1 - s, choose_row(m, st, s)
+        optimizing = st.sc[OPT] != 0
+        if optimizing and no_better(m, st):  # (after a fill: the bound was raised to its worth)
+            if st.sc[LEVEL] == 0:
+                return UNSAT
+            conflict = n_slots
         else:
-            c = select_cell(m, st)
-            if c < 0:
-                return SAT
-            a = choose_letter(m, st, c)
-        level = st.sc[LEVEL] + 1
-        st.sc[LEVEL] = level
-        st.sc[STAMP] += 1
-        st.lv_stamp[level] = st.sc[STAMP]
-        st.lv_trail[level] = st.sc[TR]
-        st.lv_var[level] = c
-        st.lv_val[level] = a
-        st.lv_path[level] = st.sc[PATH]
-        st.sc[NODES] += 1
-        conflict = take_row(m, st, -1 - c, a) if c < 0 else _decide(m, st, c, a, True)
+            if st.sc[WORDS] != 0:
+                s = select_slot(m, st)
+                if s < 0:
+                    return SAT
+                c, a = -1 - s, choose_row(m, st, s)
+            else:
+                c = select_cell(m, st)
+                if c < 0:
+                    return SAT
+                a = choose_letter(m, st, c)
+            level = st.sc[LEVEL] + 1
+            st.sc[LEVEL] = level
+            st.sc[STAMP] += 1
+            st.lv_stamp[level] = st.sc[STAMP]
+            st.lv_trail[level] = st.sc[TR]
+            st.lv_var[level] = c
+            st.lv_val[level] = a
+            st.lv_path[level] = st.sc[PATH]
+            st.sc[NODES] += 1
+            conflict = take_row(m, st, -1 - c, a) if c < 0 else _decide(m, st, c, a, True)
+            if conflict < 0 and optimizing and no_better(m, st):
+                conflict = n_slots
         while conflict >= 0:
             if conflict < n_slots:
                 st.weight[conflict] += 1.0
@@ -840,3 +910,5 @@ def run(m: Model, st: State, budget: int) -> int:
             conflict = drop_row(m, st, -1 - c, a) if c < 0 else _decide(m, st, c, a, False)
             if conflict < 0 and level == 1 and c >= 0 and mirrored(m, st):
                 conflict = mirror_root(m, st, c, a)
+            if conflict < 0 and optimizing and no_better(m, st):
+                conflict = n_slots

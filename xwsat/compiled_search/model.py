@@ -54,6 +54,12 @@ class Model(NamedTuple):
     gram_key: np.ndarray  # int64
     key_off: np.ndarray  # int64
     key_row: np.ndarray  # int64
+    # an objective to maximise (``worth``), all empty without one: the worth of each table row
+    # (aligned with row_word), each table's rows by descending worth (local indices, aligned
+    # likewise) and, per slot, 1 when it counts towards the objective
+    worth: np.ndarray  # int64
+    worth_order: np.ndarray  # int64
+    counted: np.ndarray  # int64[n_slots]
 
 
 class Start(NamedTuple):
@@ -71,8 +77,12 @@ def _bitsets(rows: np.ndarray, n_letters: int, words: int) -> np.ndarray:
     return packed.view("<u8").astype(np.uint64)
 
 
-def build_model(problem: FillProblem, mirror: bool = False) -> tuple[Model, Start]:
+def build_model(problem: FillProblem, mirror: bool = False,
+                worth: tuple[np.ndarray, frozenset[int]] | None = None) -> tuple[Model, Start]:
     """Flatten a FillProblem into the kernel's arrays (tables shared between equal slots).
+
+    With ``worth`` (a worth per word id, and the slots that do not count), the arrays of an
+    objective the search can maximise by branch and bound (``state.new_state(incumbent=...)``).
 
     With ``mirror``, a symmetry of the problem (``xwsat.symmetry``), when it has one, lets the
     search copy what it learns through it: every verdict stands and a refutation fails less
@@ -165,6 +175,7 @@ def build_model(problem: FillProblem, mirror: bool = False) -> tuple[Model, Star
         row_score=np.concatenate(scores) if scores else np.zeros(0, np.float64),
         mirror_cell=_mirror_cells(problem) if mirror else np.zeros(0, np.int64),
         **_gram_rows(problem, row_words),
+        **_worth_rows(row_words, n_slots, worth),
     )
     dom = problem.cell_masks.astype(np.uint64).copy()
     ct = np.zeros(ct_off[-1], dtype=np.uint64)
@@ -254,6 +265,32 @@ def _gram_rows(problem: FillProblem, row_words: list[np.ndarray]) -> dict[str, n
             "gram_key": gram_key.astype(np.int64),
             "key_off": np.append(starts, len(key)).astype(np.int64),
             "key_row": row.astype(np.int64)}
+
+
+def _worth_rows(row_words: list[np.ndarray], n_slots: int,
+                worth: tuple[np.ndarray, frozenset[int]] | None) -> dict[str, np.ndarray]:
+    """The objective's arrays of ``Model`` (see there); empty without one."""
+    if worth is None:
+        empty = np.zeros(0, np.int64)
+        return {"worth": empty, "worth_order": empty, "counted": empty}
+    weights, exempt = worth
+    rows = [weights[ids].astype(np.int64) for ids in row_words]
+    return {"worth": np.concatenate(rows) if rows else np.zeros(0, np.int64),
+            "worth_order": (np.concatenate([np.argsort(-r, kind="stable") for r in rows])
+                            .astype(np.int64) if rows else np.zeros(0, np.int64)),
+            "counted": np.array([s not in exempt for s in range(n_slots)], dtype=np.int64)}
+
+
+def read_fill(model: Model, ct: np.ndarray) -> tuple[int, ...] | None:
+    """The word id each slot holds in a complete assignment (None if a slot has not exactly
+    one row left)."""
+    fill = []
+    for s in range(len(model.slot_table)):
+        rows = slot_rows(model, ct, s)
+        if len(rows) != 1:
+            return None
+        fill.append(word_of_row(model, s, int(rows[0])))
+    return tuple(fill)
 
 
 def _mirror_cells(problem: FillProblem) -> np.ndarray:

@@ -13,10 +13,10 @@ from xwsat.compiled_search.model import Model, Start
 
 # scalar slots in State.sc
 (TR, LEVEL, STAMP, PATH, NG, LITS, QH, QN, FQ, NODES, FAILS, RESTARTS, SINCE, READY, PROOF,
- PROOF_ON, WORDS, SEED, WATCHED, PHASE) = range(20)
+ PROOF_ON, WORDS, SEED, WATCHED, PHASE, OPT, BOUND) = range(22)
 WORD_NOISE = 0.5  # word decisions: random noise added to a word's score after a restart
-SCALARS = 20
-K_DOM, K_CT, K_FIX, K_LIM = 0, 1, 2, 3
+SCALARS = 22
+K_DOM, K_CT, K_FIX, K_LIM, K_WPT = 0, 1, 2, 3, 4
 SAT, UNSAT, BUDGET = 1, 0, 2
 RESTART_FIRST, RESTART_FACTOR = 10.0, 1.1
 
@@ -63,11 +63,13 @@ class State(NamedTuple):
     yvar: np.ndarray  # int64[n_cells, n_letters]: the CNF variable of "cell holds letter"
     lcv: np.ndarray  # float64[max slot length * n_letters]: scratch for word decisions
     phase: np.ndarray  # int64[n_cells]: the letter a cell last held (-1: never), if sc[PHASE]
+    wptr: np.ndarray  # int64[n_slots]: with an objective, where a slot's best live row may be
+    wp_stamp: np.ndarray  # in its table's worth_order (no better row is live)
 
 
 def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_000_000,
               yvar: np.ndarray | None = None, words: bool = False,
-              phase: bool = False) -> State:
+              phase: bool = False, incumbent: int | None = None) -> State:
     """A fresh state: every slot queued, weights 1 with a seeded tie-break below 1e-3.
 
     With ``yvar`` (the CNF's letter variables) every refutation is written to ``proof`` as a DRUP
@@ -75,10 +77,12 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
     slot takes a word, or loses it) instead of single letters: the way fills are found faster on
     large grids; never with a proof. With ``phase`` (letter decisions only) a cell first tries again
     the letter it last held, as SAT solvers save phases across restarts: a letter search that
-    wanders differently, raced against the plain one on large grids."""
+    wanders differently, raced against the plain one on large grids. With ``incumbent`` (the
+    model built with a worth) the search looks only for fills worth more than it: branch and
+    bound, each fill found raising ``sc[BOUND]``, UNSAT meaning that none is worth more."""
     n_cells, n_slots = len(start.dom), len(model.slot_table)
     levels = n_cells + 2
-    trail = levels * (n_cells + len(start.ct) + n_slots) + n_slots + 16
+    trail = levels * (n_cells + len(start.ct) + 2 * n_slots) + n_slots + 16
     max_nogoods = max_nogood_lits // 2
     rng = np.random.default_rng(seed)
     sc = np.zeros(SCALARS, dtype=np.int64)
@@ -87,6 +91,12 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
     sc[WORDS] = words and yvar is None
     sc[SEED] = seed
     sc[PHASE] = phase and not sc[WORDS]
+    if incumbent is not None:
+        if not len(model.counted):
+            raise ValueError("an incumbent needs a model built with a worth")
+        if yvar is not None:
+            raise ValueError("a branch and bound logs no proof")
+        sc[OPT], sc[BOUND] = 1, incumbent
     max_len = int(np.max(np.diff(model.slot_start))) if n_slots else 1
     nz = np.zeros(len(start.ct), dtype=np.int64)
     limit = np.zeros(n_slots, dtype=np.int64)
@@ -137,4 +147,6 @@ def new_state(model: Model, start: Start, seed: int, max_nogood_lits: int = 4_00
         yvar=yvar.astype(np.int64) if yvar is not None else np.zeros((1, 1), dtype=np.int64),
         lcv=np.zeros(max(max_len, 1) * max(model.n_letters, 1), dtype=np.float64),
         phase=np.full(max(n_cells, 1), -1, dtype=np.int64),
+        wptr=np.zeros(max(n_slots, 1), dtype=np.int64),
+        wp_stamp=np.full(max(n_slots, 1), -1, dtype=np.int64),
     )
