@@ -48,6 +48,7 @@ class Optimized:
     start_total: int
     rounds: int = 0
     interrupted: bool = False
+    decisions: int = 0  # a branch and bound's (``xwsat.quality.branch_bound``)
 
 
 @dataclass(frozen=True)

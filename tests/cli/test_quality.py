@@ -10,14 +10,18 @@ import random
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from xwsat.cli import app
 from xwsat.grid import parse_grid
 from xwsat.lock import apply_locks
+from xwsat.optimize import Valuation
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.quality import ladder
+from xwsat.quality.best import best_at_level
+from xwsat.quality.branch_bound import branch_and_bound
 from xwsat.quality.levels import exempt_slots, fill_level, levels
 from xwsat.quality.run import improve
 from xwsat.quality.upper import upper_level
@@ -275,3 +279,52 @@ def test_cli_optimize_certificate_refuses_an_output_inside_its_folder(files, tmp
     result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize",
                                  "--certificate", str(folder), "--out", str(folder / "f.txt")])
     assert result.exit_code == 2 and "lies in the certificate folder" in result.output
+
+
+@pytest.mark.parametrize("words_mode", [True, False])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_branch_and_bound_finds_the_best_total_and_proves_it(seed, words_mode):
+    words = many_scores(seed)
+    result = first_fill(words)
+    built = result.built
+    value = Valuation(built.words.scores.astype(np.int64))
+    heard: list[int] = []
+    found = branch_and_bound(built.problem, value, result.outcome.fill, 20, seed,
+                             words=words_mode, on_better=lambda fill, worth: heard.append(worth))
+    best = max(sum(f) for f in fills(words))
+    assert found.optimal and found.total == best and value.total(found.fill) == best
+    assert heard == sorted(set(heard)) and (not heard or heard[-1] == best)
+    assert len(set(found.fill)) == 6  # six distinct words
+
+
+def test_branch_and_bound_leaves_locked_entries_out_of_the_worth():
+    words = many_scores(1)
+    grid, grown, _ = apply_locks(parse_grid(OPEN3), wordlist(words), ["1A=MPG"])
+    result = fill_grid(grid, grown, FillOptions("mac", 10, upper_first=False))
+    built = result.built
+    exempt = exempt_slots(built)
+    value = Valuation(built.words.scores.astype(np.int64), exempt)
+    found = branch_and_bound(built.problem, value, result.outcome.fill, 20)
+    assert found.optimal and found.total == max(sum(f) for f in fills(words, "MPG"))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_both_engines_of_the_best_fill_agree_with_brute_force(seed):
+    words = many_scores(seed)
+    result = first_fill(words)
+    built = result.built
+    climbed = ladder.climb(built, result.outcome.fill, FillOptions("mac"), 20)
+    level, fewest, total = truth(words)
+    for engine in ("bnb", "cpsat"):
+        best = best_at_level(built, climbed.fill, climbed.level, frozenset(), climbed.proven, 20,
+                             engine=engine)
+        assert (best.level, best.at_level, best.total, best.optimal) == (level, fewest, total,
+                                                                         True), engine
+
+
+def test_a_branch_and_bound_limit_returns_the_fill_it_started_from():
+    result = first_fill(many_scores(2))
+    built = result.built
+    value = Valuation(built.words.scores.astype(np.int64))
+    found = branch_and_bound(built.problem, value, result.outcome.fill, 0.0)
+    assert found.fill == result.outcome.fill and not found.optimal

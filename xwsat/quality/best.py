@@ -1,25 +1,32 @@
 """The best fill at the level reached, by the measure constructors use: fewest entries at the
 lowest score used, then the highest total.
 
-Both go into one CP-SAT objective (``xwsat.optimize``, its table model and neighbourhood search
-reused): each counted entry is worth its score, plus ``big`` when it scores above the level,
-with ``big`` larger than any total, so one entry fewer at the level outweighs any total. The
-bound says how few entries at the level any fill can have: a slot whose candidates all sit at
-the level is one of them, and when the next level is proven to have no fill, at least one entry
-is. The search stops the moment its fill meets the bound.
-"""
+Both go into one objective: each counted entry is worth its score, plus ``big`` when it scores
+above the level, with ``big`` larger than any total, so one entry fewer at the level outweighs
+any total. The bound says how few entries at the level any fill can have: a slot whose
+candidates all sit at the level is one of them, and when the next level is proven to have no
+fill, at least one entry is. The search stops the moment its fill meets the bound.
+
+Two engines maximise it: branch and bound in the compiled search (``branch_bound``), then
+CP-SAT's neighbourhoods (``xwsat.optimize``) from its fill for the last ``1 - BNB_SHARE`` of the
+time. Measured from the same start (results/quality/README.md, "Two engines"), the branch and
+bound leaves far fewer entries at the level than CP-SAT alone; CP-SAT after it raises the total
+where the branch and bound stalls."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from xwsat.optimize import Optimized, Progress, Valuation, optimize_fill
 from xwsat.problem import Built
 from xwsat.propagate import propagate
+from xwsat.quality.branch_bound import branch_and_bound
 from xwsat.quality.levels import at_level, fill_scores
+
+BNB_SHARE = 0.7  # engine "both": of the time, for the branch and bound before CP-SAT polishes
 
 
 @dataclass(frozen=True)
@@ -55,9 +62,18 @@ def _one_at_level_bound(value: Valuation, candidates: tuple[np.ndarray, ...], le
     return sum(best_each) - min(losses) if losses else None
 
 
+def _polished(first: Optimized, then: Optimized) -> Optimized:
+    """The branch and bound's result, then CP-SAT's neighbourhoods from its fill, as one."""
+    return replace(then, bound=min(first.bound, then.bound),
+                   optimal=then.optimal or then.total >= first.bound,
+                   improvements=first.improvements + then.improvements,
+                   seconds=first.seconds + then.seconds, start_total=first.start_total,
+                   decisions=first.decisions)
+
+
 def best_at_level(built: Built, start: tuple[int, ...], level: int, exempt: frozenset[int],
                   proven: bool, time_limit: float, seed: int = 0,
-                  progress: Progress | None = None) -> Best:
+                  progress: Progress | None = None, engine: str = "both") -> Best:
     """Improve ``start`` (a fill at ``level``) for ``time_limit`` seconds; ``proven``: the
     next level is known to have no fill."""
     started = time.perf_counter()
@@ -68,8 +84,18 @@ def best_at_level(built: Built, start: tuple[int, ...], level: int, exempt: froz
     bound = (_one_at_level_bound(value, within.candidates, level, built.words.scores)
              if proven else None)
     left = max(0.1, time_limit - (time.perf_counter() - started))
-    found = optimize_fill(built, start, left, seed, progress=progress, value=value,
-                          within=within, bound=bound)
+    if engine == "cpsat":
+        found = optimize_fill(built, start, left, seed, progress=progress, value=value,
+                              within=within, bound=bound)
+    else:
+        found = branch_and_bound(within, value, start,
+                                 left * (BNB_SHARE if engine == "both" else 1.0), seed, bound,
+                                 progress=progress)
+        left = time_limit - (time.perf_counter() - started)
+        if engine == "both" and not found.optimal and not found.interrupted and left > 0.2:
+            found = _polished(found, optimize_fill(built, found.fill, left, seed,
+                                                   progress=progress, value=value,
+                                                   within=within, bound=bound))
     counted = len(built.slots) - len(exempt)
     entries = fill_scores(built, found.fill, exempt)
     at = sum(1 for score in entries if score <= level)
