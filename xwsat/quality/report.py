@@ -65,7 +65,9 @@ def quality_lines(built: Built, quality: Quality, prove_hint: str | None) -> lis
                                                 if best.total_bound is not None else ""))
         lines.append(f"best fill at level {best.level}: {best.at_level} entries at "
                      f"{best.level}, total score {best.total} ({state}; "
-                     f"{best.search.rounds} neighbourhoods in {best.search.seconds:.1f} s)")
+                     f"{best.search.decisions:,} branch-and-bound decisions"
+                     + (f", {best.search.rounds} neighbourhoods" if best.search.rounds else "")
+                     + f" in {best.search.seconds:.1f} s)")
     lines.append("entries per score: " + ", ".join(f"{score}: {count}" for score, count
                                                    in _bands(quality.tiers).items()))
     weak = weak_entries(built, quality)
@@ -95,5 +97,6 @@ def quality_json(built: Built, quality: Quality, prove_hint: str | None) -> dict
         record.update({"at_level": best.at_level, "fewest_at_level": best.fewest,
                        "total_score": best.total, "total_bound": best.total_bound,
                        "optimal": best.optimal, "rounds": best.search.rounds,
+                       "decisions": best.search.decisions,
                        "seconds": round(c.seconds + best.search.seconds, 2)})
     return record
