@@ -2,8 +2,9 @@
 
 Constructor options: ``--lock 1A=WORD`` (repeatable) fixes entries, ``--region r1,c1-r2,c2``
 refills a rectangle of a filled grid with other entries, ``--count K --differ D`` finds K fills
-that differ pairwise, ``--optimize`` maximises the total word score, and ``--out`` writes the
-puzzle (the best fill) in the format of its extension (.txt .json .ipuz .puz .svg .html).
+that differ pairwise, ``--optimize`` climbs to the highest score level, then the best fill
+there, and ``--out`` writes the puzzle (the best fill) in the format of its extension (.txt
+.json .ipuz .puz .svg .html).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
 
-if TYPE_CHECKING:  # the climb and CP-SAT's optimiser are imported only with --optimize
+if TYPE_CHECKING:  # the climb and the best-fill search are imported only with --optimize
     from xwsat.quality.run import Quality
 
 OutOpt = Annotated[Path | None, typer.Option(
@@ -64,7 +65,7 @@ OutOpt = Annotated[Path | None, typer.Option(
 OptimizeOpt = Annotated[bool, typer.Option(
     "--optimize", help="After a first fill, climb to the highest minimum score at which the "
     "grid fills and prove the next one has no fill, then the fewest entries at that score and "
-    "the highest total (CP-SAT), within --time-limit.")]
+    "the highest total (branch and bound), within --time-limit.")]
 CertOpt = Annotated[Path | None, typer.Option(
     "--certificate", help="With --optimize: write the checked certificate that the level above "
     "the one reached has no fill to this new or empty folder.")]
