@@ -40,44 +40,52 @@ def main() -> None:
     parser.add_argument("--time21", type=float, default=60.0)
     parser.add_argument("--climb15", type=float, default=15.0)
     parser.add_argument("--climb21", type=float, default=40.0)
+    parser.add_argument("--seeds", default="0", help="comma-separated: each gives its own start")
+    parser.add_argument("--grids", default="", help="only these grids (names, comma-separated)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
                             capture_output=True).stdout.strip()
     grids = [(g, args.time15, args.climb15) for g in GRIDS15]
     grids += [(g, args.time21, args.climb21) for g in GRIDS21]
+    if args.grids:
+        grids = [g for g in grids if g[0].stem in args.grids.split(",")]
     with Path(args.out).open("a", encoding="utf-8") as out:
         for spec in args.list:
             name, _, rest = spec.partition("=")
             source, _, low = rest.rpartition(":")
             words = load_words(source, min_score=int(low))
             for grid, seconds, climb_s in grids:
-                options = FillOptions(time_limit=20.0, seed=0)
-                first = fill_grid(read_grid(grid), words, options)
-                base = {"grid": grid.stem, "list": name, "limit_s": seconds, "commit": commit}
-                if first.outcome.fill is None:
-                    out.write(json.dumps({**base, "filled": False}) + "\n")
-                    continue
-                built = first.built
-                exempt = exempt_slots(built)
-                raised = climb(built, first.outcome.fill, options, climb_s)
-                for engine in args.engines.split(","):
-                    began = time.perf_counter()
-                    best = best_at_level(built, raised.fill, raised.level, exempt, raised.proven,
-                                         seconds, 0, engine=engine)
-                    line = {**base, "filled": True, "engine": engine, "level": raised.level,
-                            "level_proven": raised.proven, "start_at_level":
-                            sum(1 for s, w in enumerate(raised.fill) if s not in exempt
-                                and int(built.words.scores[w]) <= raised.level),
-                            "at_level": best.at_level, "fewest": best.fewest,
-                            "total": best.total, "optimal": best.optimal,
-                            "decisions": best.search.decisions,
-                            "seconds": round(time.perf_counter() - began, 2),
-                            "load": os.getloadavg()[0]}
-                    out.write(json.dumps(line) + "\n")
-                    out.flush()
-                    print(f"{name} {grid.stem} {engine}: {best.at_level} at {raised.level}, "
-                          f"total {best.total} in {line['seconds']} s", file=sys.stderr)
+                for seed in (int(x) for x in args.seeds.split(",")):
+                    _one(out, grid, name, words, seconds, climb_s, seed, args.engines, commit)
+
+
+def _one(out, grid: Path, name: str, words, seconds: float, climb_s: float, seed: int,
+         engines: str, commit: str) -> None:
+    options = FillOptions(time_limit=20.0, seed=seed)
+    first = fill_grid(read_grid(grid), words, options)
+    base = {"grid": grid.stem, "list": name, "limit_s": seconds, "seed": seed, "commit": commit}
+    if first.outcome.fill is None:
+        out.write(json.dumps({**base, "filled": False}) + "\n")
+        return
+    built = first.built
+    exempt = exempt_slots(built)
+    raised = climb(built, first.outcome.fill, options, climb_s)
+    for engine in engines.split(","):
+        began = time.perf_counter()
+        best = best_at_level(built, raised.fill, raised.level, exempt, raised.proven, seconds,
+                             seed, engine=engine)
+        line = {**base, "filled": True, "engine": engine, "level": raised.level,
+                "level_proven": raised.proven, "start_at_level":
+                sum(1 for s, w in enumerate(raised.fill) if s not in exempt
+                    and int(built.words.scores[w]) <= raised.level),
+                "at_level": best.at_level, "fewest": best.fewest, "total": best.total,
+                "optimal": best.optimal, "decisions": best.search.decisions,
+                "seconds": round(time.perf_counter() - began, 2), "load": os.getloadavg()[0]}
+        out.write(json.dumps(line) + "\n")
+        out.flush()
+        print(f"{name} {grid.stem} seed {seed} {engine}: {best.at_level} at {raised.level}, "
+              f"total {best.total} in {line['seconds']} s", file=sys.stderr)
 
 
 if __name__ == "__main__":
