@@ -328,3 +328,35 @@ def test_a_branch_and_bound_limit_returns_the_fill_it_started_from():
     value = Valuation(built.words.scores.astype(np.int64))
     found = branch_and_bound(built.problem, value, result.outcome.fill, 0.0)
     assert found.fill == result.outcome.fill and not found.optimal
+
+
+def test_ctrl_c_in_the_branch_and_bound_returns_its_best_fill(monkeypatch):
+    from xwsat.quality import branch_bound
+
+    words = many_scores(3)
+    result = first_fill(words)
+    built = result.built
+    value = Valuation(built.words.scores.astype(np.int64))
+    real = branch_bound.aot.runner()
+    calls = []
+
+    def interrupted_second_time(model, state, budget):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(model, state, 1)  # one decision: the first call cannot finish the search
+
+    monkeypatch.setattr(branch_bound.aot, "runner", lambda: interrupted_second_time)
+    found = branch_and_bound(built.problem, value, result.outcome.fill, 20)
+    assert found.interrupted and not found.optimal and len(calls) == 2
+    assert found.total == value.total(found.fill) >= value.total(result.outcome.fill)
+
+
+def test_cli_optimize_says_how_the_best_fill_was_searched(files):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--json"])
+    data = json.loads(result.output)["optimize"]
+    assert data["decisions"] > 0 and data["rounds"] == 0
+    text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10"])
+    assert "branch-and-bound decisions in" in text.output and "neighbourhoods" not in text.output
