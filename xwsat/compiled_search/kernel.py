@@ -858,15 +858,18 @@ def run(m: Model, st: State, budget: int) -> int:
         st.sc[READY] = 1
     stop = st.sc[NODES] + budget
     room = len(st.proof) - (len(st.dom) + 2) ** 2
+    optimizing = st.sc[OPT] != 0
+    fresh = True  # a node whose bound is not checked yet: at a call (after a fill) or a restart
     while True:
         if st.sc[NODES] >= stop or (st.sc[PROOF_ON] and st.sc[PROOF] > room):
             return BUDGET
-        if st.sc[SINCE] >= st.cutoff[0] and not restart(m, st):
-            if st.sc[PROOF_ON]:
-                _lemma(st, 0)
-            return UNSAT
-        optimizing = st.sc[OPT] != 0
-        if optimizing and no_better(m, st):  # (after a fill: the bound was raised to its worth)
+        if st.sc[SINCE] >= st.cutoff[0]:
+            if not restart(m, st):
+                if st.sc[PROOF_ON]:
+                    _lemma(st, 0)
+                return UNSAT
+            fresh = True
+        if optimizing and fresh and no_better(m, st):  # (after a fill: the bound is its worth)
             if st.sc[LEVEL] == 0:
                 return UNSAT
             conflict = n_slots
@@ -893,6 +896,7 @@ def run(m: Model, st: State, budget: int) -> int:
             conflict = take_row(m, st, -1 - c, a) if c < 0 else _decide(m, st, c, a, True)
             if conflict < 0 and optimizing and no_better(m, st):
                 conflict = n_slots
+        fresh = False  # each way out of the loop below checked the bound of the node it left
         while conflict >= 0:
             if conflict < n_slots:
                 st.weight[conflict] += 1.0

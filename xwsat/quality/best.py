@@ -27,6 +27,7 @@ from xwsat.propagate import propagate
 from xwsat.quality.branch_bound import branch_and_bound
 from xwsat.quality.levels import at_level, fill_scores
 
+ENGINES = ("bnb", "cpsat", "both")
 BNB_SHARE = 0.7  # engine "both": of the time, for the branch and bound before CP-SAT polishes
 
 
@@ -77,6 +78,8 @@ def best_at_level(built: Built, start: tuple[int, ...], level: int, exempt: froz
                   progress: Progress | None = None, engine: str = "bnb") -> Best:
     """Improve ``start`` (a fill at ``level``) for ``time_limit`` seconds; ``proven``: the
     next level is known to have no fill. ``engine``: "bnb", "cpsat" or "both" (see above)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine {engine!r}: one of {', '.join(ENGINES)}")
     started = time.perf_counter()
     value, big = _worth(built, level, exempt)
     within = at_level(built.problem, level, exempt)
