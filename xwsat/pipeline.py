@@ -35,8 +35,10 @@ class FillOptions:
     min_length: int = 2
     max_shared: int = 0  # the shared-substring rule (``xwsat.substrings``); 0: off
     exclude: tuple[tuple[int, int], ...] = ()  # (slot, word id) pairs this search may not use
-    # a short first try on the list's upper score levels (``xwsat.quality.upper``): a fill
-    # there is a fill of the whole list with better words; a failure there proves nothing
+    # a fill a constructor would keep: a short first try on the list's upper score levels
+    # (``xwsat.quality.upper``: a fill there is a fill of the whole list with better words; a
+    # failure there proves nothing), then the lift of the fill's weakest entries
+    # (``xwsat.quality.lift``)
     upper_first: bool = True
 
 
@@ -175,6 +177,12 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
             outcome.evidence, detail=f"{outcome.evidence.detail} (with {rule})"))
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
+    if options.upper_first and not options.exclude:
+        from xwsat.quality.lift import lifted
+
+        outcome = lifted(built, problem, outcome, options, t0)
+        if "lift" in outcome.stats.extra:
+            times["lift_s"] = outcome.stats.extra["lift"]["seconds"]
     return verified(built, outcome, options, times)
 
 

@@ -36,6 +36,10 @@ def describe(result: FillResult, question: str = "fill") -> str:
             lines.append(f"{title}:")
             lines += [f"  {s.number:>3}. {w}"
                       for s, w in slot_words(result) if s.direction == direction]
+        lift = outcome.stats.extra.get("lift")
+        if lift and lift["refilled"] and question == "fill":
+            lines += ["", f"lift: {lift['refilled']} of {lift['regions']} neighbourhoods of the "
+                      f"weakest entries refilled with better words ({lift['seconds']:.2f} s)"]
     elif outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
         lines.append(f"proof: {outcome.evidence.method}" +
                      (f": {outcome.evidence.detail}" if outcome.evidence.detail else ""))

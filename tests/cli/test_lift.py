@@ -1,0 +1,121 @@
+"""The lift of plain fill's weakest entries (``xwsat.quality.lift``): every lifted fill is a fill
+(checked by the verifier, not by the lift), never lower or with more entries at its level than
+the fill it started from, the same for the same seed, and left alone when the list has one
+score, when the caller excludes words, or when it is turned off."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from xwsat.grid import parse_grid
+from xwsat.pipeline import FillOptions, fill_grid
+from xwsat.problem import fill_letters
+from xwsat.quality import lift as lift_module
+from xwsat.quality.levels import exempt_slots, fill_level, fill_scores
+from xwsat.quality.lift import lift
+from xwsat.verify import check_fill
+from xwsat.words import build_wordlist
+
+ROOT = Path(__file__).resolve().parents[2]
+THREE = sorted({w.upper() for w in (ROOT / "grids" / "dictionaries" / "wamerican.txt")
+                .read_text(encoding="utf-8").split()
+                if len(w) == 3 and w.isalpha() and w.isascii() and w.islower()})
+OPEN = "....#\n.....\n.....\n#....\n"  # slots of 3 to 5 letters, every cell checked
+FOURS = sorted({w.upper() for w in (ROOT / "grids" / "dictionaries" / "wamerican.txt")
+                .read_text(encoding="utf-8").split()
+                if 4 <= len(w) <= 5 and w.isalpha() and w.isascii() and w.islower()})
+
+
+def scored(seed: int, tiers: tuple[int, ...] = (10, 20, 30, 40, 50)) -> dict[str, int]:
+    rng = random.Random(seed)
+    return {w: rng.choice(tiers) for w in THREE + FOURS}
+
+
+def plain(words: dict[str, int], seed: int, **options):
+    """Plain fill without the upper look and the lift: the lift's starting point."""
+    dictionary = build_wordlist({w: (s, None) for w, s in words.items()}, None, "t")
+    result = fill_grid(parse_grid(OPEN), dictionary,
+                       FillOptions("mac", 10, seed=seed, upper_first=False, **options))
+    assert result.verified
+    return result
+
+
+def standing(built, fill) -> tuple[int, int]:
+    """(level, minus the entries at it): higher is better."""
+    exempt = exempt_slots(built)
+    level = fill_level(built, fill, exempt)
+    return level, -fill_scores(built, fill, exempt).count(level)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_lifted_fill_is_a_fill_and_never_worse(seed):
+    result = plain(scored(seed), seed)
+    built, start = result.built, result.outcome.fill
+    done = lift(built.problem, start, exempt_slots(built), seed)
+    rows = built.grid.with_letters(fill_letters(built, done.fill)).rows
+    assert check_fill(built.grid.rows, rows, frozenset(built.words.words)) == []
+    assert standing(built, done.fill) >= standing(built, start)
+    if done.refilled:
+        assert standing(built, done.fill) > standing(built, start)
+    again = lift(built.problem, start, exempt_slots(built), seed)
+    assert again.fill == done.fill  # the same seed, the same lift
+
+
+def test_some_weak_entry_is_lifted_on_these_grids():
+    lifted = 0
+    for seed in range(4):
+        result = plain(scored(seed), seed)
+        built = result.built
+        lifted += lift(built.problem, result.outcome.fill, exempt_slots(built), seed).refilled
+    assert lifted > 0  # otherwise the test above checks nothing
+
+
+def test_one_score_is_left_alone():
+    result = plain(dict.fromkeys(THREE + FOURS, 50), 0)
+    built = result.built
+    done = lift(built.problem, result.outcome.fill, exempt_slots(built))
+    assert done.fill == result.outcome.fill and done.regions == 0
+
+
+def test_plain_fill_lifts_unless_told_not_to(monkeypatch):
+    words = scored(1)
+    dictionary = build_wordlist({w: (s, None) for w, s in words.items()}, None, "t")
+    lifted = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1))
+    assert lifted.verified and "lift" in lifted.outcome.stats.extra
+    monkeypatch.setenv("XWSAT_LIFT", "0")
+    off = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1))
+    assert off.verified and "lift" not in off.outcome.stats.extra
+    monkeypatch.delenv("XWSAT_LIFT")
+    first = lifted.outcome.fill
+    excluded = fill_grid(parse_grid(OPEN), dictionary,
+                         FillOptions("mac", 10, seed=1, exclude=((0, first[0]),)))
+    assert "lift" not in excluded.outcome.stats.extra  # an alternative keeps its exclusions
+    assert excluded.outcome.fill[0] != first[0]
+
+
+def test_ctrl_c_during_the_lift_keeps_a_whole_fill(monkeypatch):
+    result = plain(scored(2), 2)
+    built = result.built
+    real = lift_module_runner()
+    calls = []
+
+    def interrupted_second_time(model, state, budget):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(model, state, budget)
+
+    monkeypatch.setattr("xwsat.compiled_search.aot.runner", lambda: interrupted_second_time)
+    done = lift(built.problem, result.outcome.fill, exempt_slots(built), 2)
+    assert len(calls) == 2 and done.regions == 2
+    assert standing(built, done.fill) >= standing(built, result.outcome.fill)
+
+
+def lift_module_runner():
+    from xwsat.compiled_search import aot
+
+    assert lift_module.LIFT_NODES > 0
+    return aot.runner()

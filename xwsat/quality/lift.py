@@ -1,0 +1,200 @@
+"""The lift of plain ``fill``: after the search's fill, its weakest entries are refilled in
+place, one neighbourhood at a time, so that the first fill is one a constructor could keep.
+
+A constructor who dislikes an entry reworks the corner around it and leaves the rest. The lift
+does that for each entry at the fill's lowest score level L: the slots within ``DEPTH``
+crossings of it are opened again (one crossing more when that leaves no way) and every other
+slot keeps its word; the entry's slot must take a word above L, an opened slot above L must
+stay above L, one at L may stay there. Any fill of that smaller problem has fewer entries at L
+(with none left, the fill's level rises and the lift goes on at the new lowest level). The
+compiled search looks for one within ``LIFT_NODES`` decisions, at most ``LIFT_REGIONS``
+neighbourhoods in all: counted in decisions, so a seed gives the same fill under any load.
+
+Only lists with score levels are lifted, and only what the search returned: a grid's verdict,
+and the time to the first fill, do not change. The embedded list's flagged entries sit below
+every level, so they are the first to go.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from xwsat.compiled_search.model import Model, Start
+from xwsat.errors import XwsatError
+from xwsat.outcome import Outcome
+from xwsat.problem import Built, FillProblem
+from xwsat.quality.levels import exempt_slots, levels
+
+if TYPE_CHECKING:
+    from xwsat.pipeline import FillOptions
+
+DEPTH = 2  # crossings from the weak entry to the edge of its neighbourhood
+LIFT_NODES = 500  # decisions per neighbourhood
+LIFT_REGIONS = 40  # neighbourhoods per fill
+
+
+@dataclass(frozen=True)
+class Lifted:
+    """The fill after the lift and what it took."""
+
+    fill: tuple[int, ...]
+    regions: int  # neighbourhoods searched
+    refilled: int  # of them, refilled with fewer entries at the lowest level
+    seconds: float
+
+
+def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOptions,
+           t0: float) -> Outcome:
+    """``outcome``'s fill of ``problem`` lifted, within the command's time limit (counted from
+    ``t0``, a ``time.perf_counter`` value); as it is when the list has one score, the compiled
+    search is not built here, or ``XWSAT_LIFT=0`` is in the environment (for measuring)."""
+    from xwsat.backends.mac import compiled
+
+    if outcome.fill is None or os.environ.get("XWSAT_LIFT", "1") == "0" or not compiled():
+        return outcome
+    deadline = None
+    if options.time_limit:
+        deadline = time.monotonic() + options.time_limit - (time.perf_counter() - t0)
+    try:
+        done = lift(problem, outcome.fill, exempt_slots(built), options.seed, deadline)
+    except XwsatError:  # an alphabet the compiled search does not take
+        return outcome
+    if done.regions == 0:
+        return outcome
+    extra = dict(outcome.stats.extra, lift={"regions": done.regions, "refilled": done.refilled,
+                                            "seconds": round(done.seconds, 4)})
+    return replace(outcome, fill=done.fill, stats=replace(outcome.stats, extra=extra))
+
+
+def crossings(problem: FillProblem) -> list[set[int]]:
+    """For each slot, the slots that share a cell with it."""
+    near: list[set[int]] = [set() for _ in range(problem.n_slots)]
+    for covering in problem.cell_slots():
+        for s, _ in covering:
+            near[s].update(u for u, _ in covering if u != s)
+    return near
+
+
+def neighbourhood(near: list[set[int]], slot: int, depth: int) -> set[int]:
+    """The slots within ``depth`` crossings of ``slot``, itself included."""
+    seen, front = {slot}, {slot}
+    for _ in range(depth):
+        front = {u for s in front for u in near[s]} - seen
+        seen |= front
+    return seen
+
+
+def lift(problem: FillProblem, fill: tuple[int, ...], exempt: frozenset[int], seed: int = 0,
+         deadline: float | None = None, regions: int = LIFT_REGIONS) -> Lifted:
+    """Refill the neighbourhoods of ``fill``'s entries at its lowest level (word ids of
+    ``problem``'s candidates, which carry the scores) while some give way, the weakest first.
+    Stops at ``deadline`` (a ``time.monotonic`` value) or Ctrl-C with the best fill so far."""
+    from xwsat.compiled_search import aot
+    from xwsat.compiled_search import state as mstate
+    from xwsat.compiled_search.model import build_model, read_fill
+
+    started = time.perf_counter()
+    if len(levels(problem, exempt)) < 2:  # one score: nothing to lift
+        return Lifted(fill, 0, 0, 0.0)
+    model, start = build_model(problem)  # once: each neighbourhood is a start of its own
+    run = aot.runner()
+    rows = _Rows(model)
+    counted = [s for s in range(problem.n_slots) if s not in exempt]
+    top = max((int(problem.scores[s].max(initial=0)) for s in counted), default=0)
+    near = crossings(problem)
+    rng = random.Random(seed)
+    current, tried, refilled = list(fill), 0, 0
+    try:
+        while counted and tried < regions:
+            score = [rows.score_of(s, current[s]) for s in range(problem.n_slots)]
+            level = min(score[s] for s in counted)
+            if level >= top:
+                break
+            weak = [s for s in counted if score[s] == level]
+            rng.shuffle(weak)
+            gained = False
+            for slot in weak:
+                if tried >= regions or (deadline is not None and time.monotonic() > deadline):
+                    break
+                if rows.score_of(slot, current[slot]) != level:  # refilled with a neighbour
+                    continue
+                for depth in (DEPTH, DEPTH + 1):
+                    tried += 1
+                    region = neighbourhood(near, slot, depth)
+                    opened = rows.opened(start, current, exempt, level, slot, region)
+                    state = mstate.new_state(model, opened, seed)
+                    if run(model, state, LIFT_NODES) != mstate.SAT:
+                        continue
+                    found = read_fill(model, state.ct)
+                    if found is not None:
+                        current, gained = list(found), True
+                        refilled += 1
+                        break
+            if not gained:
+                break
+    except KeyboardInterrupt:
+        pass  # the fill so far is a whole fill: the caller reports it
+    return Lifted(tuple(current), tried, refilled, time.perf_counter() - started)
+
+
+class _Rows:
+    """The model's table rows seen by word and score: where a slot's word sits, and the bitsets
+    of a table's rows above (or at least at) a level."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.masks: dict[tuple[int, int, bool], np.ndarray] = {}
+
+    def _table(self, slot: int) -> tuple[int, int, int]:
+        m = self.model
+        t = int(m.slot_table[slot])
+        return t, int(m.row_off[t]), int(m.row_off[t + 1])
+
+    def row_of(self, slot: int, word: int) -> int:
+        _, lo, hi = self._table(slot)
+        return int(np.searchsorted(self.model.row_word[lo:hi], word))
+
+    def score_of(self, slot: int, word: int) -> int:
+        _, lo, _ = self._table(slot)
+        return round(100 * float(self.model.row_score[lo + self.row_of(slot, word)]))
+
+    def above(self, slot: int, level: int, strictly: bool) -> np.ndarray:
+        """The bitset of the slot's table rows scored above ``level`` (or at it, if not
+        ``strictly``)."""
+        t, lo, hi = self._table(slot)
+        key = (t, level, strictly)
+        if key not in self.masks:
+            scores = np.rint(100 * self.model.row_score[lo:hi])
+            keep = scores > level if strictly else scores >= level
+            words = int(self.model.tab_words[t])
+            padded = np.zeros(words * 64, dtype=bool)
+            padded[:len(keep)] = keep
+            self.masks[key] = np.packbits(padded, bitorder="little").view("<u8").astype(
+                np.uint64)
+        return self.masks[key]
+
+    def opened(self, start: Start, current: list[int], exempt: frozenset[int], level: int,
+               slot: int, region: set[int]) -> Start:
+        """The start with ``region`` open under the lift's rule and every other slot held to
+        its word (the kernel's first propagation takes the letters out of the cells: the cells'
+        masks stay as they are, since a slot's rows must agree with them)."""
+        m = self.model
+        ct = start.ct.copy()
+        for s in range(len(m.slot_table)):
+            lo, hi = int(m.ct_off[s]), int(m.ct_off[s + 1])
+            if s in exempt:
+                continue
+            if s in region:
+                strictly = s == slot or self.score_of(s, current[s]) > level
+                ct[lo:hi] &= self.above(s, level, strictly)
+                continue
+            row = self.row_of(s, current[s])
+            ct[lo:hi] = 0
+            ct[lo + (row >> 6)] = np.uint64(1) << np.uint64(row & 63)
+        return Start(start.dom, ct)
