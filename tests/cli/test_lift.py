@@ -119,3 +119,21 @@ def lift_module_runner():
 
     assert lift_module.LIFT_NODES > 0
     return aot.runner()
+
+
+def test_the_report_says_what_the_lift_did(tmp_path):
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    grid = tmp_path / "g.txt"
+    grid.write_text(OPEN)
+    said = []
+    for seed in range(4):
+        words = tmp_path / f"w{seed}.txt"
+        words.write_text("".join(f"{w};{s}\n" for w, s in scored(seed).items()))
+        result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(words), "--seed",
+                                          str(seed), "-t", "20"])
+        assert result.exit_code == 0, result.output
+        said += [line for line in result.output.splitlines() if line.startswith("lift: ")]
+    assert said and all("neighbourhoods of the weakest entries refilled" in s for s in said)
