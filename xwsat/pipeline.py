@@ -134,12 +134,14 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
         )
         times["solve_s"] = time.perf_counter() - t2
         return FillResult(outcome, built, times=times)
+    searched_by_mac = False  # the compiled search is a racer: the lift may rework its fill
     if all(len(c) == 1 for c in problem.candidates) and not problem.max_shared:
         fill = tuple(int(c[0]) for c in problem.candidates)
         outcome = Outcome(Status.FILLED, "propagate", fill,
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
         staged = resolve(options.backend, problem.n_slots)
+        searched_by_mac = any(spec.startswith("mac") for spec, _ in staged)
         for spec, _ in staged:
             traits = make_backend(spec).traits
             if problem.max_shared and not traits.substrings:
@@ -177,7 +179,7 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
             outcome.evidence, detail=f"{outcome.evidence.detail} (with {rule})"))
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
-    if options.upper_first and not options.exclude:
+    if options.upper_first and searched_by_mac and not options.exclude:
         from xwsat.quality.lift import lifted
 
         outcome = lifted(built, problem, outcome, options, t0)

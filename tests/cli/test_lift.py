@@ -1,7 +1,8 @@
 """The lift of plain fill's weakest entries (``xwsat.quality.lift``): every lifted fill is a fill
 (checked by the verifier, not by the lift), never lower or with more entries at its level than
 the fill it started from, the same for the same seed, and left alone when the list has one
-score, when the caller excludes words, or when it is turned off."""
+score, when the caller excludes words, when another back-end than the compiled search found the
+fill, or when it is turned off."""
 
 from __future__ import annotations
 
@@ -94,6 +95,8 @@ def test_plain_fill_lifts_unless_told_not_to(monkeypatch):
                          FillOptions("mac", 10, seed=1, exclude=((0, first[0]),)))
     assert "lift" not in excluded.outcome.stats.extra  # an alternative keeps its exclusions
     assert excluded.outcome.fill[0] != first[0]
+    other = fill_grid(parse_grid(OPEN), dictionary, FillOptions("native", 10, seed=1))
+    assert other.verified and "lift" not in other.outcome.stats.extra  # its own fill, as found
 
 
 def test_ctrl_c_during_the_lift_keeps_a_whole_fill(monkeypatch):
