@@ -49,6 +49,7 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
             "encode_s": round(stats.build_s, 4),
             "solver_load_s": round(stats.load_s, 4),
             "search_s": round(stats.solve_s, 4),
+            "lift_s": round(result.times.get("lift_s", 0.0), 4),  # plain fill's lift, after
         },
         "sizes": {
             "slots": problem.n_slots,
