@@ -136,7 +136,8 @@ def crosshare_words(folder: Path, grid: Path, path: str, min_score: int, cuts: s
 def row(tool: str, grid: Path, name: str, words: list[str] | None, wall: float, info: dict,
         scores: dict[str, int], top: int, seconds: float) -> dict:
     entry = {"tool": tool, "grid": grid.stem, "list": name, "limit_s": seconds,
-             "seconds": round(wall, 2), **info}
+             "seconds": round(wall, 2), "date": time.strftime("%Y-%m-%d", time.gmtime()),
+             **info}
     if words:
         got = [scores.get(w.upper().replace(" ", ""), -1) for w in words]
         tiers = Counter(got)
@@ -213,7 +214,7 @@ def _bars(plt, rows: list[dict], grids: list[str], tools: list[str], measure: st
                   ha="right", fontsize=8)
     ax.set_ylabel(label)
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside the bars
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -250,11 +251,15 @@ def report(args: argparse.Namespace) -> None:
                                  f"{r['seconds']} s")
             lines.append(f"| {grid} | " + " | ".join(cells) + " |")
         lines.append("")
+        dates = sorted({r["date"] for r in mine if "date" in r} | set(args.measured or []))
+        commits = sorted({r["commit"] for r in mine if "commit" in r})
+        stamp = f"measured {', '.join(dates)} at {', '.join(commits)}" if dates else (
+            f"measured at {', '.join(commits)}")
         for measure, label in (("weak", "weak entries (below the top score)"),
                                ("level", "level reached (lowest score in the fill)")):
             _bars(plt, mine, grids, tools, measure, label,
-                  f"{name}: {label.split(' (')[0]} per grid, per tool (x: no fill in the limit)",
-                  folder / f"{measure}_{name}.png")
+                  f"{name}: {label.split(' (')[0]} per grid, per tool (x: no fill in the limit)"
+                  f"\n{stamp}", folder / f"{measure}_{name}.png")
     (folder / "tables.md").write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -274,6 +279,7 @@ def main() -> None:
     show = sub.add_parser("report")
     show.add_argument("rows")
     show.add_argument("folder")
+    show.add_argument("--measured", nargs="*", help="dates of rows that carry none")
     if sys.argv[1:2] == ["timed"]:  # internal: one measured child, inside the lock
         timed(sys.argv[2:])
     args = parser.parse_args()
