@@ -8,7 +8,8 @@ slot keeps its word; the entry's slot must take a word above L, an opened slot a
 stay above L, one at L may stay there. Any fill of that smaller problem has fewer entries at L
 (with none left, the fill's level rises and the lift goes on at the new lowest level). The
 compiled search looks for one within ``LIFT_NODES`` decisions, at most ``LIFT_REGIONS``
-neighbourhoods in all: counted in decisions, so a seed gives the same fill under any load.
+neighbourhoods in all (``LIFT_REGIONS_LARGE`` on a 21x21): counted in decisions, so a seed
+gives the same fill under any load.
 
 Only lists with score levels are lifted, and only what the search returned: a grid's verdict
 does not change, its fill comes out later by the lift's time (0.1-3 s measured on 15x15 and
@@ -38,6 +39,11 @@ if TYPE_CHECKING:
 DEPTH = 2  # crossings from the weak entry to the edge of its neighbourhood
 LIFT_NODES = 500  # decisions per neighbourhood
 LIFT_REGIONS = 40  # neighbourhoods per fill
+# ... and on a grid of LARGE_SLOTS slots or more (a 21x21), which has twice the weak entries: on
+# 21-01 with en and g21-s21-006 with Spread the Wordlist@40, 80 left 10, 10 and 16 entries at
+# the lowest level where 40 left 19, 18 and 24 (0.1-1.9 s more); on 15x15s 80 gained 1 entry
+# in 14 fills (seeds 0-1, 2026-11-28)
+LIFT_REGIONS_LARGE = 80
 
 
 @dataclass(frozen=True)
@@ -92,15 +98,18 @@ def neighbourhood(near: list[set[int]], slot: int, depth: int) -> set[int]:
 
 
 def lift(problem: FillProblem, fill: tuple[int, ...], exempt: frozenset[int], seed: int = 0,
-         deadline: float | None = None, regions: int = LIFT_REGIONS) -> Lifted:
+         deadline: float | None = None, regions: int | None = None) -> Lifted:
     """Refill the neighbourhoods of ``fill``'s entries at its lowest level (word ids of
     ``problem``'s candidates, which carry the scores) while some give way, the weakest first.
     Stops at ``deadline`` (a ``time.monotonic`` value) or Ctrl-C with the best fill so far."""
+    from xwsat.backends.registry import LARGE_SLOTS
     from xwsat.compiled_search import aot
     from xwsat.compiled_search import state as mstate
     from xwsat.compiled_search.model import build_model, read_fill
 
     started = time.perf_counter()
+    if regions is None:
+        regions = LIFT_REGIONS_LARGE if problem.n_slots >= LARGE_SLOTS else LIFT_REGIONS
     if len(levels(problem, exempt)) < 2 or _at_top(problem, fill, exempt):
         return Lifted(fill, 0, 0, 0.0)  # one score, or every entry at the top: nothing to lift
     model, start = build_model(problem)  # once: each neighbourhood is a start of its own
