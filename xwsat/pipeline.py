@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from xwsat.backends.registry import make_backend, resolve, shares_nogoods
+from xwsat.backends.registry import make_backend, resolve, runs_compiled_search, shares_nogoods
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid
 from xwsat.guard import Tick
@@ -141,7 +141,7 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
                           Stats(solve_s=t2 - t1, extra={"revisions": propagated.revisions}))
     else:
         staged = resolve(options.backend, problem.n_slots)
-        searched_by_mac = any(spec.startswith("mac") for spec, _ in staged)
+        searched_by_mac = runs_compiled_search(staged)
         for spec, _ in staged:
             traits = make_backend(spec).traits
             if problem.max_shared and not traits.substrings:

@@ -14,7 +14,6 @@ import pytest
 from xwsat.grid import parse_grid
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.problem import fill_letters
-from xwsat.quality import lift as lift_module
 from xwsat.quality.levels import exempt_slots, fill_level, fill_scores
 from xwsat.quality.lift import lift
 from xwsat.verify import check_fill
@@ -55,13 +54,13 @@ def standing(built, fill) -> tuple[int, int]:
 def test_a_lifted_fill_is_a_fill_and_never_worse(seed):
     result = plain(scored(seed), seed)
     built, start = result.built, result.outcome.fill
-    done = lift(built.problem, start, exempt_slots(built), seed)
+    done = lift(built.problem, start, built.words.scores, exempt_slots(built), seed)
     rows = built.grid.with_letters(fill_letters(built, done.fill)).rows
     assert check_fill(built.grid.rows, rows, frozenset(built.words.words)) == []
     assert standing(built, done.fill) >= standing(built, start)
     if done.refilled:
         assert standing(built, done.fill) > standing(built, start)
-    again = lift(built.problem, start, exempt_slots(built), seed)
+    again = lift(built.problem, start, built.words.scores, exempt_slots(built), seed)
     assert again.fill == done.fill  # the same seed, the same lift
 
 
@@ -70,14 +69,15 @@ def test_some_weak_entry_is_lifted_on_these_grids():
     for seed in range(4):
         result = plain(scored(seed), seed)
         built = result.built
-        lifted += lift(built.problem, result.outcome.fill, exempt_slots(built), seed).refilled
+        lifted += lift(built.problem, result.outcome.fill, built.words.scores,
+                       exempt_slots(built), seed).refilled
     assert lifted > 0  # otherwise the test above checks nothing
 
 
 def test_one_score_is_left_alone():
     result = plain(dict.fromkeys(THREE + FOURS, 50), 0)
     built = result.built
-    done = lift(built.problem, result.outcome.fill, exempt_slots(built))
+    done = lift(built.problem, result.outcome.fill, built.words.scores, exempt_slots(built))
     assert done.fill == result.outcome.fill and done.regions == 0
 
 
@@ -102,7 +102,9 @@ def test_plain_fill_lifts_unless_told_not_to(monkeypatch):
 def test_ctrl_c_during_the_lift_keeps_a_whole_fill(monkeypatch):
     result = plain(scored(2), 2)
     built = result.built
-    real = lift_module_runner()
+    from xwsat.compiled_search import aot
+
+    real = aot.runner()
     calls = []
 
     def interrupted_second_time(model, state, budget):
@@ -112,16 +114,9 @@ def test_ctrl_c_during_the_lift_keeps_a_whole_fill(monkeypatch):
         return real(model, state, budget)
 
     monkeypatch.setattr("xwsat.compiled_search.aot.runner", lambda: interrupted_second_time)
-    done = lift(built.problem, result.outcome.fill, exempt_slots(built), 2)
+    done = lift(built.problem, result.outcome.fill, built.words.scores, exempt_slots(built), 2)
     assert len(calls) == 2 and done.regions == 2
     assert standing(built, done.fill) >= standing(built, result.outcome.fill)
-
-
-def lift_module_runner():
-    from xwsat.compiled_search import aot
-
-    assert lift_module.LIFT_NODES > 0
-    return aot.runner()
 
 
 def test_the_report_says_what_the_lift_did(tmp_path):

@@ -145,6 +145,12 @@ def resolve(spec: str, n_slots: int | None = None) -> list[tuple[str, float]]:
     return members
 
 
+def runs_compiled_search(staged: list[tuple[str, float]]) -> bool:
+    """Whether the compiled search (``mac`` and its variants) is among these racers: what
+    plain fill's upper look and lift need, and what must be compiled before a run."""
+    return any(spec.startswith("mac") for spec, _ in staged)
+
+
 def validate_spec(spec: str) -> str:
     """Check a back-end name early (before any work) and return it."""
     resolve(spec)

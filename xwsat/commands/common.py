@@ -89,11 +89,11 @@ def compile_first(specs: list[str], checker: str | None = None) -> None:
     an ``auto`` policy among them) may run it and no earlier run has compiled it; likewise the
     trail proof checker when ``checker`` (a --proof-checker value) will use it."""
     global STARTED
-    from xwsat.backends.registry import resolve
+    from xwsat.backends.registry import resolve, runs_compiled_search
 
     say = lambda text: print(f"xwsat: {text}", file=sys.stderr, flush=True)  # noqa: E731
     compiled_now = False
-    if any(s.startswith("mac") for spec in specs for s, _ in resolve(spec)):
+    if any(runs_compiled_search(resolve(spec)) for spec in specs):
         from xwsat.backends.mac import ensure_compiled
 
         try:

@@ -69,7 +69,8 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
     if options.time_limit:
         deadline = time.monotonic() + options.time_limit - (time.perf_counter() - t0)
     try:
-        done = lift(problem, outcome.fill, exempt_slots(built), options.seed, deadline)
+        done = lift(problem, outcome.fill, built.words.scores, exempt_slots(built),
+                    options.seed, deadline)
     except XwsatError:  # an alphabet the compiled search does not take
         return outcome
     if done.regions == 0:
@@ -77,15 +78,6 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
     extra = dict(outcome.stats.extra, lift={"regions": done.regions, "refilled": done.refilled,
                                             "seconds": round(done.seconds, 4)})
     return replace(outcome, fill=done.fill, stats=replace(outcome.stats, extra=extra))
-
-
-def crossings(problem: FillProblem) -> list[set[int]]:
-    """For each slot, the slots that share a cell with it."""
-    near: list[set[int]] = [set() for _ in range(problem.n_slots)]
-    for covering in problem.cell_slots():
-        for s, _ in covering:
-            near[s].update(u for u, _ in covering if u != s)
-    return near
 
 
 def neighbourhood(near: list[set[int]], slot: int, depth: int) -> set[int]:
@@ -97,10 +89,11 @@ def neighbourhood(near: list[set[int]], slot: int, depth: int) -> set[int]:
     return seen
 
 
-def lift(problem: FillProblem, fill: tuple[int, ...], exempt: frozenset[int], seed: int = 0,
-         deadline: float | None = None, regions: int | None = None) -> Lifted:
-    """Refill the neighbourhoods of ``fill``'s entries at its lowest level (word ids of
-    ``problem``'s candidates, which carry the scores) while some give way, the weakest first.
+def lift(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
+         exempt: frozenset[int], seed: int = 0, deadline: float | None = None,
+         regions: int | None = None) -> Lifted:
+    """Refill the neighbourhoods of ``fill``'s entries (word ids) at its lowest level
+    (``scores``: the word list's score of each word id) while some give way, the weakest first.
     Stops at ``deadline`` (a ``time.monotonic`` value) or Ctrl-C with the best fill so far."""
     from xwsat.backends.registry import LARGE_SLOTS
     from xwsat.compiled_search import aot
@@ -110,34 +103,33 @@ def lift(problem: FillProblem, fill: tuple[int, ...], exempt: frozenset[int], se
     started = time.perf_counter()
     if regions is None:
         regions = LIFT_REGIONS_LARGE if problem.n_slots >= LARGE_SLOTS else LIFT_REGIONS
-    if len(levels(problem, exempt)) < 2 or _at_top(problem, fill, exempt):
+    if len(levels(problem, exempt)) < 2 or _at_top(problem, fill, scores, exempt):
         return Lifted(fill, 0, 0, 0.0)  # one score, or every entry at the top: nothing to lift
     model, start = build_model(problem)  # once: each neighbourhood is a start of its own
     run = aot.runner()
     rows = _Rows(model)
     counted = [s for s in range(problem.n_slots) if s not in exempt]
     top = max((int(problem.scores[s].max(initial=0)) for s in counted), default=0)
-    near = crossings(problem)
+    near = problem.neighbours()
     rng = random.Random(seed)
     current, tried, refilled = list(fill), 0, 0
     try:
         while counted and tried < regions:
-            score = [rows.score_of(s, current[s]) for s in range(problem.n_slots)]
-            level = min(score[s] for s in counted)
+            level = min(int(scores[current[s]]) for s in counted)
             if level >= top:
                 break
-            weak = [s for s in counted if score[s] == level]
+            weak = [s for s in counted if scores[current[s]] == level]
             rng.shuffle(weak)
             gained = False
             for slot in weak:
                 if tried >= regions or (deadline is not None and time.monotonic() > deadline):
                     break
-                if rows.score_of(slot, current[slot]) != level:  # refilled with a neighbour
+                if scores[current[slot]] != level:  # refilled with a neighbour already
                     continue
                 for depth in (DEPTH, DEPTH + 1):
                     tried += 1
                     region = neighbourhood(near, slot, depth)
-                    opened = rows.opened(start, current, exempt, level, slot, region)
+                    opened = rows.opened(start, current, scores, exempt, level, slot, region)
                     state = mstate.new_state(model, opened, seed)
                     if run(model, state, LIFT_NODES) != mstate.SAT:
                         continue
@@ -153,21 +145,17 @@ def lift(problem: FillProblem, fill: tuple[int, ...], exempt: frozenset[int], se
     return Lifted(tuple(current), tried, refilled, time.perf_counter() - started)
 
 
-def _at_top(problem: FillProblem, fill: tuple[int, ...], exempt: frozenset[int]) -> bool:
+def _at_top(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
+            exempt: frozenset[int]) -> bool:
     """Whether every counted entry of ``fill`` has its slot's top score (seen before the model
     is built, which costs a tenth of a second on a 15x15 with a large list)."""
-    for s, word in enumerate(fill):
-        if s in exempt:
-            continue
-        scores = problem.scores[s]
-        if scores[np.flatnonzero(problem.candidates[s] == word)[0]] < scores.max():
-            return False
-    return True
+    return all(scores[word] >= problem.scores[s].max()
+               for s, word in enumerate(fill) if s not in exempt)
 
 
 class _Rows:
-    """The model's table rows seen by word and score: where a slot's word sits, and the bitsets
-    of a table's rows above (or at least at) a level."""
+    """The model's table rows: where a slot's word sits, and the bitsets of a table's rows
+    scored above (or at least at) a level."""
 
     def __init__(self, model: Model) -> None:
         self.model = model
@@ -181,10 +169,6 @@ class _Rows:
     def row_of(self, slot: int, word: int) -> int:
         _, lo, hi = self._table(slot)
         return int(np.searchsorted(self.model.row_word[lo:hi], word))
-
-    def score_of(self, slot: int, word: int) -> int:
-        _, lo, _ = self._table(slot)
-        return round(100 * float(self.model.row_score[lo + self.row_of(slot, word)]))
 
     def above(self, slot: int, level: int, strictly: bool) -> np.ndarray:
         """The bitset of the slot's table rows scored above ``level`` (or at it, if not
@@ -201,8 +185,8 @@ class _Rows:
                 np.uint64)
         return self.masks[key]
 
-    def opened(self, start: Start, current: list[int], exempt: frozenset[int], level: int,
-               slot: int, region: set[int]) -> Start:
+    def opened(self, start: Start, current: list[int], scores: np.ndarray,
+               exempt: frozenset[int], level: int, slot: int, region: set[int]) -> Start:
         """The start with ``region`` open under the lift's rule and every other slot held to
         its word (the kernel's first propagation takes the letters out of the cells: the cells'
         masks stay as they are, since a slot's rows must agree with them)."""
@@ -213,7 +197,7 @@ class _Rows:
             if s in exempt:
                 continue
             if s in region:
-                strictly = s == slot or self.score_of(s, current[s]) > level
+                strictly = s == slot or scores[current[s]] > level
                 ct[lo:hi] &= self.above(s, level, strictly)
                 continue
             row = self.row_of(s, current[s])

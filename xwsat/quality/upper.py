@@ -53,8 +53,9 @@ def upper_look(built: Built, problem: FillProblem, staged: list[tuple[str, float
                limits: Limits) -> Outcome | None:
     """A verified-later fill from the upper levels of ``problem`` (propagated already), or None
     (no tiers, no compiled search among the racers, too short a limit, or no fill in time)."""
-    if os.environ.get("XWSAT_UPPER_LOOK", "1") == "0" or all(
-            not spec.startswith("mac") for spec, _ in staged):
+    from xwsat.backends.registry import runs_compiled_search
+
+    if os.environ.get("XWSAT_UPPER_LOOK", "1") == "0" or not runs_compiled_search(staged):
         return None
     if limits.time_limit and limits.time_limit < 4 * UPPER_LOOK_MIN_S:
         return None
