@@ -6,6 +6,7 @@ This is the library entry point the CLI calls; it prints nothing.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -90,19 +91,22 @@ def explain_hall(built: Built, found: HallSet, pruned: bool) -> str:
 
 
 def fill_grid(
-    grid: Grid, words: WordList, options: FillOptions, on_tick: Tick | None = None
+    grid: Grid, words: WordList, options: FillOptions, on_tick: Tick | None = None,
+    on_first: Callable[[FillResult], None] | None = None,
 ) -> FillResult:
-    """Fill ``grid`` from ``words``; every FILLED result returned here has passed ``check_fill``."""
+    """Fill ``grid`` from ``words``; every FILLED result returned here has passed ``check_fill``.
+    ``on_first`` hears the search's own fill, verified, before the lift reworks it."""
     t0 = time.perf_counter()
     built = build_problem(grid, words, options.min_length, options.allow_repeats,
                           options.max_shared)
     if options.exclude:
         built = replace(built, problem=without(built.problem, options.exclude))
-    return solve_built(built, options, on_tick, t0)
+    return solve_built(built, options, on_tick, t0, on_first)
 
 
 def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
-                t0: float | None = None) -> FillResult:
+                t0: float | None = None,
+                on_first: Callable[[FillResult], None] | None = None) -> FillResult:
     """Decide ``built.problem`` (which may hold fewer candidates than its word list, as at a
     score level of ``xwsat.quality``); a fill is checked against the whole word list. The time
     limit counts from ``t0`` (default now)."""
@@ -182,6 +186,10 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
     if options.upper_first and searched_by_mac and not options.exclude:
         from xwsat.quality.lift import lifted
 
+        if on_first is not None:  # a page shows this fill while the lift works on it
+            early = verified(built, outcome, options, dict(times))
+            if early.verified:
+                on_first(early)
         outcome = lifted(built, problem, outcome, options, t0)
         if "lift" in outcome.stats.extra:
             times["lift_s"] = outcome.stats.extra["lift"]["seconds"]

@@ -135,3 +135,38 @@ def test_the_report_says_what_the_lift_did(tmp_path):
         assert result.exit_code == 0, result.output
         said += [line for line in result.output.splitlines() if line.startswith("lift: ")]
     assert said and all("neighbourhoods of the weakest entries refilled" in s for s in said)
+
+
+def test_the_search_fill_is_heard_before_the_lift(monkeypatch):
+    """A page shows the search's own fill at once and the lifted one when it comes."""
+    words = scored(1)
+    dictionary = build_wordlist({w: (s, None) for w, s in words.items()}, None, "t")
+    heard = []
+    lifted = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1),
+                       on_first=heard.append)
+    assert len(heard) == 1 and heard[0].verified
+    monkeypatch.setenv("XWSAT_LIFT", "0")
+    unlifted = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1))
+    assert heard[0].outcome.fill == unlifted.outcome.fill
+    assert standing(lifted.built, lifted.outcome.fill) >= standing(lifted.built,
+                                                                    heard[0].outcome.fill)
+    assert lifted.outcome.stats.extra["lift"]["refilled"]  # so the page sees two fills
+    assert lifted.outcome.fill != heard[0].outcome.fill
+    heard.clear()
+    fill_grid(parse_grid(OPEN), dictionary, FillOptions("native", 10, seed=1),
+              on_first=heard.append)
+    assert heard == []  # no lift to wait for: the fill itself is the answer
+
+
+def test_the_workbench_shows_the_first_fill_before_the_lift(monkeypatch):
+    from xwsat.workbench import searches
+
+    words = scored(1)
+    dictionary = build_wordlist({w: (s, None) for w, s in words.items()}, None, "t")
+    shown = []
+    monkeypatch.setattr("xwsat.guard.report_partial", shown.append)
+    final = searches.autofill(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1), 0)
+    assert [s["status"] for s in shown] == ["improving", "filled"]
+    assert shown[0]["letters"] != final["letters"]  # the lifted fill came second
+    assert shown[0]["first_s"] == final["first_s"]  # timed at the first fill
+    assert final["level"] >= shown[0]["level"]

@@ -16,7 +16,7 @@ from xwsat import guard
 from xwsat.candidates import decide_candidates
 from xwsat.grid import EMPTY, Grid
 from xwsat.outcome import Status
-from xwsat.pipeline import FillOptions, fill_grid
+from xwsat.pipeline import FillOptions, FillResult, fill_grid
 from xwsat.problem import Built, build_problem, fill_letters
 from xwsat.quality.levels import exempt_slots, fill_level
 from xwsat.words import WordList
@@ -78,7 +78,18 @@ def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
     ``improve_s`` lasts (the ladder: the highest score level, then the fewest entries at it);
     every fill reported is verified (``fill_grid``, the ladder's searches, ``check_fill``)."""
     started = time.monotonic()
-    result = fill_grid(grid, words, options)
+    first_s: list[float] = []  # when the page got its first fill
+
+    def show(result: FillResult) -> None:
+        """The search's own fill, at once: the lift then reworks its weakest entries."""
+        assert result.outcome.fill is not None
+        built = result.built
+        fill = result.outcome.fill
+        first_s.append(round(time.monotonic() - started, 2))
+        reached = quality.Reached(fill, fill_level(built, fill, exempt_slots(built)))
+        guard.report_partial({**_fill_answer(built, reached, True), "first_s": first_s[0]})
+
+    result = fill_grid(grid, words, options, on_first=show)
     outcome = result.outcome
     if outcome.status is not Status.FILLED or outcome.fill is None or not result.verified:
         answer = {"status": VERDICT[outcome.status], "method": outcome.method}
@@ -90,7 +101,7 @@ def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
     exempt = exempt_slots(result.built)
     start = quality.Reached(outcome.fill, fill_level(result.built, outcome.fill, exempt))
     first = _fill_answer(result.built, start, improve_s > 0.5)
-    first["first_s"] = round(time.monotonic() - started, 2)
+    first["first_s"] = first_s[0] if first_s else round(time.monotonic() - started, 2)
     guard.report_partial(first)
     best = start
     if improve_s > 0.5:
