@@ -50,6 +50,13 @@ def standing(built, fill) -> tuple[int, int]:
     return level, -fill_scores(built, fill, exempt).count(level)
 
 
+def profile(built, fill) -> tuple[int, ...]:
+    """Minus the entries at each score, from the lowest up: higher is better, as constructors
+    rank fills (the level first, then the entries at it, then at the next score, ...)."""
+    scores = fill_scores(built, fill, exempt_slots(built))
+    return tuple(-scores.count(v) for v in (5, 10, 20, 30, 40, 50))
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_lifted_fill_is_a_fill_and_never_worse(seed):
     result = plain(scored(seed), seed)
@@ -58,8 +65,9 @@ def test_a_lifted_fill_is_a_fill_and_never_worse(seed):
     rows = built.grid.with_letters(fill_letters(built, done.fill)).rows
     assert check_fill(built.grid.rows, rows, frozenset(built.words.words)) == []
     assert standing(built, done.fill) >= standing(built, start)
+    assert profile(built, done.fill) >= profile(built, start)
     if done.refilled:
-        assert standing(built, done.fill) > standing(built, start)
+        assert profile(built, done.fill) > profile(built, start)
     again = lift(built.problem, start, built.words.scores, exempt_slots(built), seed)
     assert again.fill == done.fill  # the same seed, the same lift
 
@@ -170,3 +178,17 @@ def test_the_workbench_shows_the_first_fill_before_the_lift(monkeypatch):
     assert shown[0]["letters"] != final["letters"]  # the lifted fill came second
     assert shown[0]["first_s"] == final["first_s"]  # timed at the first fill
     assert final["level"] >= shown[0]["level"]
+
+
+def test_an_entry_that_cannot_rise_does_not_stop_the_others():
+    """ZZ?'s slot has one word, at the lowest score: the lift goes on to the entry above it."""
+    from xwsat.problem import build_problem
+
+    scores = {"ZZA": 10, "CAT": 30, "DOG": 50, "EMU": 20}
+    dictionary = build_wordlist({w: (s, None) for w, s in scores.items()}, None, "t")
+    built = build_problem(parse_grid("ZZ.#...\n"), dictionary)
+    ids = {w: i for i, w in enumerate(built.words.words)}
+    start = (ids["ZZA"], ids["CAT"])
+    done = lift(built.problem, start, built.words.scores, exempt_slots(built))
+    assert done.fill == (ids["ZZA"], ids["DOG"]) and done.refilled == 1
+    assert profile(built, done.fill) > profile(built, start)

@@ -6,13 +6,18 @@ does that for each entry at the fill's lowest score level L: the slots within ``
 crossings of it are opened again (one crossing more when that leaves no way) and every other
 slot keeps its word; the entry's slot must take a word above L, an opened slot above L must
 stay above L, one at L may stay there. Any fill of that smaller problem has fewer entries at L
-(with none left, the fill's level rises and the lift goes on at the new lowest level). The
-compiled search looks for one within ``LIFT_NODES`` decisions, at most ``LIFT_REGIONS``
-neighbourhoods in all (``LIFT_REGIONS_LARGE`` on a 21x21): counted in decisions, so a seed
-gives the same fill under any load.
+(with none left, the fill's level rises and the lift goes on at the new lowest level). When no
+entry at L gives way, the entries at the next level up get the same treatment, an opened slot
+below that level being held to its own score or better: no entry below the lifted one loses,
+and it leaves its level, so the fill is better in the order constructors rank fills by (entry
+counts from the lowest level up). After any gain the lift starts again from the lowest level,
+skipping the entries whose surroundings have not changed since they gave no way. The compiled
+search looks for each refill within ``LIFT_NODES`` decisions, at most ``LIFT_REGIONS``
+neighbourhoods in all (``LIFT_REGIONS_LARGE`` on a 21x21): counted in decisions, so a seed gives
+the same fill under any load.
 
 Only lists with score levels are lifted, and only what the search returned: a grid's verdict
-does not change, its fill comes out later by the lift's time (0.1-3 s measured on 15x15 and
+does not change, its fill comes out later by the lift's time (0.1-4 s measured on 15x15 and
 21x21 grids: results/quality/, results/dictionaries/). The embedded list's flagged entries sit
 below every level, so they are the first to go.
 """
@@ -52,7 +57,8 @@ class Lifted:
 
     fill: tuple[int, ...]
     regions: int  # neighbourhoods searched
-    refilled: int  # of them, refilled with fewer entries at the lowest level
+    refilled: int  # of them, refilled with a better fill (fewer entries at some level,
+    # none more below it)
     seconds: float
 
 
@@ -113,31 +119,40 @@ def lift(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
     near = problem.neighbours()
     rng = random.Random(seed)
     current, tried, refilled = list(fill), 0, 0
+    stuck: set[tuple[int, tuple[int, ...]]] = set()  # an entry and its surroundings, no way
     try:
         while counted and tried < regions:
-            level = min(int(scores[current[s]]) for s in counted)
-            if level >= top:
-                break
-            weak = [s for s in counted if scores[current[s]] == level]
-            rng.shuffle(weak)
             gained = False
-            for slot in weak:
-                if tried >= regions or (deadline is not None and time.monotonic() > deadline):
+            for level in sorted({int(scores[current[s]]) for s in counted}):
+                if level >= top or tried >= regions:
                     break
-                if scores[current[slot]] != level:  # refilled with a neighbour already
-                    continue
-                for depth in (DEPTH, DEPTH + 1):
-                    tried += 1
-                    region = neighbourhood(near, slot, depth)
-                    opened = rows.opened(start, current, scores, exempt, level, slot, region)
-                    state = mstate.new_state(model, opened, seed)
-                    if run(model, state, LIFT_NODES) != mstate.SAT:
-                        continue
-                    found = read_fill(model, state.ct)
-                    if found is not None:
-                        current, gained = list(found), True
-                        refilled += 1
+                weak = [s for s in counted if scores[current[s]] == level]
+                rng.shuffle(weak)
+                for slot in weak:
+                    if tried >= regions or (deadline is not None and time.monotonic() > deadline):
                         break
+                    if scores[current[slot]] != level:  # refilled with a neighbour already
+                        continue
+                    around = (slot, tuple(current[u] for u in sorted(
+                        neighbourhood(near, slot, DEPTH + 2))))
+                    if around in stuck:  # nothing it depends on has changed since
+                        continue
+                    for depth in (DEPTH, DEPTH + 1):
+                        tried += 1
+                        region = neighbourhood(near, slot, depth)
+                        opened = rows.opened(start, current, scores, exempt, level, slot, region)
+                        state = mstate.new_state(model, opened, seed)
+                        if run(model, state, LIFT_NODES) != mstate.SAT:
+                            continue
+                        found = read_fill(model, state.ct)
+                        if found is not None:
+                            current, gained = list(found), True
+                            refilled += 1
+                            break
+                    else:
+                        stuck.add(around)
+                if gained:  # from the lowest level again
+                    break
             if not gained:
                 break
     except KeyboardInterrupt:
@@ -197,8 +212,11 @@ class _Rows:
             if s in exempt:
                 continue
             if s in region:
-                strictly = s == slot or scores[current[s]] > level
-                ct[lo:hi] &= self.above(s, level, strictly)
+                own = int(scores[current[s]])
+                if s == slot or own > level:
+                    ct[lo:hi] &= self.above(s, level, True)
+                else:  # below the entry being lifted: no lower than it is now
+                    ct[lo:hi] &= self.above(s, own, False)
                 continue
             row = self.row_of(s, current[s])
             ct[lo:hi] = 0
