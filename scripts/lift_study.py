@@ -42,6 +42,7 @@ def lift_at(commit: str, folder: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location("lift_before", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["lift_before"] = module  # (its dataclasses look their module up there)
     spec.loader.exec_module(module)
     return module
 
@@ -71,7 +72,7 @@ def main() -> None:
                     result = fill_grid(read_grid(grid), words,
                                        FillOptions("auto", args.limit, seed=seed))
                     row: dict = {"date": time.strftime("%Y-%m-%d"), "commit": commit,
-                                 "before": args.before, "grid": grid.name, "seed": seed,
+                                 "before_commit": args.before, "grid": grid.name, "seed": seed,
                                  "dict": args.dict, "status": result.outcome.status.name}
                     if result.outcome.fill is not None:
                         built, start = result.built, result.outcome.fill
