@@ -190,7 +190,7 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
             early = verified(built, outcome, options, dict(times))
             if early.verified:
                 on_first(early)
-        outcome = lifted(built, problem, outcome, options, t0)
+        outcome = lifted(built, problem, outcome, options, t0, on_tick)
         if "lift" in outcome.stats.extra:
             times["lift_s"] = outcome.stats.extra["lift"]["seconds"]
     return verified(built, outcome, options, times)

@@ -146,13 +146,16 @@ def test_the_report_says_what_the_lift_did(tmp_path):
 
 
 def test_the_search_fill_is_heard_before_the_lift(monkeypatch):
-    """A page shows the search's own fill at once and the lifted one when it comes."""
+    """A page shows the search's own fill at once and the lifted one when it comes; the
+    status line says how far the lift is."""
     words = scored(1)
     dictionary = build_wordlist({w: (s, None) for w, s in words.items()}, None, "t")
-    heard = []
+    heard, ticks = [], []
     lifted = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1),
-                       on_first=heard.append)
+                       on_tick=lambda seconds, text: ticks.append(text), on_first=heard.append)
     assert len(heard) == 1 and heard[0].verified
+    regions = lifted.outcome.stats.extra["lift"]["regions"]  # the status line follows the lift
+    assert f"the lift ({regions} of at most 40 neighbourhoods, 2 refilled)" in ticks
     monkeypatch.setenv("XWSAT_LIFT", "0")
     unlifted = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1))
     assert heard[0].outcome.fill == unlifted.outcome.fill

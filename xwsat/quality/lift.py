@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,7 @@ import numpy as np
 
 from xwsat.compiled_search.model import Model, Start
 from xwsat.errors import XwsatError
+from xwsat.guard import Tick
 from xwsat.outcome import Outcome
 from xwsat.problem import Built, FillProblem
 from xwsat.quality.levels import exempt_slots, levels
@@ -63,10 +65,12 @@ class Lifted:
 
 
 def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOptions,
-           t0: float) -> Outcome:
+           t0: float, on_tick: Tick | None = None) -> Outcome:
     """``outcome``'s fill of ``problem`` lifted, within the command's time limit (counted from
     ``t0``, a ``time.perf_counter`` value); as it is when the list has one score, the compiled
-    search is not built here, or ``XWSAT_LIFT=0`` is in the environment (for measuring)."""
+    search is not built here, or ``XWSAT_LIFT=0`` is in the environment (for measuring).
+    ``on_tick`` hears the seconds since ``t0`` and how far the lift is, after each
+    neighbourhood."""
     from xwsat.backends.mac import compiled
 
     if outcome.fill is None or os.environ.get("XWSAT_LIFT", "1") == "0" or not compiled():
@@ -74,9 +78,14 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
     deadline = None
     if options.time_limit:
         deadline = time.monotonic() + options.time_limit - (time.perf_counter() - t0)
+    def progress(tried: int, most: int, refilled: int) -> None:
+        if on_tick is not None:
+            on_tick(time.perf_counter() - t0, f"the lift ({tried} of at most {most} "
+                    f"neighbourhoods, {refilled} refilled)")
+
     try:
         done = lift(problem, outcome.fill, built.words.scores, exempt_slots(built),
-                    options.seed, deadline)
+                    options.seed, deadline, on_progress=progress)
     except XwsatError:  # an alphabet the compiled search does not take
         return outcome
     if done.regions == 0:
@@ -97,10 +106,12 @@ def neighbourhood(near: list[set[int]], slot: int, depth: int) -> set[int]:
 
 def lift(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
          exempt: frozenset[int], seed: int = 0, deadline: float | None = None,
-         regions: int | None = None) -> Lifted:
+         regions: int | None = None,
+         on_progress: Callable[[int, int, int], None] | None = None) -> Lifted:
     """Refill the neighbourhoods of ``fill``'s entries (word ids) at its lowest level
     (``scores``: the word list's score of each word id) while some give way, the weakest first.
-    Stops at ``deadline`` (a ``time.monotonic`` value) or Ctrl-C with the best fill so far."""
+    Stops at ``deadline`` (a ``time.monotonic`` value) or Ctrl-C with the best fill so far;
+    ``on_progress(searched, most, refilled)`` hears each neighbourhood searched."""
     from xwsat.backends.registry import LARGE_SLOTS
     from xwsat.compiled_search import aot
     from xwsat.compiled_search import state as mstate
@@ -142,12 +153,14 @@ def lift(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
                         region = neighbourhood(near, slot, depth)
                         opened = rows.opened(start, current, scores, exempt, level, slot, region)
                         state = mstate.new_state(model, opened, seed)
-                        if run(model, state, LIFT_NODES) != mstate.SAT:
-                            continue
-                        found = read_fill(model, state.ct)
+                        solved = run(model, state, LIFT_NODES) == mstate.SAT
+                        found = read_fill(model, state.ct) if solved else None
                         if found is not None:
                             current, gained = list(found), True
                             refilled += 1
+                        if on_progress is not None:
+                            on_progress(tried, regions, refilled)
+                        if found is not None:
                             break
                     else:
                         stuck.add(around)
