@@ -37,9 +37,12 @@ def describe(result: FillResult, question: str = "fill") -> str:
             lines += [f"  {s.number:>3}. {w}"
                       for s, w in slot_words(result) if s.direction == direction]
         lift = outcome.stats.extra.get("lift")
-        if lift and lift["refilled"] and question == "fill":
+        if lift and (lift["refilled"] or lift.get("fresh")) and question == "fill":
+            fresh = (", from a fresh fill without the list's lowest level"
+                     if lift.get("fresh") else "")
             lines += ["", f"lift: {lift['refilled']} of {lift['regions']} neighbourhoods of the "
-                      f"weakest entries refilled with better words ({lift['seconds']:.2f} s)"]
+                      f"weakest entries refilled with better words{fresh} "
+                      f"({lift['seconds']:.2f} s)"]
     elif outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
         lines.append(f"proof: {outcome.evidence.method}" +
                      (f": {outcome.evidence.detail}" if outcome.evidence.detail else ""))

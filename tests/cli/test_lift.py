@@ -7,6 +7,7 @@ fill, or when it is turned off."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,36 @@ def test_an_entry_that_cannot_rise_does_not_stop_the_others():
     done = lift(built.problem, start, built.words.scores, exempt_slots(built))
     assert done.fill == (ids["ZZA"], ids["DOG"]) and done.refilled == 1
     assert profile(built, done.fill) > profile(built, start)
+
+
+def _plain_fill(words, seed):
+    """(built, the search's fill, exempt slots): ``fill_scores``' arguments."""
+    result = plain(words, seed)
+    return result.built, result.outcome.fill, exempt_slots(result.built)
+
+
+def test_a_fill_left_with_the_lowest_level_is_found_again_without_it(monkeypatch):
+    """When the lift cannot move an entry at the list's lowest level (the embedded list's
+    flagged words), a short search without that level gives a fresh fill, lifted in turn."""
+    import xwsat.quality.lift as lift_module
+    from xwsat.outcome import Outcome, Stats, Status
+    from xwsat.quality.lift import lifted, rank
+
+    tiers = (5, 10, 20, 30, 40, 50)
+    seed = next(s for s in range(20)
+                if 5 in fill_scores(*_plain_fill(scored(s, tiers), s)))
+    result = plain(scored(seed, tiers), seed)
+    built, start = result.built, result.outcome.fill
+    stuck = lambda problem, fill, *args, **kwargs: lift_module.Lifted(fill, 1, 0, 0.0)  # noqa: E731
+    monkeypatch.setattr(lift_module, "lift", stuck)  # as if nothing gave way
+    outcome = Outcome(Status.FILLED, "mac", start, Stats())
+    done = lifted(built, built.problem, outcome, FillOptions("mac", 10, seed=seed),
+                  time.perf_counter())
+    exempt = exempt_slots(built)
+    assert done.stats.extra["lift"]["fresh"] == 1 and 5 not in fill_scores(built, done.fill,
+                                                                             exempt)
+    scores = built.words.scores
+    assert rank(built.problem, done.fill, scores, exempt) > rank(built.problem, start, scores,
+                                                                 exempt)
+    rows = built.grid.with_letters(fill_letters(built, done.fill)).rows
+    assert check_fill(built.grid.rows, rows, frozenset(built.words.words)) == []

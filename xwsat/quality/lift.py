@@ -62,6 +62,7 @@ class Lifted:
     refilled: int  # of them, refilled with a better fill (fewer entries at some level,
     # none more below it)
     seconds: float
+    fresh: bool = False  # the fill is a fresh one without the lowest level's words, lifted
 
 
 def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOptions,
@@ -78,21 +79,66 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
     deadline = None
     if options.time_limit:
         deadline = time.monotonic() + options.time_limit - (time.perf_counter() - t0)
+
     def progress(tried: int, most: int, refilled: int) -> None:
         if on_tick is not None:
             on_tick(time.perf_counter() - t0, f"the lift ({tried} of at most {most} "
                     f"neighbourhoods, {refilled} refilled)")
 
+    scores, exempt = built.words.scores, exempt_slots(built)
+    began = time.perf_counter()
     try:
-        done = lift(problem, outcome.fill, built.words.scores, exempt_slots(built),
-                    options.seed, deadline, on_progress=progress)
+        done = lift(problem, outcome.fill, scores, exempt, options.seed, deadline,
+                    on_progress=progress)
+        fresh = _above_lowest(problem, done.fill, scores, exempt, options, deadline)
+        if fresh is not None:  # lifted in turn; kept if better
+            again = lift(problem, fresh, scores, exempt, options.seed, deadline,
+                         on_progress=progress)
+            if rank(problem, again.fill, scores, exempt) > rank(problem, done.fill, scores,
+                                                                 exempt):
+                done = Lifted(again.fill, done.regions + again.regions,
+                              done.refilled + again.refilled, done.seconds, True)
     except XwsatError:  # an alphabet the compiled search does not take
         return outcome
-    if done.regions == 0:
+    if done.regions == 0 and not done.fresh:
         return outcome
     extra = dict(outcome.stats.extra, lift={"regions": done.regions, "refilled": done.refilled,
-                                            "seconds": round(done.seconds, 4)})
+                                            "seconds": round(time.perf_counter() - began, 4),
+                                            "fresh": int(done.fresh)})
     return replace(outcome, fill=done.fill, stats=replace(outcome.stats, extra=extra))
+
+
+def rank(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
+         exempt: frozenset[int]) -> tuple[int, ...]:
+    """How constructors rank a fill, higher being better: minus its entries at each of the
+    list's levels from the lowest up (the level first, then the entries at it, then above)."""
+    have = [int(scores[fill[s]]) for s in range(problem.n_slots) if s not in exempt]
+    return tuple(-have.count(v) for v in levels(problem, exempt))
+
+
+def _above_lowest(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
+                  exempt: frozenset[int], options: FillOptions,
+                  deadline: float | None) -> tuple[int, ...] | None:
+    """A fill from every level of the list but its lowest (the embedded list's flagged words),
+    found by a short search like the upper look's, when ``fill`` still holds an entry at that
+    lowest level after the lift and the upper look has not tried that cut; else None."""
+    from xwsat.outcome import Limits, Status
+    from xwsat.quality.upper import look_at, upper_tries
+
+    steps = levels(problem, exempt)
+    counted = [s for s in range(problem.n_slots) if s not in exempt]
+    if len(steps) < 3 or min(int(scores[fill[s]]) for s in counted) != steps[0]:
+        return None
+    if steps[1] in upper_tries(problem, exempt):
+        return None
+    left = None if deadline is None else deadline - time.monotonic()
+    if left is not None and left < 1.0:
+        return None
+    found = look_at(problem, exempt, steps[1], Limits(left, options.memory_mb, options.seed,
+                                                      threads=1))
+    if found is None or found.status is not Status.FILLED or found.fill is None:
+        return None  # (a stop of the whole command included: the lifted fill stands)
+    return tuple(found.fill)
 
 
 def neighbourhood(near: list[set[int]], slot: int, depth: int) -> set[int]:

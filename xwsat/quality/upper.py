@@ -64,21 +64,26 @@ def upper_look(built: Built, problem: FillProblem, staged: list[tuple[str, float
     if not compiled():
         return None
     exempt = exempt_slots(built)
-    upper = upper_level(problem, exempt)
-    below = [v for v in levels(problem, exempt) if upper is not None and v <= upper]
-    for level in below[::-1][:UPPER_TRIES]:
-        if level == below[0]:  # the lowest level: that is the usual search's job
-            break
-        outcome = _look_at(problem, exempt, level, limits)
+    each = replace(limits, time_limit=limits.time_limit / 4 if limits.time_limit else None)
+    for level in upper_tries(problem, exempt):
+        outcome = look_at(problem, exempt, level, each)
         if outcome is not None:
             return outcome
     return None
 
 
-def _look_at(problem: FillProblem, exempt: frozenset[int], level: int,
-             limits: Limits) -> Outcome | None:
-    """A fill of ``problem`` cut at ``level`` within ``UPPER_LOOK_NODES`` decisions, or None;
-    an interruption of the whole command is returned as its stop."""
+def upper_tries(problem: FillProblem, exempt: frozenset[int]) -> list[int]:
+    """The levels the upper look tries, in turn: the upper level and those just below it, never
+    the lowest (the usual search's job)."""
+    upper = upper_level(problem, exempt)
+    below = [v for v in levels(problem, exempt) if upper is not None and v <= upper]
+    return [v for v in below[::-1][:UPPER_TRIES] if v != below[0]]
+
+
+def look_at(problem: FillProblem, exempt: frozenset[int], level: int,
+            limits: Limits) -> Outcome | None:
+    """A fill of ``problem`` cut at ``level`` within ``UPPER_LOOK_NODES`` decisions and
+    ``limits``, or None; an interruption of the whole command is returned as its stop."""
     from xwsat.backends.mac import MacBackend
 
     sub = propagate(at_level(problem, level, exempt))
@@ -87,8 +92,7 @@ def _look_at(problem: FillProblem, exempt: frozenset[int], level: int,
     look = MacBackend()
     look.max_nodes = UPPER_LOOK_NODES
     try:
-        outcome = look.solve(sub.problem, replace(limits, time_limit=limits.time_limit / 4
-                                                  if limits.time_limit else None))
+        outcome = look.solve(sub.problem, limits)
     except KeyboardInterrupt as exc:  # the whole command stops: undecided, as the race would be
         return stopped("mac", *interruption(exc))
     if outcome.status is not Status.FILLED:
