@@ -19,7 +19,8 @@ the same fill under any load.
 Only lists with score levels are lifted, and only what the search returned: a grid's verdict
 does not change, its fill comes out later by the lift's time (0.1-4 s measured on 15x15 and
 21x21 grids: results/quality/, results/dictionaries/). The embedded list's flagged entries sit
-below every level, so they are the first to go.
+below every level, so they are the first to go; a fill that keeps one after the lift is searched
+for again without the list's lowest level, briefly (``lifted``).
 """
 
 from __future__ import annotations
