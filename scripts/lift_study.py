@@ -26,6 +26,7 @@ from types import ModuleType
 
 os.environ["XWSAT_LIFT"] = "0"  # the pipeline's own lift off: both versions start from one fill
 
+from xwsat.errors import XwsatError  # noqa: E402
 from xwsat.formats import read_grid  # noqa: E402
 from xwsat.pipeline import FillOptions, fill_grid  # noqa: E402
 from xwsat.quality import lift as lift_now  # noqa: E402
@@ -33,10 +34,19 @@ from xwsat.quality.levels import exempt_slots  # noqa: E402
 from xwsat.words import load_words  # noqa: E402
 
 
+def fail(message: str) -> None:
+    """Bad input: one line on stderr, exit 2."""
+    print(f"lift_study: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def lift_at(commit: str, folder: Path) -> ModuleType:
     """``xwsat/quality/lift.py`` as it was at ``commit``, loaded as a module of its own."""
-    text = subprocess.run(["git", "show", f"{commit}:xwsat/quality/lift.py"], check=True,
-                          capture_output=True, text=True).stdout
+    shown = subprocess.run(["git", "show", f"{commit}:xwsat/quality/lift.py"],
+                           capture_output=True, text=True)
+    if shown.returncode != 0:
+        fail(f"no xwsat/quality/lift.py at {commit!r} in this checkout")
+    text = shown.stdout
     path = folder / "lift_before.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location("lift_before", path)
@@ -61,15 +71,20 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=30.0, help="seconds for each search")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    words = load_words(args.dict)
+    try:
+        seeds = [int(s) for s in args.seeds.split(",")]
+        words = load_words(args.dict)
+        grids = {grid: read_grid(grid) for grid in args.grids}
+    except (ValueError, XwsatError, OSError) as exc:
+        fail(str(exc))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as folder:
         before = lift_at(args.before, Path(folder))
         with args.out.open("a", encoding="utf-8") as out:
-            for grid in args.grids:
-                for seed in (int(s) for s in args.seeds.split(",")):
-                    result = fill_grid(read_grid(grid), words,
+            for grid, pattern in grids.items():
+                for seed in seeds:
+                    result = fill_grid(pattern, words,
                                        FillOptions("auto", args.limit, seed=seed))
                     row: dict = {"date": time.strftime("%Y-%m-%d"), "commit": commit,
                                  "before_commit": args.before, "grid": grid.name, "seed": seed,

@@ -209,7 +209,8 @@ def test_a_fill_left_with_the_lowest_level_is_found_again_without_it(monkeypatch
     flagged words), a short search without that level gives a fresh fill, lifted in turn."""
     import xwsat.quality.lift as lift_module
     from xwsat.outcome import Outcome, Stats, Status
-    from xwsat.quality.lift import lifted, rank
+    from xwsat.quality.levels import rank
+    from xwsat.quality.lift import lifted
 
     tiers = (5, 10, 20, 30, 40, 50)
     seed = next(s for s in range(20)

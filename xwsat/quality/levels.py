@@ -49,3 +49,12 @@ def fill_level(built: Built, fill: tuple[int, ...], exempt: frozenset[int],
 def tier_counts(built: Built, fill: tuple[int, ...], exempt: frozenset[int]) -> dict[int, int]:
     """How many counted entries sit at each score, highest first."""
     return dict(sorted(Counter(fill_scores(built, fill, exempt)).items(), reverse=True))
+
+
+def rank(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
+         exempt: frozenset[int]) -> tuple[int, ...]:
+    """How constructors rank a fill, higher being better: minus its counted entries at each of
+    the list's levels from the lowest up (the level first, then the entries at it, then above);
+    ``scores``: the word list's score of each word id."""
+    have = [int(scores[w]) for s, w in enumerate(fill) if s not in exempt]
+    return tuple(-have.count(v) for v in levels(problem, exempt))

@@ -39,7 +39,7 @@ from xwsat.errors import XwsatError
 from xwsat.guard import Tick
 from xwsat.outcome import Outcome
 from xwsat.problem import Built, FillProblem
-from xwsat.quality.levels import exempt_slots, levels
+from xwsat.quality.levels import exempt_slots, levels, rank
 
 if TYPE_CHECKING:
     from xwsat.pipeline import FillOptions
@@ -98,7 +98,8 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
             if rank(problem, again.fill, scores, exempt) > rank(problem, done.fill, scores,
                                                                  exempt):
                 done = Lifted(again.fill, done.regions + again.regions,
-                              done.refilled + again.refilled, done.seconds, True)
+                              done.refilled + again.refilled,
+                              time.perf_counter() - began, True)
     except XwsatError:  # an alphabet the compiled search does not take
         return outcome
     if done.regions == 0 and not done.fresh:
@@ -107,14 +108,6 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
                                             "seconds": round(time.perf_counter() - began, 4),
                                             "fresh": int(done.fresh)})
     return replace(outcome, fill=done.fill, stats=replace(outcome.stats, extra=extra))
-
-
-def rank(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
-         exempt: frozenset[int]) -> tuple[int, ...]:
-    """How constructors rank a fill, higher being better: minus its entries at each of the
-    list's levels from the lowest up (the level first, then the entries at it, then above)."""
-    have = [int(scores[fill[s]]) for s in range(problem.n_slots) if s not in exempt]
-    return tuple(-have.count(v) for v in levels(problem, exempt))
 
 
 def _above_lowest(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
@@ -126,11 +119,12 @@ def _above_lowest(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarra
     from xwsat.outcome import Limits, Status
     from xwsat.quality.upper import look_at, upper_tries
 
-    steps = levels(problem, exempt)
     counted = [s for s in range(problem.n_slots) if s not in exempt]
-    if len(steps) < 3 or min(int(scores[fill[s]]) for s in counted) != steps[0]:
-        return None
-    if steps[1] in upper_tries(problem, exempt):
+    lowest = min((int(problem.scores[s].min(initial=100)) for s in counted), default=None)
+    if lowest is None or min(int(scores[fill[s]]) for s in counted) != lowest:
+        return None  # (the usual case, seen before the list's levels are counted)
+    steps = levels(problem, exempt)
+    if len(steps) < 3 or steps[1] in upper_tries(problem, exempt):
         return None
     left = None if deadline is None else deadline - time.monotonic()
     if left is not None and left < 1.0:
