@@ -148,6 +148,29 @@ def test_a_limit_returns_the_fill_it_started_from():
     assert not climbed.steps and not climbed.proven
 
 
+def test_an_unproven_level_above_is_offered_with_a_longer_limit_not_as_a_certificate():
+    from xwsat.commands.fill import LONGER_PROOF_S, _prove_hint
+    from xwsat.commands.options import Rules, Words
+    from xwsat.quality.report import quality_lines
+    from xwsat.quality.run import Quality
+
+    result = first_fill(WORDS)
+    grid, words, rules = Path("g.txt"), Words(dictionary=["w.txt"]), Rules()
+    for limit in (0.0, 10.0):
+        climbed = ladder.climb(result.built, result.outcome.fill, FillOptions("mac"), limit)
+        quality = Quality(climbed, None, frozenset(), {}, 90)
+        hint = _prove_hint(grid, words, rules, quality, [], "")
+        lines = "\n".join(quality_lines(result.built, quality, hint))
+        assert hint is not None and hint.endswith("--certificate DIR")
+        longer = f"-t {LONGER_PROOF_S:g}"
+        if climbed.proven:
+            assert f"the certificate of level {climbed.next_level}: " in lines
+            assert longer not in hint
+        else:
+            assert f"to decide level {climbed.next_level} with a longer limit: " in lines
+            assert longer in hint and "certificate of level" not in lines
+
+
 def test_ctrl_c_returns_the_best_fill_so_far(monkeypatch):
     words = many_scores(3)
     result = first_fill(words)

@@ -163,15 +163,21 @@ def _probe_hint(grid: Path, words: Words, rules: Rules) -> str:
                                                         words.min_score), "--probe", "5"])
 
 
+# The limit suggested for deciding the level above where the climb's own limit did not.
+LONGER_PROOF_S = 600.0
+
+
 def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
                 locks: list[str], region: str) -> str | None:
     """The ``prove`` command whose certificate shows the level above the one reached has no
-    fill; None where ``prove`` would not see the same grid (a region)."""
+    fill (with a longer limit where the climb left that level undecided); None where
+    ``prove`` would not see the same grid (a region)."""
     above = quality.climb.next_level
     if above is None or region:
         return None
-    return shlex.join([*_command("prove", grid, words, rules, above, locks), "--certificate",
-                       "DIR"])
+    longer = [] if quality.climb.proven else ["-t", f"{LONGER_PROOF_S:g}"]
+    return shlex.join([*_command("prove", grid, words, rules, above, locks), *longer,
+                       "--certificate", "DIR"])
 
 
 def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:

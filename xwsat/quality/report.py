@@ -56,7 +56,9 @@ def quality_lines(built: Built, quality: Quality, prove_hint: str | None) -> lis
         lines.append(f"  (plain fill's level: {c.start_level}; {len(c.steps)} searches in "
                      f"{c.seconds:.1f} s)")
     if prove_hint and c.next_level is not None:
-        lines.append(f"  the certificate of level {c.next_level}: {prove_hint}")
+        label = (f"the certificate of level {c.next_level}" if c.proven
+                 else f"to decide level {c.next_level} with a longer limit")
+        lines.append(f"  {label}: {prove_hint}")
     if best is not None and best.level == quality.top:
         lines.append(f"best fill at level {best.level}: every entry at the top score (optimal)")
     elif best is not None:
