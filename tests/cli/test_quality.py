@@ -171,6 +171,24 @@ def test_an_unproven_level_above_is_offered_with_a_longer_limit_not_as_a_certifi
             assert longer in hint and "certificate of level" not in lines
 
 
+@pytest.mark.parametrize(("fewest", "says"), [(0, "none is proven needed"),
+                                              (2, "at least 2 must be at 30")])
+def test_an_unproven_best_fill_says_how_many_entries_at_its_level_are_proven_needed(fewest, says):
+    from xwsat.optimize import Optimized
+    from xwsat.quality.best import Best
+    from xwsat.quality.report import quality_lines
+    from xwsat.quality.run import Quality
+
+    result = first_fill(WORDS)
+    climbed = ladder.climb(result.built, result.outcome.fill, FillOptions("mac"), 0.0)
+    fill = result.outcome.fill
+    best = Best(fill, 30, 4, fewest, 200, None, False, Optimized(fill, 200, 300, False, 0, 0.1,
+                                                                 200, decisions=9))
+    lines = quality_lines(result.built, Quality(climbed, best, frozenset(), {}, 90), None)
+    line = next(x for x in lines if x.startswith("best fill at level 30"))
+    assert f"4 entries at 30, total score 200 (not proven the fewest: {says}; 9 " in line
+
+
 def test_ctrl_c_returns_the_best_fill_so_far(monkeypatch):
     words = many_scores(3)
     result = first_fill(words)

@@ -62,9 +62,11 @@ def quality_lines(built: Built, quality: Quality, prove_hint: str | None) -> lis
     if best is not None and best.level == quality.top:
         lines.append(f"best fill at level {best.level}: every entry at the top score (optimal)")
     elif best is not None:
+        needed = (f"at least {best.fewest} must be at {best.level}" if best.fewest > 0
+                  else "none is proven needed")
         state = "optimal" if best.optimal else (
-            f"fewest possible {best.fewest}" + (f", total bound {best.total_bound}"
-                                                if best.total_bound is not None else ""))
+            f"not proven the fewest: {needed}" + (f", total bound {best.total_bound}"
+                                                  if best.total_bound is not None else ""))
         lines.append(f"best fill at level {best.level}: {best.at_level} entries at "
                      f"{best.level}, total score {best.total} ({state}; "
                      f"{best.search.decisions:,} branch-and-bound decisions"
