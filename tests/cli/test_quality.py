@@ -282,6 +282,44 @@ def test_cli_optimize_reports_the_level_its_proof_and_the_tiers(files):
     assert "entries per score:" in text.output and "weak entries" in text.output
 
 
+def test_cli_optimize_explain_names_slots_that_cannot_all_reach_the_level_above(files):
+    grid, words = files
+    level = truth(WORDS)[0]
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "--explain",
+                                 "-t", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    why = json.loads(result.output)["optimize"]["why"]
+    assert why["level"] == level + 10 and why["reason"] is None and why["core"]["minimal"]
+    core = why["core"]["slots"]
+    names = ["1A", "4A", "5A", "1D", "2D", "3D"]  # the entries of ``fills``, in its order
+    assert core and set(core) <= set(names)
+    # checked by brute force: in every fill of the grid, one of the core's entries is below it
+    every = fills(WORDS)
+    assert every and all(any(score < level + 10 for name, score in zip(names, f)
+                             if name in core) for f in every)
+    text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "--explain",
+                               "-t", "20"]).output
+    assert f"why not {level + 10}: the slots that cannot be filled together at" in text
+    assert "EXPLANATION (minimal)" in text
+
+
+def test_cli_explain_on_fill_needs_optimize(files):
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--explain"])
+    assert result.exit_code == 2 and "give --optimize too" in result.output
+
+
+def test_nothing_to_explain_when_the_level_above_is_undecided():
+    from xwsat.quality.run import Quality
+    from xwsat.quality.why import unexplained, why_not_higher
+
+    result = first_fill(WORDS)
+    climbed = ladder.climb(result.built, result.outcome.fill, FillOptions("mac"), 0.0)
+    quality = Quality(climbed, None, frozenset(), {}, 90)
+    assert not climbed.proven and "not proven unfillable" in (unexplained(quality) or "")
+    assert why_not_higher(result.built, quality, 5.0).core is None
+
+
 def test_cli_optimize_certificate_proves_the_level_above(files, tmp_path):
     grid, words = files
     folder = tmp_path / "cert"

@@ -57,7 +57,9 @@ from xwsat.verdict_text import as_json, describe
 from xwsat.words import WordList, normalize_word
 
 if TYPE_CHECKING:  # the climb and the best-fill search are imported only with --optimize
+    from xwsat.evidence.explain import Explanation
     from xwsat.quality.run import Quality
+    from xwsat.quality.why import Why
 
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", help="Write the puzzle here; the extension picks the format: .txt .json "
@@ -69,6 +71,10 @@ OptimizeOpt = Annotated[bool, typer.Option(
 CertOpt = Annotated[Path | None, typer.Option(
     "--certificate", help="With --optimize: write the checked certificate that the level above "
     "the one reached has no fill to this new or empty folder.")]
+WhyOpt = Annotated[bool, typer.Option(
+    "--explain", help="With --optimize: show the slots that cannot be filled together at the "
+    "level above the one reached (why the fill is not better), made minimal while time "
+    "remains.")]
 RegionOpt = Annotated[str, typer.Option(
     "--region", help="Refill only rows/columns R1,C1-R2,C2 (1-based) of a filled grid with "
     "other entries (at least --differ of them change; --seed picks others); the rest stays.")]
@@ -213,6 +219,7 @@ def fill(
     out: OutOpt = None,
     optimize: OptimizeOpt = False,
     certificate: CertOpt = None,
+    explain: WhyOpt = False,
     lock: LockOpt = None,
     region: RegionOpt = "",
     count: CountOpt = 1,
@@ -236,6 +243,12 @@ def fill(
     if certificate is not None and not optimize:
         raise XwsatError("--certificate on fill is the proof of --optimize's ceiling: give "
                          "--optimize too (or use xwsat prove --certificate)")
+    if explain and not optimize:
+        raise XwsatError("--explain on fill says why --optimize's level is the highest: give "
+                         "--optimize too (or use xwsat prove --explain)")
+    if explain and region:
+        raise XwsatError("--explain on fill explains a level of the whole grid: not with "
+                         "--region")
     if certificate is not None and (region or max_shared_substring):
         raise XwsatError("--certificate on fill proves a level of the whole grid: not with "
                          "--region or --max-shared-substring")
@@ -247,6 +260,7 @@ def fill(
     started = command_started()
     quality: Quality | None = None
     cert_lines: list[str] = []
+    why: Why | None = None
     others: Alternatives | None = None
     locks = list(lock or [])
     with limited(search.time_limit, search.memory_mb):
@@ -268,12 +282,16 @@ def fill(
             from xwsat.quality.run import improve
 
             left = budget(search.time_limit, started).for_child()
-            share = 0.5 if certificate is not None else 1.0  # the certificate takes the rest
+            # the certificate, then the explanation, take the rest
+            share = 0.5 if certificate is not None else WHY_SHARE if explain else 1.0
             result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
             if certificate is not None:
                 cert_lines = _certificate(result, quality, certificate, grid, words, rules,
                                           search, started, locks)
+            if explain:
+                why = _why(result, quality, budget(search.time_limit, started).for_child(),
+                           search.seed)
     hint = (_prove_hint(grid, words, rules, quality, locks, region)
             if quality is not None else None)
     data = None
@@ -290,6 +308,8 @@ def fill(
             from xwsat.quality.report import quality_json
 
             record["optimize"] = quality_json(result.built, quality, hint)
+            if explain:
+                record["optimize"]["why"] = _why_json(quality, why)
             if cert_lines:
                 record["optimize"]["certificate"] = cert_lines
         if others is not None:
@@ -309,9 +329,57 @@ def fill(
             from xwsat.quality.report import quality_lines
 
             typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
+            if explain:
+                typer.echo("\n".join(_why_lines(quality, why)))
     if data is not None and out is not None:
         write_atomic(out, data)
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
+
+
+# With --explain (and no certificate), the share of the time left the climb and the best fill
+# keep; the explanation takes the rest.
+WHY_SHARE = 0.75
+
+
+def _why(result: FillResult, quality: Quality, time_limit: float, seed: int) -> Why:
+    """Why the level reached is the highest, with the time left (the status line follows the
+    minimisation)."""
+    from xwsat.quality.why import why_not_higher
+
+    def heard(core: Explanation) -> None:
+        status_line(core.seconds, f"explaining the level above ({core.size} slots, "
+                    f"{core.necessary} shown necessary)")
+
+    why = why_not_higher(result.built, quality, time_limit, seed, heard)
+    clear_status_line()
+    return why
+
+
+def _why_lines(quality: Quality, why: Why | None) -> list[str]:
+    """The explanation's lines under the level's, or why there is none."""
+    from xwsat.evidence.evidence_text import explanation_lines
+    from xwsat.quality.why import unexplained
+
+    reason = unexplained(quality)
+    if reason is not None:
+        return [f"why not higher: {reason}"]
+    if why is None or why.core is None:
+        return [f"why not {quality.climb.next_level}: no explanation within the time limit"]
+    lines = [part for line in explanation_lines(why.built, why.core) for part in line.split("\n")]
+    return [f"why not {why.level}: the slots that cannot be filled together at {why.level}",
+            *["  " + line if line else line for line in lines]]
+
+
+def _why_json(quality: Quality, why: Why | None) -> dict:
+    """The explanation as data: the core at the level above, or why there is none."""
+    from xwsat.evidence.evidence_text import explanation_json
+    from xwsat.quality.why import unexplained
+
+    reason = unexplained(quality)
+    if reason is not None or why is None or why.core is None:
+        return {"level": quality.climb.next_level, "core": None,
+                "reason": reason or "no explanation within the time limit"}
+    return {"level": why.level, "core": explanation_json(why.built, why.core), "reason": None}
 
 
 def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Path,
