@@ -344,12 +344,16 @@ WHY_SHARE = 0.75
 def _why(result: FillResult, quality: Quality, time_limit: float, seed: int) -> Why:
     """Why the level reached is the highest, with the time left (the status line follows the
     minimisation)."""
-    from xwsat.quality.why import why_not_higher
+    from xwsat.quality.why import Why, why_not_higher
 
     def heard(core: Explanation) -> None:
         status_line(core.seconds, f"explaining the level above ({core.size} slots, "
                     f"{core.necessary} shown necessary)")
 
+    best = quality.best
+    if quality.climb.interrupted or (best is not None and best.search.interrupted):
+        return Why(quality.climb.next_level, None, result.built,
+                   "stopped before the explanation")  # Ctrl-C or the limit: no new stage
     why = why_not_higher(result.built, quality, time_limit, seed, heard)
     clear_status_line()
     return why
@@ -364,7 +368,8 @@ def _why_lines(quality: Quality, why: Why | None) -> list[str]:
     if reason is not None:
         return [f"why not higher: {reason}"]
     if why is None or why.core is None:
-        return [f"why not {quality.climb.next_level}: no explanation within the time limit"]
+        stopped = why.stopped if why is not None and why.stopped else "the time limit came first"
+        return [f"why not {quality.climb.next_level}: no explanation ({stopped})"]
     lines = [part for line in explanation_lines(why.built, why.core) for part in line.split("\n")]
     return [f"why not {why.level}: the slots that cannot be filled together at {why.level}",
             *["  " + line if line else line for line in lines]]
@@ -377,8 +382,8 @@ def _why_json(quality: Quality, why: Why | None) -> dict:
 
     reason = unexplained(quality)
     if reason is not None or why is None or why.core is None:
-        return {"level": quality.climb.next_level, "core": None,
-                "reason": reason or "no explanation within the time limit"}
+        stopped = why.stopped if why is not None and why.stopped else "the time limit came first"
+        return {"level": quality.climb.next_level, "core": None, "reason": reason or stopped}
     return {"level": why.level, "core": explanation_json(why.built, why.core), "reason": None}
 
 
