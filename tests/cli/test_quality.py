@@ -126,6 +126,12 @@ def test_the_workbench_shows_the_ladder_level_and_its_proof():
     assert answer["status"] == "filled"
     assert answer["level"] == truth(words)[0] and answer["proven"] is True
     assert min(w["score"] for w in answer["weakest"]) == answer["level"]
+    why = answer["why_not"]  # the slots that cannot all reach the level above (brute force)
+    names = ["1A", "4A", "5A", "1D", "2D", "3D"]
+    assert why["level"] > answer["level"] and why["minimal"] and set(why["slots"]) <= set(names)
+    assert all(any(score < why["level"] for name, score in zip(names, f) if name in why["slots"])
+               for f in fills(words))
+    assert why["cells"] and set(why["cells"]) <= set(range(9))
 
 
 def test_locked_entries_do_not_count_toward_the_level():

@@ -165,3 +165,21 @@ def test_a_malformed_upload_is_said_in_the_page(page, tmp_path):
     page.wait_for_selector("#message:not([hidden])")
     assert ".puz" in page.inner_text("#message")
     new_grid(page, 3, 3)  # and the page goes on
+
+
+def test_autofill_says_why_the_fill_is_not_at_the_level_above(page, tmp_path):
+    scored = tmp_path / "scored.txt"  # tiers 10-90: on an open 3x3 the top level has no fill
+    scored.write_text("CAT;90\nARE;20\nTEN;20\nACE;60\nERA;70\nATE;30\nTAN;40\nNET;50\nEAT;80\n"
+                      "TEA;10\nART;30\nRAT;60\nANT;40\nTAR;20\nCAR;50\nERE;30\nAGE;30\nGEE;30\n"
+                      "TOE;40\nONE;70\nEON;20\nNEE;10\nOAT;30\nCOT;60\n", encoding="utf-8")
+    page.set_input_files("#upload-file", str(scored))
+    page.wait_for_function("window.xwsat.view.dictionary.words === 24")
+    new_grid(page, 3, 3)
+    page.click("#fill-all")
+    page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final",
+                           timeout=WAIT_MS)
+    why = page.evaluate("window.xwsat.ui.autofill.why_not")
+    status = page.inner_text("#fill-status")
+    assert "proven the highest level" in status
+    assert f"Why not {why['level']}: these {len(why['slots'])} entries cannot all score" in status
+    assert page.locator("#grid .core-cell").count() == len(why["cells"]) > 0

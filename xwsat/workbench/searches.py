@@ -67,7 +67,7 @@ def _fill_answer(built: Built, reached: quality.Reached, improving: bool) -> dic
     return {"status": "improving" if improving else "filled",
             "letters": {str(k): v for k, v in letters.items() if built.grid.cell(k) == EMPTY},
             "total": quality.total(built, fill), "optimal": reached.optimal,
-            "level": reached.level, "proven": reached.proven,
+            "level": reached.level, "proven": reached.proven, "why_not": reached.why_not,
             "weakest": [{"slot": n, "word": w, "score": s}
                         for n, w, s in quality.weakest(built, fill)]}
 

@@ -88,7 +88,9 @@ export function drawGrid(svg, view, ui) {
       }
     }
   }
-  const core = ui.core || [];
+  // an unfillable grid's core, else the slots that keep autofill's fill from the level above
+  const whyNot = ui.autofill && ui.autofill.why_not ? ui.autofill.why_not.cells : [];
+  const core = ui.core && ui.core.length ? ui.core : whyNot;
   for (const cell of core) {
     const x = (cell % width) * size, y = Math.floor(cell / width) * size;
     svg.appendChild(el("rect", { class: "core-cell", x: x + 1, y: y + 1, width: size - 2, height: size - 2 }));

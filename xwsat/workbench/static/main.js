@@ -110,6 +110,8 @@ function renderFill() {
       const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
       const state = a.final ? (a.proven ? "done" : "best found") : "improving…";
       text = `Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state}) · weakest: ${weak}`;
+      const w = a.why_not;
+      if (w) text += ` · Why not ${w.level}: these ${w.slots.length} entries cannot all score ${w.level} or more${w.minimal ? " (none can be left out)" : ""}: ${w.slots.join(", ")}`;
     } else if (a.status === "unfillable") text = `No fill: ${a.why || "proven unfillable"}`;
     else if (a.status === "rejected") text = "Suggestion rejected.";
     else if (a.final) text = `No fill found: ${a.why || a.stopped || a.status}`;
