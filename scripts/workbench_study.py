@@ -32,6 +32,7 @@ from xwsat.workbench.launch import descendants, rss_mib, running_server
 NYT = sorted(Path("/work/shared/benchmarks/american").glob("2020*_empty.txt"))
 GRID15 = Path("grids/american/20201005_empty.txt")
 GRID21 = Path("grids/robust21/g21-s21-000.txt")
+WHY_GRID = Path("grids/american/20201124_empty.txt")  # level 50 the highest with en: why not 60
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -340,10 +341,24 @@ def pattern_screenshots(out: Path) -> None:
         page.screenshot(path=str(out / "09_pattern_used.png"), full_page=True)
 
 
+def why_screenshot(out: Path) -> None:
+    """10: autofill on a pattern whose level above has no fill: the fill, then why not higher
+    (the entries that cannot all reach that level, shaded)."""
+    with opened_page(out, 980) as page:
+        page.set_input_files("#open-file", str(WHY_GRID))
+        page.wait_for_function("window.xwsat.view.stats.blocks > 0")
+        page.click("#fill-all")
+        page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final",
+                               timeout=60000)
+        time.sleep(0.4)
+        page.screenshot(path=str(out / "10_why_not_higher.png"))
+        print(out / "10_why_not_higher.png", page.inner_text("#fill-status"))
+
+
 def main() -> None:
     warnings.filterwarnings("ignore", category=DeprecationWarning)  # websockets' direct connect
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["screenshots", "patterns", "figures"])
+    parser.add_argument("what", choices=["screenshots", "patterns", "why", "figures"])
     parser.add_argument("out", type=Path)
     parser.add_argument("--words300k", type=Path, default=None,
                         help="a system word list to measure with as well, e.g. "
@@ -354,6 +369,8 @@ def main() -> None:
         screenshots(options.out)
     elif options.what == "patterns":
         pattern_screenshots(options.out)
+    elif options.what == "why":
+        why_screenshot(options.out)
     else:
         figures(options.out, options.words300k, options.edits)
 
