@@ -155,7 +155,7 @@ def test_a_limit_returns_the_fill_it_started_from():
 
 
 def test_an_unproven_level_above_is_offered_with_a_longer_limit_not_as_a_certificate():
-    from xwsat.commands.fill import LONGER_PROOF_S, _prove_hint
+    from xwsat.commands.fill import LONGER_PROOF_S, _prove_hint, _why_lines
     from xwsat.commands.options import Rules, Words
     from xwsat.quality.report import quality_lines
     from xwsat.quality.run import Quality
@@ -175,6 +175,9 @@ def test_an_unproven_level_above_is_offered_with_a_longer_limit_not_as_a_certifi
         else:
             assert f"to decide level {climbed.next_level} with a longer limit: " in lines
             assert longer in hint and "certificate of level" not in lines
+            why = _why_lines(quality, None, hint)  # fill --optimize --explain, undecided above
+            assert why[0].startswith("why not higher: ") and "not proven unfillable" in why[0]
+            assert why[1].endswith(f"{longer} --explain") and "--certificate" not in why[1]
 
 
 @pytest.mark.parametrize(("fewest", "says"), [(0, "none is proven needed"),

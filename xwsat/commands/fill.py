@@ -330,7 +330,7 @@ def fill(
 
             typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
             if explain:
-                typer.echo("\n".join(_why_lines(quality, why)))
+                typer.echo("\n".join(_why_lines(quality, why, hint)))
     if data is not None and out is not None:
         write_atomic(out, data)
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
@@ -359,12 +359,16 @@ def _why(result: FillResult, quality: Quality, time_limit: float, seed: int) -> 
     return why
 
 
-def _why_lines(quality: Quality, why: Why | None) -> list[str]:
-    """The explanation's lines under the level's, or why there is none."""
+def _why_lines(quality: Quality, why: Why | None, hint: str | None = None) -> list[str]:
+    """The explanation's lines under the level's, or why there is none (with the ``prove``
+    command that decides and explains an undecided level above, when there is one)."""
     from xwsat.evidence.evidence_text import explanation_lines
     from xwsat.quality.why import unexplained
 
     reason = unexplained(quality)
+    if reason is not None and hint and not quality.climb.proven:
+        explain = hint.replace(" --certificate DIR", " --explain")
+        return [f"why not higher: {reason}", f"  to decide and explain it: {explain}"]
     if reason is not None:
         return [f"why not higher: {reason}"]
     if why is None or why.core is None:

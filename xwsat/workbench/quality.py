@@ -36,7 +36,7 @@ class Reached:
     level: int
     proven: bool = False
     optimal: bool = False
-    why_not: dict | None = None
+    why_not: dict[str, object] | None = None
 
 
 def improve(result: FillResult, options: FillOptions, time_limit: float,
