@@ -159,6 +159,7 @@ def test_an_unproven_level_above_is_offered_with_a_longer_limit_not_as_a_certifi
     from xwsat.commands.options import Rules, Words
     from xwsat.quality.report import quality_lines
     from xwsat.quality.run import Quality
+    from xwsat.quality.why import why_not_higher
 
     result = first_fill(WORDS)
     grid, words, rules = Path("g.txt"), Words(dictionary=["w.txt"]), Rules()
@@ -175,7 +176,8 @@ def test_an_unproven_level_above_is_offered_with_a_longer_limit_not_as_a_certifi
         else:
             assert f"to decide level {climbed.next_level} with a longer limit: " in lines
             assert longer in hint and "certificate of level" not in lines
-            why = _why_lines(quality, None, hint)  # fill --optimize --explain, undecided above
+            explain = _prove_hint(grid, words, rules, quality, [], "", ("--explain",))
+            why = _why_lines(quality, why_not_higher(result.built, quality, 5.0), explain)
             assert why[0].startswith("why not higher: ") and "not proven unfillable" in why[0]
             assert why[1].endswith(f"{longer} --explain") and "--certificate" not in why[1]
 

@@ -174,16 +174,16 @@ LONGER_PROOF_S = 600.0
 
 
 def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
-                locks: list[str], region: str) -> str | None:
-    """The ``prove`` command whose certificate shows the level above the one reached has no
-    fill (with a longer limit where the climb left that level undecided); None where
-    ``prove`` would not see the same grid (a region)."""
+                locks: list[str], region: str, tail: tuple[str, ...] = ("--certificate", "DIR")
+                ) -> str | None:
+    """The ``prove`` command for the level above the one reached, ending in ``tail`` (by
+    default the certificate that shows it has no fill), with a longer limit where the climb
+    left that level undecided; None where ``prove`` would not see the same grid (a region)."""
     above = quality.climb.next_level
     if above is None or region:
         return None
     longer = [] if quality.climb.proven else ["-t", f"{LONGER_PROOF_S:g}"]
-    return shlex.join([*_command("prove", grid, words, rules, above, locks), *longer,
-                       "--certificate", "DIR"])
+    return shlex.join([*_command("prove", grid, words, rules, above, locks), *longer, *tail])
 
 
 def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
@@ -294,6 +294,8 @@ def fill(
                            search.seed)
     hint = (_prove_hint(grid, words, rules, quality, locks, region)
             if quality is not None else None)
+    explain_hint = (_prove_hint(grid, words, rules, quality, locks, region, ("--explain",))
+                    if quality is not None and explain else None)
     data = None
     if out is not None and result.filled is not None:
         puzzle = _puzzle(result, source, grid.stem)
@@ -309,7 +311,7 @@ def fill(
 
             record["optimize"] = quality_json(result.built, quality, hint)
             if explain:
-                record["optimize"]["why"] = _why_json(quality, why)
+                record["optimize"]["why"] = _why_json(why)
             if cert_lines:
                 record["optimize"]["certificate"] = cert_lines
         if others is not None:
@@ -330,7 +332,7 @@ def fill(
 
             typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
             if explain:
-                typer.echo("\n".join(_why_lines(quality, why, hint)))
+                typer.echo("\n".join(_why_lines(quality, why, explain_hint)))
     if data is not None and out is not None:
         write_atomic(out, data)
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
@@ -344,50 +346,44 @@ WHY_SHARE = 0.75
 def _why(result: FillResult, quality: Quality, time_limit: float, seed: int) -> Why:
     """Why the level reached is the highest, with the time left (the status line follows the
     minimisation)."""
-    from xwsat.quality.why import Why, why_not_higher
+    from xwsat.quality.why import why_not_higher
 
     def heard(core: Explanation) -> None:
         status_line(core.seconds, f"explaining the level above ({core.size} slots, "
                     f"{core.necessary} shown necessary)")
 
-    best = quality.best
-    if quality.climb.interrupted or (best is not None and best.search.interrupted):
-        return Why(quality.climb.next_level, None, result.built,
-                   "stopped before the explanation")  # Ctrl-C or the limit: no new stage
     why = why_not_higher(result.built, quality, time_limit, seed, heard)
     clear_status_line()
     return why
 
 
-def _why_lines(quality: Quality, why: Why | None, hint: str | None = None) -> list[str]:
+def _why_lines(quality: Quality, why: Why | None, explain_hint: str | None) -> list[str]:
     """The explanation's lines under the level's, or why there is none (with the ``prove``
     command that decides and explains an undecided level above, when there is one)."""
     from xwsat.evidence.evidence_text import explanation_lines
     from xwsat.quality.why import unexplained
 
-    reason = unexplained(quality)
-    if reason is not None and hint and not quality.climb.proven:
-        explain = hint.replace(" --certificate DIR", " --explain")
-        return [f"why not higher: {reason}", f"  to decide and explain it: {explain}"]
-    if reason is not None:
-        return [f"why not higher: {reason}"]
+    nothing = unexplained(quality)
+    if nothing is not None:
+        lines = [f"why not higher: {nothing}"]
+        if explain_hint and not quality.climb.proven:
+            lines.append(f"  to decide and explain it: {explain_hint}")
+        return lines
     if why is None or why.core is None:
-        stopped = why.stopped if why is not None and why.stopped else "the time limit came first"
-        return [f"why not {quality.climb.next_level}: no explanation ({stopped})"]
+        reason = why.reason if why is not None else "stopped before the explanation"
+        return [f"why not {quality.climb.next_level}: no explanation ({reason})"]
     lines = [part for line in explanation_lines(why.built, why.core) for part in line.split("\n")]
     return [f"why not {why.level}: the slots that cannot be filled together at {why.level}",
             *["  " + line if line else line for line in lines]]
 
 
-def _why_json(quality: Quality, why: Why | None) -> dict:
+def _why_json(why: Why | None) -> dict:
     """The explanation as data: the core at the level above, or why there is none."""
     from xwsat.evidence.evidence_text import explanation_json
-    from xwsat.quality.why import unexplained
 
-    reason = unexplained(quality)
-    if reason is not None or why is None or why.core is None:
-        stopped = why.stopped if why is not None and why.stopped else "the time limit came first"
-        return {"level": quality.climb.next_level, "core": None, "reason": reason or stopped}
+    if why is None or why.core is None:  # (None: no explanation was asked for in time)
+        return {"level": why.level if why is not None else None, "core": None,
+                "reason": why.reason if why is not None else "stopped before the explanation"}
     return {"level": why.level, "core": explanation_json(why.built, why.core), "reason": None}
 
 

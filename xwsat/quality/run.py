@@ -32,6 +32,11 @@ class Quality:
     def fill(self) -> tuple[int, ...]:
         return self.best.fill if self.best is not None else self.climb.fill
 
+    @property
+    def interrupted(self) -> bool:
+        """Ctrl-C or the command's limit stopped the climb or the best fill's search."""
+        return self.climb.interrupted or (self.best is not None and self.best.search.interrupted)
+
 
 def improve(result: FillResult, options: FillOptions, time_limit: float,
             progress: Progress | None = None,

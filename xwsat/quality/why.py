@@ -21,12 +21,14 @@ from xwsat.quality.run import Quality
 
 @dataclass(frozen=True)
 class Why:
-    """The core at ``level`` (None: none within the time, or nothing to explain), the problem
-    it is a core of (the grid cut at ``level``), and what stopped the search for it early."""
+    """The level above the one reached (None: the top was reached), the core there and the
+    problem it is a core of (the grid cut at that level); with no core, ``reason`` says why
+    there is none. ``stopped``: what ended the search for a smaller core early (Ctrl-C)."""
 
     level: int | None
     core: Explanation | None
     built: Built
+    reason: str = ""
     stopped: str = ""
 
 
@@ -44,12 +46,17 @@ def unexplained(quality: Quality) -> str | None:
 def why_not_higher(built: Built, quality: Quality, time_limit: float, seed: int = 0,
                    on_core: Callable[[Explanation], None] | None = None) -> Why:
     """The slots that cannot be filled together at the level above the one reached, found
-    within ``time_limit`` seconds (anytime: the best core so far at the limit or Ctrl-C)."""
+    within ``time_limit`` seconds (anytime: the best core so far at the limit or Ctrl-C). No
+    search starts after Ctrl-C or the limit stopped the climb or the best fill."""
     from xwsat.evidence.cores import explain_anytime
 
-    c = quality.climb
-    if unexplained(quality) is not None or c.next_level is None:
-        return Why(None, None, built)
-    cut = replace(built, problem=at_level(built.problem, c.next_level, quality.exempt))
+    above = quality.climb.next_level
+    reason = unexplained(quality)
+    if reason is not None or above is None:
+        return Why(above, None, built, reason or "")
+    if quality.interrupted:
+        return Why(above, None, built, "stopped before the explanation")
+    cut = replace(built, problem=at_level(built.problem, above, quality.exempt))
     core, stop = explain_anytime(cut, time_limit, on_core, seed=seed)
-    return Why(c.next_level, core, cut, "stopped" if stop is not None else "")
+    return Why(above, core, cut, "" if core is not None else "the time limit came first",
+               "stopped" if stop is not None else "")

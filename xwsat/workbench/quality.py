@@ -55,8 +55,7 @@ def improve(result: FillResult, options: FillOptions, time_limit: float,
     reached = Reached(fill, found.climb.level, found.climb.proven,
                       bool(found.best is not None and found.best.optimal))
     left = time_limit - (time.monotonic() - began)
-    stopped = found.climb.interrupted or (found.best is not None and found.best.search.interrupted)
-    if unexplained(found) is not None or stopped or left < 0.5:
+    if unexplained(found) is not None or found.interrupted or left < 0.5:
         return reached
     on_better(reached)
     why = why_not_higher(result.built, found, left, options.seed)
