@@ -99,6 +99,19 @@ def test_malformed_huge_and_oversized_uploads_are_4xx_with_a_message(server):
         assert next_of(ws, "state")["doc"]["rows"] == ["CAT", "...", "..."]
 
 
+def test_a_title_in_any_script_is_saved_under_its_own_name(server):
+    address, _ = server
+    with socket_of(address) as ws:
+        sid = next_of(ws, "state")["session"]
+        act(ws, type="meta", field="title", value="Кроссворд 日本")
+        next_of(ws, "state")
+        response = httpx.get(f"{address}api/{sid}/save/json")
+        assert response.status_code == 200
+        disposition = response.headers["content-disposition"]
+        assert "filename*=UTF-8''%D0%9A%D1%80" in disposition
+        assert json.loads(response.text)["title"] == "Кроссворд 日本"
+
+
 def test_an_uploaded_list_is_used_and_its_letters_with_it(server):
     address, _ = server
     with socket_of(address) as ws:

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -127,15 +127,14 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
     async def save(request: Request) -> Response:
         session = session_of(request)
         data, name, media = session.save(request.path_params["fmt"])
-        return Response(data, media_type=media,
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(data, media_type=media, headers={"Content-Disposition": attachment(name)})
 
     async def certificate(request: Request) -> Response:
         session = session_of(request)
         if session.certificate is None:
             raise XwsatError("no certificate for this grid yet; ask for one first")
-        return Response(session.certificate, media_type="application/zip", headers={
-            "Content-Disposition": 'attachment; filename="certificate.zip"'})
+        return Response(session.certificate, media_type="application/zip",
+                        headers={"Content-Disposition": attachment("certificate.zip")})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -157,6 +156,14 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition for a download named ``name`` in any script: an ASCII name for
+    old clients, and the name itself in RFC 6266's ``filename*`` (HTTP headers are Latin-1)."""
+    plain = "".join(ch if ch.isascii() and ch.isprintable() and ch not in '"\\' else "_"
+                    for ch in name)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
 def _guarded(handler: Any) -> Any:
