@@ -149,6 +149,28 @@ def test_certificate_over_stacked_lists_with_bans_rechecks(tmp_path):
     assert len(kept) == 20 and "CAT" in kept and "COT" in kept and "TEN" not in kept
     checked = runner.invoke(app, ["check-proof", str(cert)])
     assert checked.exit_code == 1 and "VERIFIED" in checked.stdout, checked.output
+    # from the user's own files, given as prove was given them: the bans come from the manifest
+    own = runner.invoke(app, ["check-proof", str(cert), "--grid", str(grid), *stack])
+    assert own.exit_code == 1 and "banned words TEN, TAN, TEA, TAR left out" in own.stdout, \
+        own.output
+    one = runner.invoke(app, ["check-proof", str(cert), "--grid", str(grid), "--dict",
+                              str(first)])
+    assert one.exit_code == 4 and "NOT VERIFIED" in one.stdout, one.output
+
+
+def test_certificate_over_a_scaled_list_rechecks_with_its_scale(tmp_path):
+    words = tmp_path / "s.txt"
+    words.write_text("".join(f"{w};{s}\n" for w, s in [("CAT", 50), ("ARE", 10), ("TEN", 50),
+                                                       ("ACE", 50), ("ERA", 50), ("ATE", 50)]))
+    grid = tmp_path / "g.txt"
+    grid.write_text(SQUARE)
+    cert = tmp_path / "cert"
+    spec = f"{words}:50"
+    proved = runner.invoke(app, ["prove", str(grid), "--dict", spec, "--min-score", "30",
+                                 "--certificate", str(cert), "-t", "60"])
+    assert proved.exit_code == 1, proved.output
+    checked = runner.invoke(app, ["check-proof", str(cert), "--grid", str(grid), "--dict", spec])
+    assert checked.exit_code == 1 and "VERIFIED" in checked.stdout, checked.output
 
 
 def test_cli_fill_never_uses_a_banned_word(tmp_path):

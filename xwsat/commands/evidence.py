@@ -38,7 +38,6 @@ from xwsat.commands.options import (
 from xwsat.errors import XwsatError
 from xwsat.exit_codes import ExitCode
 from xwsat.problem import build_problem
-from xwsat.words import load_words
 
 FormatOpt = Annotated[str, typer.Option(
     "--format", "-f", help="dimacs (CNF), xcsp3 (XML, word variables), xcsp3-cells (XML, letters"
@@ -135,9 +134,10 @@ EngineOpt = Annotated[str, typer.Option(
     "native engine when installed), native or python (dratify's engines).")]
 CheckGridOpt = Annotated[Path | None, typer.Option(
     "--grid", help="Your grid: the certificate must be about it (default: the folder's copy).")]
-CheckDictOpt = Annotated[str | None, typer.Option(
-    "--dict", "-d", help="Your dictionary ('en', 'ru', 'es' or a file): the certificate must be "
-    "about it (default: the folder's copy of the word list).")]
+CheckDictOpt = Annotated[list[str] | None, typer.Option(
+    "--dict", "-d", help="Your dictionary ('en', 'ru', 'es' or a file, FILE:HIGH or "
+    "FILE:LOW-HIGH for its score scale; repeat to stack lists, as given to prove): the "
+    "certificate must be about it (default: the folder's copy of the word list).")]
 CheckMinOpt = Annotated[int | None, typer.Option(
     "--min-length", help="Your shortest slot: the certificate must be about it (default: the "
     "certificate's own rule, said in the verdict when it is not 2).")]
@@ -178,7 +178,7 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         fold_yo = rules.get("fold_yo") is True
         user_grid = load_grid(grid, fold_yo) if grid is not None else None
         user_words, filters = None, []
-        if dictionary is not None:
+        if dictionary:
             user_words, filters = _read_as_certified(dictionary, rules, fold_yo)
         lines, verdict = recheck(directory, engine, budget(time_limit).for_child(), status_line,
                                  user_grid, user_words, filters, min_length, allow_repeats)
@@ -187,20 +187,21 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
     raise typer.Exit(CHECK_EXIT[verdict])
 
 
-def _read_as_certified(dictionary: str, rules: dict, fold_yo: bool
+def _read_as_certified(dictionaries: list[str], rules: dict, fold_yo: bool
                        ) -> tuple[tuple[str, ...], list[str]]:
-    """The user's word list read with the filters the certificate's question names, and those
-    filters in words with how many of the user's words they leave out: the verdict is about the
-    filtered list and must say so. The list's own alphabet is never a filter: a word with
-    another letter makes the list another one."""
-    from xwsat.evidence.recheck import word_filters
+    """The user's word lists, stacked and scaled as ``prove`` reads them, with the filters the
+    certificate's question names, and those filters in words with how many of the user's words
+    they leave out: the verdict is about the filtered list and must say so. The list's own
+    alphabet is never a filter: a word with another letter makes the list another one."""
+    from xwsat.evidence.recheck import banned_words, word_filters
+    from xwsat.word_stack import stacked_words
 
     score, declared, _, filters = word_filters(rules)
-    read = load_words(dictionary, score, declared, fold_yo=fold_yo)
+    read, _ = stacked_words(dictionaries, score, declared, fold_yo, banned_words(rules))
     note_left_out(read, declared is not None)
     words = read.words
     if filters:
-        everything = len(load_words(dictionary).words)
+        everything = len(stacked_words(dictionaries)[0].words)
         filters.append(f"your {everything:,} words are {len(words):,} under these rules")
     return words, filters
 

@@ -268,7 +268,8 @@ def certificate_facts(words: Words, rules: Rules, min_score: int | None = None) 
     return {"min_length": rules.min_length,
             "min_score": words.min_score if min_score is None else min_score,
             "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
-            "alphabet_declared": words.alphabet}  # "alphabet" is the list's own, derived
+            "alphabet_declared": words.alphabet,  # "alphabet" is the list's own, derived
+            **({"banned": list(words.ban)} if words.ban else {})}
 
 
 def register(app: typer.Typer) -> None:

@@ -76,17 +76,27 @@ class Question:
 
 def word_filters(rules: dict) -> tuple[int, str | None, bool, list[str]]:
     """The filters a certificate's question puts on a word list (minimum score, declared
-    alphabet, Ё read as Е; malformed values count as absent) and the same in words. The list's
-    own alphabet, also recorded, is not one of them."""
+    alphabet, Ё read as Е, words banned for the puzzle; malformed values count as absent) and
+    the same in words. The list's own alphabet, also recorded, is not one of them."""
     score = rules.get("min_score", 0)
     score = score if isinstance(score, int) and not isinstance(score, bool) else 0
     declared = rules.get("alphabet_declared")
     declared = declared if isinstance(declared, str) and declared else None
     fold_yo = rules.get("fold_yo") is True
+    banned = banned_words(rules)
     texts = ([f"only words scored {score} or more"] if score else []) + (
         [f"only words written with the declared alphabet {declared}"] if declared else []) + (
-        ["Ё read as Е"] if fold_yo else [])
+        ["Ё read as Е"] if fold_yo else []) + (
+        [f"the banned words {', '.join(banned)} left out"] if banned else [])
     return score, declared, fold_yo, texts
+
+
+def banned_words(rules: dict) -> list[str]:
+    """The words the certified question banned (``--ban``); none when absent or malformed."""
+    banned = rules.get("banned")
+    if not isinstance(banned, list) or not all(isinstance(w, str) for w in banned):
+        return []
+    return banned
 
 
 class Rejected(XwsatError):
