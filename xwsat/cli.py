@@ -90,7 +90,8 @@ class Commands(TyperGroup):
             common.clear_status_line()
             with contextlib.suppress(OSError):  # nothing more may reach the broken stream
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            typer.echo(f"xwsat: error: cannot write the output ({exc.strerror})", err=True)
+            with contextlib.suppress(OSError):  # stderr may be that same stream (2>&1)
+                typer.echo(f"xwsat: error: cannot write the output ({exc.strerror})", err=True)
             raise typer.Exit(ExitCode.BAD_INPUT) from None
         except guard.LimitReached as exc:
             common.clear_status_line()

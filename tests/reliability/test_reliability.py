@@ -687,3 +687,20 @@ def test_a_json_row_holding_a_line_break_is_not_two_rows(tmp_path) -> None:
     path = tmp_path / "g.json"
     path.write_text(json.dumps({"pattern": ["...\n...", "..."]}))
     assert "line break" in one_line_error(run("info", path, "--dict", "en"))
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_a_reader_that_goes_away_is_exit_2_never_a_verdict(both: bool) -> None:
+    """``xwsat fill ... | head -0``: the answer is lost, so the exit says so, also when the
+    error message itself cannot be written (stderr into the same closed pipe, ``2>&1``)."""
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written
+    xwsat = shutil.which("xwsat", path=os.path.dirname(sys.executable)) or "xwsat"
+    done = subprocess.run([xwsat, "info", "grids/american/step_two.txt"],
+                          stdout=write, stderr=write if both else subprocess.DEVNULL,
+                          timeout=120, check=False)
+    os.close(write)
+    assert done.returncode == 2
