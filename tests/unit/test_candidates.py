@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from typer.testing import CliRunner
 
 from xwsat.candidates import FILLABLE, UNFILLABLE, decide_candidates, find_slot, ranked
@@ -60,3 +62,21 @@ def test_candidates_command_prints_the_marks_and_refuses_an_unknown_slot(tmp_pat
     assert "AB  90  fillable" in result.output and "ZZ  95  unfillable (proven" in result.output
     bad = CliRunner().invoke(app, ["candidates", str(grid), "9D", "--dict", str(listing)])
     assert bad.exit_code == 2 and "no slot" in bad.output
+
+
+def test_candidates_command_cut_by_the_time_limit_exits_3(tmp_path, monkeypatch):
+    from xwsat.commands import candidates as command
+
+    real = command.decide_candidates
+    monkeypatch.setattr(command, "decide_candidates",  # the limit reached inside the search
+                        lambda grid, words, slot, options, seconds, *rest, **kw:
+                        real(grid, words, slot, options, 0.0, *rest, **kw))
+    grid = tmp_path / "g.txt"
+    grid.write_text("..\n..\n")
+    listing = tmp_path / "w.txt"
+    listing.write_text("\n".join(f"{w};{s}" for w, s in WORDS.items()))
+    result = CliRunner().invoke(app, ["candidates", str(grid), "1A", "--dict", str(listing),
+                                      "--json"])
+    assert result.exit_code == 3, result.output
+    record = json.loads(result.output)
+    assert record["undecided"] == 5 and record["interrupted"] is False

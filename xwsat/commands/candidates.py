@@ -65,12 +65,16 @@ def candidates(grid: GridArg, slot: SlotArg, words: Words, search: Search, rules
                                            slice(None), found))
         except KeyboardInterrupt:  # Ctrl-C or the limit: the marks reached so far stand
             interrupted = True
+    # the time limit reached inside the search leaves words of the top not yet known: that is
+    # a stop before the answer too, so the exit says so as Ctrl-C's does
+    open_marks = sum(1 for c in latest[:top] if c.verdict == "unknown")
     if json_out:
         print_record({"slot": slot.upper(), "interrupted": interrupted,
-                      "fit": len(latest), "candidates": [c.as_dict() for c in latest[:top]]})
+                      "undecided": open_marks, "fit": len(latest),
+                      "candidates": [c.as_dict() for c in latest[:top]]})
     else:
         typer.echo("\n".join(_lines(slot.upper(), latest, top, interrupted)))
-    raise typer.Exit(3 if interrupted else 0)
+    raise typer.Exit(3 if interrupted or open_marks else 0)
 
 
 def register(app: typer.Typer) -> None:
