@@ -11,6 +11,7 @@ outside it join the word list the same way, since the constructor has already ch
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -65,11 +66,14 @@ def _normalise(word: str, words: WordList, fold_yo: bool) -> str:
 
 
 def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int = 2,
-                fold_yo: bool = False) -> tuple[Grid, WordList, dict[str, str]]:
+                fold_yo: bool = False, banned: Sequence[str] = ()
+                ) -> tuple[Grid, WordList, dict[str, str]]:
     """Place each locked word in its slot; returns the grid, the word list with any new locked
-    words, and the locks as slot name -> word."""
+    words, and the locks as slot name -> word. A word both locked and ``banned`` (``--ban``)
+    is a contradiction the user must settle, not one option silently beating the other."""
     if not locks:
         return grid, words, {}
+    refused = {normalize_word(w, fold_yo=fold_yo) for w in banned}
     slots = {s.name: s for s in extract_slots(grid, min_length)}
     letters: dict[int, str] = {}
     placed: dict[str, str] = {}
@@ -81,6 +85,9 @@ def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int =
         word = _normalise(raw, words, fold_yo)
         if not word.isalpha():
             raise XwsatError(f"--lock {text!r}: {raw!r} is not a word of letters")
+        if word in refused:
+            raise XwsatError(f"--lock {text!r}: {word} is also banned (--ban {word}); keep "
+                             "one of the two")
         if len(word) != slot.length:
             raise XwsatError(f"--lock {text!r}: slot {name} has {slot.length} cells, "
                              f"{word} has {len(word)} letters")

@@ -188,3 +188,7 @@ def test_cli_fill_never_uses_a_banned_word(tmp_path):
     both = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--ban", "tea",
                                "--ban", "TEN"])
     assert both.exit_code == 1 and "UNFILLABLE" in both.stdout
+    for command in ("fill", "prove"):  # a word both locked and banned: the user settles it
+        clash = runner.invoke(app, [command, str(grid), "-d", str(words), "--lock", "1A=tea",
+                                    "--ban", "TEA"])
+        assert clash.exit_code == 2 and "TEA is also banned" in clash.output, clash.output

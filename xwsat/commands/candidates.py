@@ -56,7 +56,7 @@ def candidates(grid: GridArg, slot: SlotArg, words: Words, search: Search, rules
     with limited(search.time_limit, search.memory_mb):
         target, word_list = load_inputs(grid, words)
         target, word_list, _ = apply_locks(target, word_list, list(lock or []),
-                                           rules.min_length, words.fold_yo)
+                                           rules.min_length, words.fold_yo, words.ban)
         options = fill_options(search, rules, started)
         try:
             latest = decide_candidates(target, word_list, slot, options,

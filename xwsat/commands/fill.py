@@ -107,7 +107,8 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
         current = tuple("".join(start.cell(c) for c in s.cells)
                         for s in extract_slots(grid, min_length))
     known = set(words.alphabet.letters)
-    grid, words, placed = apply_locks(grid, words, locks, min_length, fold_yo)
+    grid, words, placed = apply_locks(grid, words, locks, min_length, fold_yo,
+                                      words_options.ban)
     among = open_slots(grid, min_length) if region else None
     refuse_wide_letters(out, "".join(placed.values()))  # a locked word may bring its own
     _note_foreign_letters(grid, placed, known, min_length)

@@ -260,7 +260,8 @@ def _inputs(grid: Path, words: Words, rules: Rules,
     """The grid and word list with the locked entries placed (``xwsat.lock.apply_locks``),
     and the locks as slot name -> word."""
     grid_value, word_list = load_inputs(grid, words)
-    return apply_locks(grid_value, word_list, locks, rules.min_length, words.fold_yo)
+    return apply_locks(grid_value, word_list, locks, rules.min_length, words.fold_yo,
+                       words.ban)
 
 
 def certificate_facts(words: Words, rules: Rules, min_score: int | None = None) -> dict:
