@@ -126,3 +126,16 @@ def test_autofill_of_a_selection_needs_the_rest_filled(session):
         session.autofill([0, 0, 9, 9])
     job = session.autofill(None)
     assert job.kind == "autofill" and job.rev == session.rev
+
+
+def test_a_picked_word_that_differs_from_the_suggested_fill_drops_it(session):
+    session.dispatch({"type": "new", "width": 4, "height": 4})
+    session.suggestion = {"letters": {"0": "B", "1": "A", "2": "L", "3": "E"}}
+    session.dispatch({"type": "letters", "cells": {"0": "B", "1": "A"}})  # as suggested
+    assert session.suggestion is not None
+    session.dispatch({"type": "letters", "cells": {"4": "", "5": "x"}})  # not in the suggestion
+    assert session.suggestion is not None
+    session.dispatch({"type": "letters", "cells": {"0": "a", "1": "b"}})  # ABEL over BALE
+    assert session.suggestion is None
+    with pytest.raises(XwsatError, match="no suggested fill"):
+        session.accept(None)  # "Accept all" cannot write BALE back over the picked word

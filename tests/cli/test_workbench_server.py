@@ -33,6 +33,15 @@ def next_of(ws, kind: str, timeout: float = 30.0, **match):
     raise AssertionError(f"no {kind} message")
 
 
+def job_of(ws, kind: str, timeout: float = 30.0, **match):
+    """The next job message about a search of ``kind`` (and matching fields)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = next_of(ws, "job", max(0.1, deadline - time.monotonic()))
+        if message["kind"] == kind and all(message.get(k) == v for k, v in match.items()):
+            return message
+
+
 def act(ws, **action):
     ws.send(json.dumps({"type": "action", "action": action}))
 
@@ -154,6 +163,25 @@ def test_twenty_quick_edits_show_no_stale_answer_and_pile_up_no_process(server):
         while descendants(process.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not descendants(process.pid)
+
+
+def test_an_autofill_leaves_the_verdict_decided_and_stop_stops_it(server):
+    address, process = server
+    with socket_of(address) as ws:
+        next_of(ws, "state")
+        act(ws, type="new", width=5, height=5)
+        rev = next_of(ws, "state")["rev"]
+        ws.send(json.dumps({"type": "autofill", "region": None}))  # before the verdict came
+        decided = job_of(ws, "decide", final=True, rev=rev)
+        assert decided["result"]["status"] == "fillable"
+        act(ws, type="new", width=13, height=13)
+        rev = next_of(ws, "state")["rev"]
+        ws.send(json.dumps({"type": "autofill", "region": None}))
+        job_of(ws, "autofill", rev=rev)
+        ws.send(json.dumps({"type": "reject"}))  # the page's Stop while no fill is shown
+        assert job_of(ws, "autofill", final=True, rev=rev)["result"]["status"] \
+            == "rejected"
+        assert job_of(ws, "decide", final=True, rev=rev)  # the verdict goes on
 
 
 def test_stopping_the_server_leaves_no_process_behind():

@@ -250,7 +250,7 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
     elif kind == "autofill":
         job = await asyncio.to_thread(session.autofill, message.get("region"),
                                       bool(message.get("another")))
-        session.jobs.start(job)
+        session.start_autofill(job)
         await send({"type": "job", "kind": "autofill", "rev": session.rev, "final": False,
                     "result": {"status": "searching", "started": time.time()},
                     "region": message.get("region")})

@@ -102,7 +102,19 @@ class Session:
         if len(self.states) > MAX_HISTORY:
             self.states, self.actions = self.states[-MAX_HISTORY:], self.actions[-MAX_HISTORY:]
         self.cursor = len(self.states) - 1
-        self._changed(keep_suggestion=action.get("type") in ("letters", "clue", "meta"))
+        self._changed(keep_suggestion=action.get("type") in ("clue", "meta") or (
+            action.get("type") == "letters" and not self._overrides_suggestion(action)))
+
+    def _overrides_suggestion(self, action: dict[str, Any]) -> bool:
+        """Whether a ``letters`` edit (a picked candidate, say) writes a letter other than the
+        suggested fill's in one of its cells: that fill is no longer what "Accept all" would
+        give, so it goes, as it does when a letter is typed."""
+        if not self.suggestion or "letters" not in self.suggestion:
+            return False
+        suggested: dict[str, str] = self.suggestion["letters"]
+        return any(value and str(cell) in suggested
+                   and normalize_word(str(value)) != suggested[str(cell)]
+                   for cell, value in (action.get("cells") or {}).items())
 
     def undo(self) -> None:
         if self.cursor > 0:
@@ -225,13 +237,27 @@ class Session:
         if not self.buildable:
             self.jobs.cancel()
             return
-        grid, words = self.doc.grid, self.words()
-        jobs = [Job("decide", self.rev, searches.decide,
-                    (grid, words, self.options(self.limits.decide_s), self.limits.explain_s),
-                    self.limits.decide_s + self.limits.explain_s)]
-        if self.selected:
+        self.jobs.start(*self._background(), delay=SETTLE_S)
+
+    def _background(self) -> list[Job]:
+        """The searches that keep the page's verdict and candidate marks current: the verdict
+        unless it is known for this revision, the selected slot's words."""
+        if not self.buildable:
+            return []
+        jobs = []
+        if self.verdict is None:
+            jobs.append(Job("decide", self.rev, searches.decide,
+                            (self.doc.grid, self.words(), self.options(self.limits.decide_s),
+                             self.limits.explain_s),
+                            self.limits.decide_s + self.limits.explain_s))
+        if self.selected and self.verdict != "unfillable":
             jobs.append(self._candidates_job(self.selected))
-        self.jobs.start(*jobs, delay=SETTLE_S)
+        return jobs
+
+    def start_autofill(self, job: Job) -> None:
+        """Run ``job`` (``autofill``), then what it interrupted: the verdict and candidate
+        marks of this revision, so they do not wait for the next edit."""
+        self.jobs.start(job, *self._background())
 
     def select(self, slot: str | None) -> None:
         self.selected = slot
@@ -305,9 +331,11 @@ class Session:
             self.suggestion = None
 
     def reject(self) -> None:
+        """Drop the suggested fill, or stop the search for one; the verdict and candidate
+        searches it had interrupted start again."""
         self.suggestion = None
         self.banned = set()
-        self.jobs.cancel()
+        self.jobs.start(*self._background())
 
     def certify(self) -> None:
         limit = self.limits.certificate_s
@@ -327,6 +355,13 @@ class Session:
                     await self.send(self.candidates_now(self.selected))
         if message["kind"] == "autofill" and "letters" in result:
             self.suggestion = result
+            if self.verdict in (None, "unknown") and not message.get("region"):
+                # a verified fill of the whole grid at this revision settles the verdict
+                self.verdict = "fillable"
+                await self.send({"type": "job", "kind": "decide", "rev": self.rev,
+                                 "final": True, "result": {
+                                     "status": "fillable", "method": "autofill",
+                                     "seconds": result.get("first_s")}})
         if message["kind"] == "certificate" and message["final"] and result.get("directory"):
             self.certificate = _zipped(Path(result["directory"]))
             result = {k: v for k, v in result.items() if k != "directory"}

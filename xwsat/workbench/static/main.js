@@ -34,7 +34,11 @@ function receive(msg) {
     const fresh = !view || view.rev !== msg.rev;
     view = msg;
     if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
-    if (fresh && !msg.suggestion && ui.autofill && ui.autofill.status !== "searching") ui.autofill = null;
+    // an edit stops the server's autofill: a search in progress is gone, an improving fill stays
+    if (fresh && ui.autofill && !ui.autofillSent) {
+      if (!msg.suggestion) ui.autofill = null;
+      else if (!ui.autofill.final) ui.autofill = { ...ui.autofill, final: true };
+    }
     ui.suggestion = msg.suggestion ? msg.suggestion.letters : null;
     const size = msg.doc.rows.length * msg.doc.rows[0].length;
     if (ui.cell !== null && ui.cell >= size) ui.cell = null;
@@ -44,6 +48,7 @@ function receive(msg) {
     if (!view || msg.rev !== view.rev) return; // an answer for a grid that is gone
     onJob(msg);
   } else if (msg.type === "error") {
+    if (ui.autofillSent) { ui.autofillSent = false; ui.autofill = null; } // refused: no search runs
     say(msg.message);
     render();
   } else if (msg.type === "symmetry") {
@@ -60,6 +65,7 @@ function onJob(msg) {
     if (msg.slot !== ui.selectedSlot) return;
     ui.candidates = r;
   } else if (msg.kind === "autofill") {
+    ui.autofillSent = false;
     ui.autofill = { ...r, final: msg.final };
     if (r.letters) ui.suggestion = r.letters;
     if (r.status === "rejected") ui.suggestion = null;
@@ -100,7 +106,10 @@ function renderVerdict() {
 function renderFill() {
   const a = ui.autofill;
   const has = !!ui.suggestion;
-  for (const id of ["accept-all", "reject", "another"]) $(id).disabled = !has;
+  const running = !!a && !a.final && a.status !== "rejected";
+  for (const id of ["accept-all", "another"]) $(id).disabled = !has;
+  $("reject").disabled = !has && !running; // without a fill yet, it stops the search
+  $("reject").textContent = has ? "Reject" : "Stop";
   $("accept-one").disabled = !has || !ui.selectedSlot;
   let text = "Autofill keeps your letters and locked entries.";
   if (a) {
@@ -113,7 +122,7 @@ function renderFill() {
       const w = a.why_not;
       if (w) text += ` · Why not ${w.level}: these ${w.slots.length} entries cannot all score ${w.level} or more${w.minimal ? " (none can be left out)" : ""}: ${w.slots.join(", ")}`;
     } else if (a.status === "unfillable") text = `No fill: ${a.why || "proven unfillable"}`;
-    else if (a.status === "rejected") text = "Suggestion rejected.";
+    else if (a.status === "rejected") text = ui.stopped ? "Autofill stopped." : "Suggestion rejected.";
     else if (a.final) text = `No fill found: ${a.why || a.stopped || a.status}`;
   }
   $("fill-status").textContent = text;
@@ -361,7 +370,7 @@ function wireControls() {
   $("dictionary").onchange = (e) => send({ type: "dictionary", name: e.target.value, min_score: Number($("min-score").value) });
   $("min-score").onchange = (e) => send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) });
   const autofill = (region, another) => {
-    ui.lastRegion = region; ui.autofill = { status: "searching" }; render();
+    ui.lastRegion = region; ui.autofill = { status: "searching" }; ui.autofillSent = true; render();
     send({ type: "autofill", region, another });
   };
   $("fill-all").onclick = () => autofill(null, false);
@@ -372,7 +381,7 @@ function wireControls() {
   $("suggest").onclick = () => { ui.patterns = { status: "searching" }; render(); send({ type: "patterns" }); };
   $("accept-all").onclick = () => send({ type: "accept", slot: null });
   $("accept-one").onclick = () => send({ type: "accept", slot: ui.selectedSlot });
-  $("reject").onclick = () => { ui.suggestion = null; send({ type: "reject" }); };
+  $("reject").onclick = () => { ui.stopped = !ui.suggestion; ui.suggestion = null; send({ type: "reject" }); };
   $("another").onclick = () => autofill(ui.lastRegion || null, true);
   $("certificate").onclick = () => {
     if (ui.certificate && ui.certificate.final && ui.certificate.checked) { download(`/api/${view.session}/certificate.zip`); return; }
