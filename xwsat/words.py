@@ -265,11 +265,12 @@ def _unmarked_wide(head: bytes) -> str | None:
     return None
 
 
-def decode_text(data: bytes, path: Path | str) -> str:
-    """UTF-8 (optionally gzip) text, or UTF-16/32 told by its byte order mark or the place of
-    its NUL bytes, refusing binaries with a clear message."""
+def decode_text(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> str:
+    """UTF-8 (optionally gzip, unpacked to at most ``most`` bytes) text, or UTF-16/32 told by
+    its byte order mark or the place of its NUL bytes, refusing binaries with a clear
+    message."""
     if data[:2] == GZIP_MAGIC:
-        data = _gunzip(data, path)
+        data = _gunzip(data, path, most)
     wide = wide_encoding(data[:SNIFF_BYTES])
     if wide is None and b"\x00" in data[:SNIFF_BYTES]:
         raise XwsatError(f"{path}: looks like a binary file, not text")
@@ -318,9 +319,11 @@ def load_words(
 
 def words_from_bytes(raw: bytes, source: str, min_score: int = 0, alphabet: str | None = None,
                      fold_accents: bool = False, fold_yo: bool = False,
-                     scale: tuple[int, int] | None = None) -> WordList:
-    """A dictionary from its file's bytes (plain or gzip), as ``load_words`` reads a file:
-    the workbench's uploads come this way, never through a path."""
+                     scale: tuple[int, int] | None = None,
+                     most: int = MAX_TEXT_BYTES) -> WordList:
+    """A dictionary from its file's bytes (plain or gzip, unpacked to at most ``most``), as
+    ``load_words`` reads a file: the workbench's uploads come this way, never through a
+    path."""
     options = {"min_score": min_score, "alphabet": alphabet, "fold_accents": fold_accents,
                "fold_yo": fold_yo}
     if scale is not None:
@@ -329,8 +332,8 @@ def words_from_bytes(raw: bytes, source: str, min_score: int = 0, alphabet: str 
     if cached is not None:
         return cached
     entries, skipped = parse_entries(
-        text_lines(decode_text(raw, source)), source, min_score, alphabet, fold_accents, fold_yo,
-        scale)
+        text_lines(decode_text(raw, source, most)), source, min_score, alphabet, fold_accents,
+        fold_yo, scale)
     if not entries:
         raise XwsatError(
             f"{source}: no usable words"

@@ -139,3 +139,27 @@ def test_a_picked_word_that_differs_from_the_suggested_fill_drops_it(session):
     assert session.suggestion is None
     with pytest.raises(XwsatError, match="no suggested fill"):
         session.accept(None)  # "Accept all" cannot write BALE back over the picked word
+
+
+def test_uploads_no_page_uses_are_forgotten(monkeypatch):
+    from xwsat.workbench import dictionaries as module
+
+    shelf = Dictionaries()
+    kept = shelf.add_upload(b"CAT\nARE\nTEN\n", "a.txt")
+    dropped = shelf.add_upload(b"DOG\nEAR\n", "b.txt")
+    shelf.get(dropped, 0)
+    shelf.keep_uploads({kept})
+    assert shelf.get(dropped).words  # too recent: its page may not have chosen it yet
+    monkeypatch.setattr(module, "FRESH_S", -1.0)
+    shelf.keep_uploads({kept, "en"})
+    assert len(shelf.get(kept)) == 3
+    with pytest.raises(XwsatError, match="unknown dictionary"):
+        shelf.get(dropped)
+
+
+def test_an_upload_that_unpacks_past_the_cap_is_refused():
+    import gzip
+
+    bomb = gzip.compress(b"A" * (40 << 20))  # 40 KiB packed
+    with pytest.raises(XwsatError, match="unpacks to more than 32 MiB"):
+        Dictionaries().add_upload(bomb, "bomb.txt.gz")

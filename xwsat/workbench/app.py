@@ -101,6 +101,7 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
             reader.cancel()
             session.close()
             sessions.pop(session.id, None)
+            dictionaries.keep_uploads({dictionary, *(s.dictionary for s in sessions.values())})
 
     def session_of(request: Request) -> Session:
         session = sessions.get(request.path_params["sid"])

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 
 from xwsat.errors import XwsatError
 from xwsat.lock import with_words
 from xwsat.words import EMBEDDED, WordList, load_words, words_from_bytes
 
-MAX_UPLOAD_BYTES = 32 << 20  # an uploaded word list (Spread the Wordlist is about 6 MiB)
+MAX_UPLOAD_BYTES = 32 << 20  # an uploaded word list, packed or not (Spread the Wordlist:
+# about 6 MiB): a small gzip file can unpack to gigabytes, and the server is shared
 MAX_UPLOAD_WORDS = 1_000_000
 KEEP = 8  # word lists kept loaded
+FRESH_S = 60.0  # an upload this recent is kept even when no page uses it yet
 
 
 class Dictionaries:
@@ -26,7 +29,7 @@ class Dictionaries:
 
     def __init__(self) -> None:
         self._loaded: OrderedDict[tuple, WordList] = OrderedDict()
-        self._uploads: dict[str, tuple[bytes, str]] = {}
+        self._uploads: dict[str, tuple[bytes, str, float]] = {}  # bytes, name, when added
         self._lock = threading.Lock()
 
     def add_upload(self, raw: bytes, name: str) -> str:
@@ -34,14 +37,27 @@ class Dictionaries:
         if len(raw) > MAX_UPLOAD_BYTES:
             raise XwsatError(f"{name}: larger than {MAX_UPLOAD_BYTES >> 20} MiB")
         key = "upload:" + hashlib.blake2b(raw, digest_size=12).hexdigest()
-        words = words_from_bytes(raw, name)  # a bad file is said now, not at first use
+        words = words_from_bytes(raw, name, most=MAX_UPLOAD_BYTES)  # a bad file: said now
         if len(words) > MAX_UPLOAD_WORDS:
             raise XwsatError(f"{name}: {len(words):,} words; the workbench takes up to "
                              f"{MAX_UPLOAD_WORDS:,}")
         with self._lock:
-            self._uploads[key] = (raw, name)
+            self._uploads[key] = (raw, name, time.monotonic())
             self._remember((key, 0), words)
         return key
+
+    def keep_uploads(self, in_use: set[str]) -> None:
+        """Forget the uploads no open page uses, their bytes and their loaded lists: pages
+        come and go, the server stays. One added in the last ``FRESH_S`` is kept: its page
+        may not have chosen it yet."""
+        recent = time.monotonic() - FRESH_S
+        with self._lock:
+            gone = {k for k, (_, _, added) in self._uploads.items()
+                    if k not in in_use and added < recent}
+            for key in gone:
+                del self._uploads[key]
+            for key in [k for k in self._loaded if k[0] in gone]:
+                del self._loaded[key]
 
     def get(self, key: str, min_score: int = 0) -> WordList:
         with self._lock:
@@ -52,8 +68,8 @@ class Dictionaries:
         if key in EMBEDDED:
             words = load_words(key, min_score)
         elif key in self._uploads:
-            raw, name = self._uploads[key]
-            words = words_from_bytes(raw, name, min_score)
+            raw, name, _ = self._uploads[key]
+            words = words_from_bytes(raw, name, min_score, most=MAX_UPLOAD_BYTES)
         else:
             raise XwsatError(f"unknown dictionary {key!r}; one of {', '.join(EMBEDDED)} "
                              "or an uploaded list")
