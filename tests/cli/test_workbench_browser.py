@@ -88,6 +88,26 @@ def test_locking_a_theme_entry_outside_the_list(page):
     page.wait_for_selector("#unlock")
 
 
+def test_a_reload_brings_the_grid_back_with_its_lock(page):
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.fill("#theme-word", "xwsat")
+    page.click("#lock")
+    page.wait_for_function("window.xwsat.view.doc.locks.length === 1")
+    click_cell(page, 10)
+    page.keyboard.press("Q")
+    page.wait_for_function("window.xwsat.view.doc.rows[2][0] === 'Q'")
+    session = page.evaluate("window.xwsat.view.session")
+    page.reload()
+    page.wait_for_function("window.xwsat && window.xwsat.view && "
+                           "window.xwsat.view.doc.locks.length === 1")
+    assert page.evaluate("window.xwsat.view.session") != session  # a new page, the same grid
+    assert rows(page) == ["XWSAT", ".....", "Q....", ".....", "....."]
+    assert "last grid is back" in page.inner_text("#message")
+    page.keyboard.press("Control+z")  # undo gives the blank page the reload opened
+    page.wait_for_function("window.xwsat.view.doc.rows.length === 15")
+
+
 def test_autofill_accept_and_download_a_puz_that_puzpy_reads(page, tmp_path):
     import puz
 

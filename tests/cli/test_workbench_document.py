@@ -163,3 +163,23 @@ def test_an_upload_that_unpacks_past_the_cap_is_refused():
     bomb = gzip.compress(b"A" * (40 << 20))  # 40 KiB packed
     with pytest.raises(XwsatError, match="unpacks to more than 32 MiB"):
         Dictionaries().add_upload(bomb, "bomb.txt.gz")
+
+
+def test_a_kept_document_is_restored_and_checked_as_an_edit(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "lock", "slot": "1A", "word": "QZXJV"})
+    session.dispatch({"type": "block", "cell": 12})
+    session.dispatch({"type": "clue", "slot": "1A", "text": "a theme"})
+    session.dispatch({"type": "meta", "field": "title", "value": "Kept"})
+    kept = session.view()["doc"]
+    session.dispatch({"type": "new", "width": 15, "height": 15})
+    session.dispatch({"type": "restore", "doc": kept})
+    assert session.view()["doc"] == kept
+    session.undo()
+    assert len(session.doc.rows) == 15
+    for bad in (None, {"rows": ["ABC", "AB"]}, {**kept, "locks": [{"word": "QZ", "cells": ["x"]}]},
+                {**kept, "rows": ["Q1XJV"] + kept["rows"][1:]},
+                {**kept, "clues": {"9D": "no such entry"}}):
+        with pytest.raises(XwsatError):
+            session.dispatch({"type": "restore", "doc": bad})
+    assert len(session.doc.rows) == 15

@@ -217,6 +217,39 @@ def _text(value: Any) -> str:
     return text
 
 
+def restored(saved: Any) -> Document:
+    """A document the page kept in the browser (``view``'s ``doc``), checked as every edit
+    is: the page reloaded or the server restarted, and the constructor's work comes back."""
+    if not isinstance(saved, dict):
+        raise XwsatError("restore: the saved grid is not a JSON object")
+    rows = saved.get("rows")
+    if (not isinstance(rows, list) or not rows or any(not isinstance(r, str) for r in rows)
+            or len({len(r) for r in rows}) != 1):
+        raise XwsatError("restore: the saved grid has no rows of equal length")
+    doc = blank(len(rows[0]), len(rows))
+    doc = _set(doc, {i: BLOCK if ch == BLOCK else _letter(ch)
+                     for i, ch in enumerate("".join(rows)) if ch != EMPTY})
+    for lock in saved.get("locks") or []:
+        cells = lock.get("cells") if isinstance(lock, dict) else None
+        if (not isinstance(cells, list) or len(cells) < 2
+                or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)):
+            raise XwsatError("restore: a locked entry without its cells")
+        direction = "A" if cells[1] - cells[0] == 1 else "D"
+        slot = next((s for s in extract_slots(doc.grid, 2)
+                     if s.cells[0] == cells[0] and s.direction == direction), None)
+        if slot is None:
+            raise XwsatError("restore: a locked entry is not an entry of the grid")
+        doc = _lock(doc, {"slot": slot.name, "word": lock.get("word")})
+    clues = saved.get("clues") or {}
+    if not isinstance(clues, dict):
+        raise XwsatError("restore: the clues are not a JSON object")
+    for name, text in clues.items():
+        doc = reduce(doc, {"type": "clue", "slot": name, "text": text})
+    for field in META:
+        doc = replace(doc, **{field: _text(saved.get(field))})
+    return doc
+
+
 def reduce(doc: Document, action: dict[str, Any]) -> Document:
     """The document after ``action``; a bad action is an ``XwsatError``, never a change."""
     kind = action.get("type")
@@ -237,6 +270,8 @@ def reduce(doc: Document, action: dict[str, Any]) -> Document:
             raise XwsatError("letters: give cells as {cell: letter}")
         return _letters(doc, {_cell(doc, {"cell": int(k) if str(k).isdigit() else k}):
                               _letter(v) for k, v in cells.items()})
+    if kind == "restore":
+        return restored(action.get("doc"))
     if kind == "lock":
         return _lock(doc, action)
     if kind == "unlock":

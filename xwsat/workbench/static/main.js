@@ -29,8 +29,44 @@ function connect() {
   socket.onclose = () => setVerdict("unknown", "offline", "The server stopped; reload when it runs again.");
 }
 
+// The document is also kept in the browser, so a reload or a restarted server loses nothing:
+// a new page whose grid is still the blank one asks the server to restore the kept one.
+const KEPT = "xwsat-document";
+let restoring = null; // null: not yet decided for this page; then true or false
+
+function keptDocument() {
+  try { return JSON.parse(localStorage.getItem(KEPT) || "null"); } catch { return null; }
+}
+
+function isBlank(doc) {
+  return doc.rows.every((row) => /^\.*$/.test(row)) && !doc.locks.length
+    && !Object.keys(doc.clues || {}).length && !doc.title && !doc.author && !doc.notes;
+}
+
+function keep(msg) {
+  if (restoring === null) {
+    const kept = keptDocument();
+    restoring = msg.rev === 0 && isBlank(msg.doc) && !!kept && !isBlank(kept);
+    if (restoring) {
+      act({ type: "restore", doc: kept });
+      if (kept.dictionary && ["en", "ru", "es"].includes(kept.dictionary.name)
+          && (kept.dictionary.name !== msg.dictionary.name || kept.dictionary.min_score !== msg.dictionary.min_score)) {
+        send({ type: "dictionary", name: kept.dictionary.name, min_score: kept.dictionary.min_score });
+      }
+      say("Your last grid is back (Undo gives a blank one).");
+      return;
+    }
+  }
+  if (restoring && msg.rev === 0) return; // the blank page before the restore: keep the old one
+  restoring = false;
+  try {
+    localStorage.setItem(KEPT, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary }));
+  } catch { /* storage full or off: the server still holds the page's document */ }
+}
+
 function receive(msg) {
   if (msg.type === "state") {
+    keep(msg);
     const fresh = !view || view.rev !== msg.rev;
     view = msg;
     if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
