@@ -183,3 +183,16 @@ def test_a_kept_document_is_restored_and_checked_as_an_edit(session):
         with pytest.raises(XwsatError):
             session.dispatch({"type": "restore", "doc": bad})
     assert len(session.doc.rows) == 15
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_a_saved_json_reopens_with_its_locked_entries(session, full):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "lock", "slot": "1A", "word": "QZXJV"})
+    if full:  # a complete grid is saved as a blank pattern and a solution
+        session.dispatch({"type": "letters", "cells": {str(i): "A" for i in range(5, 25)}})
+    data, name, _ = session.save("json")
+    session.dispatch({"type": "new", "width": 15, "height": 15})
+    session.open(data, name)
+    assert session.doc.rows[0] == "QZXJV"
+    assert [(lock.word, lock.direction) for lock in session.doc.locks] == [("QZXJV", "A")]

@@ -157,6 +157,7 @@ def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) ->
             and (back.solution.rows if back.solution else None)
             == (puzzle.solution.rows if puzzle.solution else None)
             and back.circles == puzzle.circles
+            and (ext != ".json" or back.locked == puzzle.locked)
             and {k: v for k, v in back.clues.items() if v}
             == {k: fitted_text(v) if ext == ".puz" else v for k, v in puzzle.clues.items() if v})
     if not same:

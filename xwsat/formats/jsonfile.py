@@ -23,6 +23,7 @@ def write_json(puzzle: Puzzle) -> str:
             "direction": "across" if slot.direction == "A" else "down",
             "row": slot.row, "col": slot.col, "length": slot.length,
             "answer": puzzle.answer(slot), "clue": puzzle.clues.get(slot.name, ""),
+            **({"locked": True} if slot.name in puzzle.locked else {}),
         })
     data: dict[str, Any] = {
         "format": FORMAT, "version": 1, "title": puzzle.title, "author": puzzle.author,
@@ -82,7 +83,9 @@ def read_json(text: str, source: str) -> Puzzle:
     if not isinstance(min_length, int) or isinstance(min_length, bool) or \
             not 1 <= min_length <= max(pattern.width, pattern.height):
         raise XwsatError(f"{source}: 'min_length' must be a whole number of letters")
+    locked = frozenset(str(e.get("slot")) for e in entries
+                       if isinstance(e, dict) and e.get("locked") is True)
     return Puzzle(pattern, solution, clues, str(data.get("title") or ""),
                   str(data.get("author") or ""), min_length,
                   str(data.get("copyright") or ""), str(data.get("notes") or ""),
-                  frozenset(circles))
+                  frozenset(circles), locked)

@@ -70,8 +70,10 @@ class Document:
         full = all(ch != EMPTY for row in self.rows for ch in row)
         pattern = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                              for row in self.rows)) if full else grid
+        names = {(s.cells[0], s.direction): s.name for s in extract_slots(grid, 2)}
+        locked = frozenset(names[(lock.cell, lock.direction)] for lock in self.locks)
         return Puzzle(pattern, grid if full else None, self.clue_map, self.title, self.author,
-                      2, self.copyright, self.notes)
+                      2, self.copyright, self.notes, locked=locked)
 
 
 def blank(width: int, height: int) -> Document:
@@ -87,7 +89,10 @@ def from_puzzle(puzzle: Puzzle) -> Document:
     if not (MIN_SIDE <= grid.width <= MAX_SIDE and MIN_SIDE <= grid.height <= MAX_SIDE):
         raise XwsatError(f"the grid is {grid.width}x{grid.height}; the workbench takes "
                          f"{MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
-    return Document(grid.rows, (), tuple(sorted(puzzle.clues.items())), puzzle.title,
+    locks = tuple(Lock(slot.cells[0], slot.direction, word) for slot in extract_slots(grid, 2)
+                  if slot.name in puzzle.locked
+                  and EMPTY not in (word := "".join(grid.cell(c) for c in slot.cells)))
+    return Document(grid.rows, locks, tuple(sorted(puzzle.clues.items())), puzzle.title,
                     puzzle.author, puzzle.copyright, puzzle.notes)
 
 

@@ -158,7 +158,11 @@ class Session:
         if unknown:
             raise XwsatError(f"{name}: letters {''.join(unknown)} are not in the dictionary "
                              f"{self.dictionary_name()}; choose one that has them")
-        self._push(replace(doc, rows=fitted.rows), {"type": "open", "name": name})
+        doc = replace(doc, rows=fitted.rows)
+        doc = replace(doc, locks=tuple(  # a locked entry's word as its letters now read
+            replace(lock, word="".join(fitted.cell(c) for c in cells))
+            for lock, cells in doc.locked_slots()))
+        self._push(doc, {"type": "open", "name": name})
 
     def _push(self, doc: Document, action: dict[str, Any]) -> None:
         self.states = self.states[:self.cursor + 1] + [doc]
