@@ -196,3 +196,14 @@ def test_a_saved_json_reopens_with_its_locked_entries(session, full):
     session.open(data, name)
     assert session.doc.rows[0] == "QZXJV"
     assert [(lock.word, lock.direction) for lock in session.doc.locks] == [("QZXJV", "A")]
+
+
+def test_an_accented_letter_is_read_as_an_opened_file_reads_it(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "letter", "cell": 0, "letter": "é"})
+    session.dispatch({"type": "letters", "cells": {"1": "Ç"}})
+    assert session.doc.rows[0] == "EC..."
+    session.dispatch({"type": "lock", "slot": "1D", "word": "ébène"})
+    assert session.doc.locks[0].word == "EBENE"
+    with pytest.raises(XwsatError, match="not a letter of the dictionary"):
+        session.dispatch({"type": "letter", "cell": 2, "letter": "Ж"})

@@ -176,6 +176,8 @@ def _guarded(handler: Any) -> Any:
             return JSONResponse({"error": str(exc)}, status_code=413)
         except XwsatError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        except WebSocketDisconnect:  # the page closed while its request ran: nobody to tell
+            return JSONResponse({"error": "the page was closed"}, status_code=410)
         except Exception as exc:  # a bug: logged here, one line there, the server goes on
             log.exception("workbench request failed")
             return JSONResponse({"error": f"internal error: {type(exc).__name__}"},

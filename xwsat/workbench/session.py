@@ -90,8 +90,8 @@ class Session:
 
     def dispatch(self, action: dict[str, Any]) -> None:
         """Apply an edit (``document.reduce``); the redo branch is dropped."""
-        if action.get("type") in ("letter", "letters"):
-            self._check_letters(action)
+        if action.get("type") in ("letter", "letters", "lock"):
+            action = self._fit_letters(action)
         if action.get("type") == "block":
             action = {**action, "symmetry": self.symmetry}
         after = reduce(self.doc, action)
@@ -134,16 +134,32 @@ class Session:
             self.suggestion = None
             self.banned = set()
 
-    def _check_letters(self, action: dict[str, Any]) -> None:
-        """Refuse a letter the word list (and the locked entries) do not have."""
-        values = [action.get("letter")] if action["type"] == "letter" else list(
-            (action.get("cells") or {}).values())
+    def _fit_letters(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The action with each letter the word list lacks read without its accent when the
+        list has that (É as E in ``en``), as an opened file's letters are; a letter that has
+        no such reading is refused (a locked word may bring its own: it joins the list)."""
         known = set(self.words().alphabet.letters)
-        for value in values:
+
+        def fit(value: Any) -> str:
             letter = normalize_word(str(value or ""))
             if letter and letter not in known:
+                folded = normalize_word(letter, fold_accents=True)
+                if folded in known:
+                    return folded
                 raise XwsatError(f"{letter!r} is not a letter of the dictionary "
                                  f"{self.dictionary_name()}")
+            return letter
+
+        kind = action["type"]
+        if kind == "letter":
+            return {**action, "letter": fit(action.get("letter"))}
+        if kind == "letters" and isinstance(action.get("cells"), dict):
+            return {**action, "cells": {k: fit(v) for k, v in action["cells"].items()}}
+        if kind == "lock" and action.get("word"):
+            word = normalize_word(str(action["word"]))
+            folded = normalize_word(word, fold_accents=True)
+            return {**action, "word": word if set(word) <= known else folded}
+        return action
 
     def open(self, data: bytes, name: str) -> None:
         """Open an uploaded puzzle file as a new, undoable state."""
