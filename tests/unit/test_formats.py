@@ -336,3 +336,11 @@ def test_what_a_reader_cannot_keep_is_said_not_dropped(tmp_path):
     doc["solution"][0][3] = "Z"  # row 1, column 4 is a block
     notes = _convert_notes(write(tmp_path / "z.ipuz", json.dumps(doc)), tmp_path)
     assert len(notes) == 1 and "letters on the puzzle's blocks: 1," in notes[0]
+
+
+@pytest.mark.parametrize("ext", [".svg", ".html", ".png"])
+def test_a_picture_or_page_given_as_a_grid_is_refused_by_its_kind(ext):
+    from xwsat.formats import puzzle_from_bytes
+
+    with pytest.raises(XwsatError, match=f"does not read \\{ext} files"):
+        puzzle_from_bytes(b"<svg>...</svg>\n" * 3, "grid" + ext)

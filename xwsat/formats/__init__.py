@@ -61,10 +61,18 @@ def _read_puzzle(path: Path) -> Puzzle:
     return puzzle_from_bytes(data, str(path))
 
 
+# Files a user may have at hand that hold no readable grid: xwsat's own pictures and pages
+# (written, never read back as input) and images; read as text they would be a confusing grid.
+NOT_READ = frozenset({".svg", ".html", ".htm", ".png", ".jpg", ".jpeg", ".gif", ".pdf"})
+
+
 def puzzle_from_bytes(data: bytes, name: str) -> Puzzle:
     """A puzzle from a file's bytes, its format chosen by ``name``'s extension (a file the
     workbench was sent: read as a file would be, never through a path)."""
     ext = _extension(Path(name))
+    if ext in NOT_READ:
+        raise XwsatError(f"{name}: xwsat does not read {ext} files; give the grid as text "
+                         "(.txt), .ipuz, .puz or .json")
     try:
         if ext == ".puz":
             return read_puz(data, name)
