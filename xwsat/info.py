@@ -97,4 +97,4 @@ def grid_info(grid: Grid, words: WordList, min_length: int = 2,
                if found is not None else None)
     blocks = sum(row.count("#") for row in grid.rows)
     return GridInfo(grid.width, grid.height, blocks, words.source, len(words), slots, wipeout,
-                    counted, pattern_stats(grid))
+                    counted, pattern_stats(grid, slots=tuple(built.slots)))

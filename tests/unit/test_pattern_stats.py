@@ -56,3 +56,14 @@ def test_info_prints_the_pattern_lines(tmp_path):
     words.write_text("ABCDE\nABCD\n")
     result = CliRunner().invoke(app, ["info", str(grid), "--dict", str(words)])
     assert "rotational symmetry broken at 2 cells" in result.output
+
+
+def test_info_counts_the_slots_of_its_min_length():
+    from xwsat.info import grid_info
+    from xwsat.words import build_wordlist
+
+    grid = parse_grid("...#\n...#\n....\n##..\n")
+    words = build_wordlist({"CAT": (50, None), "ARE": (50, None)}, None, "test")
+    report = grid_info(grid, words, 3, False)
+    assert len(report.slots) == 6 and report.pattern.words == 6
+    assert report.pattern.two_letter == ()
