@@ -60,7 +60,8 @@ def ranked(built: Built, slot: int, refuted: bool = False) -> list[Candidate]:
     problem = built.problem
     propagated = propagate(problem)
     ids = problem.candidates[slot]
-    if refuted or propagated.wiped is not None or propagated.hall is not None:
+    whole = refuted or propagated.wiped is not None or propagated.hall is not None
+    if whole:
         kept = np.zeros(0, dtype=ids.dtype)
         why = "the grid cannot be filled as it stands"
     else:
@@ -69,8 +70,15 @@ def ranked(built: Built, slot: int, refuted: bool = False) -> list[Candidate]:
     alive = set(kept.tolist())
     words, scores = built.words.words, built.words.scores
     order = sorted(ids.tolist(), key=lambda w: (w not in alive, -int(scores[w]), words[w]))
+    taken: dict[str, str] = {}  # the only word of another entry: the no-repeat rule's reason
+    if not problem.allow_repeats and not whole:
+        taken = {words[int(c[0])]: other.name
+                 for other, c in zip(built.slots, problem.candidates)
+                 if other.index != slot and len(c) == 1}
     return [Candidate(words[w], int(scores[w])) if w in alive else
-            Candidate(words[w], int(scores[w]), UNFILLABLE, why) for w in order]
+            Candidate(words[w], int(scores[w]), UNFILLABLE,
+                      f"no repeats: it is the only word for {taken[words[w]]}"
+                      if words[w] in taken else why) for w in order]
 
 
 def _decide(grid: Grid, words: WordList, cells: tuple[int, ...], word: str,

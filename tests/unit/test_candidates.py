@@ -80,3 +80,13 @@ def test_candidates_command_cut_by_the_time_limit_exits_3(tmp_path, monkeypatch)
     assert result.exit_code == 3, result.output
     record = json.loads(result.output)
     assert record["undecided"] == 5 and record["interrupted"] is False
+
+
+def test_a_word_another_entry_holds_is_unfillable_by_the_no_repeat_rule(make_grid):
+    from xwsat.lock import apply_locks
+
+    grid, listing, _ = apply_locks(make_grid("..\n..\n"), words(), ["1D=AC"])
+    built = build_problem(grid, listing)
+    found = {c.word: c for c in ranked(built, find_slot(built, "1A"))}
+    assert found["AC"].verdict == UNFILLABLE
+    assert found["AC"].how == "no repeats: it is the only word for 1D"

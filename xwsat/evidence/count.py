@@ -165,7 +165,7 @@ def count_rectangle(words: WordList, height: int, width: int, allow_repeats: boo
 
     complete = extend([""] * width)
     if limit is not None and total >= limit:
-        return total, False, f"stopped at the limit of {limit}"
+        return total, False, f"stopped on reaching the limit of {limit}"
     if not complete:
         return total, False, "time limit reached"
     return total, True, "every fill counted"
@@ -238,7 +238,7 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
     else:
         n, complete, _ = run.value
     if limit is not None and n >= limit:
-        return Count(n, False, f"stopped at the limit of {limit}", seconds, name)
+        return Count(n, False, f"stopped on reaching the limit of {limit}", seconds, name)
     if complete:
         return Count(n, True, "every fill enumerated", seconds, name)
     return Count(n, False, "time limit reached", seconds, name)

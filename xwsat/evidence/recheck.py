@@ -107,6 +107,9 @@ def read_manifest(directory: Path) -> dict:
     """The manifest of a certificate of unfillability. A folder without one is not a
     certificate (bad input); a manifest that is damaged or claims no proof is ``Rejected``."""
     path = directory / "manifest.json"
+    if directory.is_file():
+        raise XwsatError(f"{directory}: a file, not a certificate folder (prove --certificate "
+                         "DIR writes one)")
     if not directory.is_dir():
         raise XwsatError(f"{directory}: no such folder")
     if not path.is_file():
