@@ -85,6 +85,7 @@ function receive(msg) {
     onJob(msg);
   } else if (msg.type === "error") {
     if (ui.autofillSent) { ui.autofillSent = false; ui.autofill = null; } // refused: no search runs
+    if (view) $("min-score").value = view.dictionary.min_score; // a refused score shows the one in use
     say(msg.message);
     render();
   } else if (msg.type === "symmetry") {
@@ -198,13 +199,15 @@ function render() {
   const slot = ui.cell !== null ? slotAt(view, ui.cell, ui.dir) : null;
   drawEntry($("entry"), view, slot, act);
   drawCandidates($("candidates"), $("cand-count"), ui.candidates, pick);
-  drawStats($("stats"), view.stats, view.doc.rows.length);
+  // the 78-word cap is a 15x15's: the size passed only when the grid is square
+  drawStats($("stats"), view.stats, view.doc.rows.length === view.doc.rows[0].length ? view.doc.rows.length : 0);
   drawClues($("clues"), view, ui.selectedSlot, (slotName, text) => act({ type: "clue", slot: slotName, text }));
   $("undo").disabled = !view.can_undo;
   $("redo").disabled = !view.can_redo;
   const dict = view.dictionary.name.startsWith("upload:") ? "upload" : view.dictionary.name;
+  if (dict === "upload") ui.upload = view.dictionary.name; // kept, to switch back to it
   $("dictionary").value = dict;
-  $("dictionary").querySelector("option[value=upload]").hidden = dict !== "upload";
+  $("dictionary").querySelector("option[value=upload]").hidden = !ui.upload;
   if (document.activeElement !== $("min-score")) $("min-score").value = view.dictionary.min_score;
   for (const input of document.querySelectorAll("[data-meta]")) {
     if (document.activeElement !== input) input.value = view.doc[input.dataset.meta] || "";
@@ -326,6 +329,7 @@ function onKey(event) {
   if (key.length === 1 && /\p{L}/u.test(key)) {
     event.preventDefault();
     if (charAt(ui.cell) === "#") return;
+    if (view.doc.locks.some((l) => l.cells.includes(ui.cell))) { say("That cell is in a locked entry; unlock it first."); return; }
     act({ type: "letter", cell: ui.cell, letter: key.toUpperCase() });
     advance(false);
     render();
@@ -403,7 +407,7 @@ function wireControls() {
   $("undo").onclick = () => send({ type: "undo" });
   $("redo").onclick = () => send({ type: "redo" });
   $("symmetry").onchange = (e) => send({ type: "symmetry", symmetry: e.target.value });
-  $("dictionary").onchange = (e) => send({ type: "dictionary", name: e.target.value, min_score: Number($("min-score").value) });
+  $("dictionary").onchange = (e) => send({ type: "dictionary", name: e.target.value === "upload" ? ui.upload : e.target.value, min_score: Number($("min-score").value) });
   $("min-score").onchange = (e) => send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) });
   const autofill = (region, another) => {
     ui.lastRegion = region; ui.autofill = { status: "searching" }; ui.autofillSent = true; render();
