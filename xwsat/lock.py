@@ -82,6 +82,9 @@ def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int =
         slot = slots.get(name)
         if slot is None:
             raise XwsatError(f"--lock {text!r}: the grid has no slot {name}")
+        if any(ch in raw for ch in ".?_"):
+            raise XwsatError(f"--lock {text!r}: a locked entry is a whole word, and {raw!r} "
+                             "leaves cells open; give every letter")
         word = _normalise(raw, words, fold_yo)
         if not word.isalpha():
             raise XwsatError(f"--lock {text!r}: {raw!r} is not a word of letters")

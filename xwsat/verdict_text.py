@@ -64,6 +64,7 @@ def as_json(result: FillResult) -> dict[str, Any]:
         "backend": outcome.method,
         "verified": result.verified,
         "message": outcome.message,
+        "stop": outcome.stop.value if outcome.stop is not None else None,  # why no verdict
         "times": {k: round(v, 4) for k, v in result.times.items()},
         "solver_stats": asdict(outcome.stats),
         "sizes": {
