@@ -320,14 +320,6 @@ def test_cli_explain_on_fill_needs_optimize(files):
     assert result.exit_code == 2 and "give --optimize too" in result.output
 
 
-def test_cli_optimize_refuses_a_region_refill(files, tmp_path):
-    grid, words = files
-    out = tmp_path / "out.txt"
-    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--region", "1,1-2,3",
-                                 "--optimize", "-o", str(out)])
-    assert result.exit_code == 2 and "--count K" in result.output and not out.exists()
-
-
 def test_nothing_to_explain_when_the_level_above_is_undecided():
     from xwsat.quality.run import Quality
     from xwsat.quality.why import unexplained, why_not_higher

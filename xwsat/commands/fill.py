@@ -247,10 +247,6 @@ def fill(
     if explain and not optimize:
         raise XwsatError("--explain on fill says why --optimize's level is the highest: give "
                          "--optimize too (or use xwsat prove --explain)")
-    if optimize and region:
-        raise XwsatError("--optimize climbs the whole grid's score levels; a --region refill "
-                         "must change its entries, which that climb could undo: refill with "
-                         "--count K for several refills, best first")
     if explain and region:
         raise XwsatError("--explain on fill explains a level of the whole grid: not with "
                          "--region")
