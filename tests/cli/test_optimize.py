@@ -239,6 +239,12 @@ def test_cli_region_refills_only_the_rectangle(twins, tmp_path):
                                  "--optimize", "-t", "5", "--out", str(again)])
     assert result.exit_code == 0, result.output  # the other fill with the same first row
     assert again.read_text(encoding="utf-8").split() == ["ABC", "JKF", "LMI"]
+    assert "J K F" in result.output and "L M I" in result.output  # printed as written
+    record = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "--optimize", "-t", "5", "--json"])
+    data = json.loads(record.stdout)  # one fill: the improved one, not the refill before it
+    assert data["grid"] == ["ABC", "JKF", "LMI"] and "optimize" in data
+    assert "alternatives" not in data
     bad = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--region", "1,1-1,1"])
     assert bad.exit_code == 2 and "outside the region" in bad.output
 

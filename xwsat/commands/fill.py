@@ -87,6 +87,18 @@ DifferOpt = Annotated[int | None, typer.Option(
 MAX_COUNT = 100
 
 
+def _changes(result: FillResult, target: Grid, min_length: int, current: tuple[str, ...],
+             among: list[int] | None, differ: int) -> bool:
+    """Whether ``result``'s fill changes at least ``differ`` of the region's entries
+    (``among``) from ``current``, as a --region refill must."""
+    if result.filled is None:
+        return False
+    now = ["".join(result.filled.cell(c) for c in s.cells) for s in extract_slots(target,
+                                                                                    min_length)]
+    slots = among if among is not None else range(len(now))
+    return sum(now[i] != current[i] for i in slots) >= differ
+
+
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
              region: str, out: Path | None
              ) -> tuple[Grid, WordList, Puzzle, tuple[str, ...] | None, list[int] | None]:
@@ -285,8 +297,16 @@ def fill(
             left = budget(search.time_limit, started).for_child()
             # the certificate, then the explanation, take the rest
             share = 0.5 if certificate is not None else WHY_SHARE if explain else 1.0
+            refill = result
             result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
+            if current is not None and not _changes(result, target, rules.min_length, current,
+                                                    among, differ or 1):
+                # the climb went back towards what was there: the refill stands, unimproved
+                typer.echo("--optimize: its best fill changes fewer than --differ "
+                           f"{differ or 1} entries of the region; the refill is kept as found",
+                           err=True)
+                result, quality = refill, None
             if certificate is not None:
                 cert_lines = _certificate(result, quality, certificate, grid, words, rules,
                                           search, started, locks)
@@ -315,14 +335,14 @@ def fill(
                 record["optimize"]["why"] = _why_json(why)
             if cert_lines:
                 record["optimize"]["certificate"] = cert_lines
-        if others is not None:
+        if others is not None and quality is None:  # improved: the record is the fill's
             from xwsat.alternatives import record as alternatives_record
 
             record["alternatives"] = alternatives_record(others, count, differ or 1,
                                                          current is not None)
             record["status"] = others.status.value
         print_record(record)
-    elif others is not None:
+    elif others is not None and quality is None:
         typer.echo(others.text(count, differ or 1, current is not None))
     else:
         typer.echo(describe(result, "fill"))
