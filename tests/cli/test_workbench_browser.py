@@ -77,23 +77,24 @@ def test_drawing_blocks_and_letters_shows_a_red_slot(page):
     page.wait_for_function("!window.xwsat.view.doc.rows[1].includes('Z')")
 
 
-def test_locking_a_theme_entry_outside_the_list(page):
+def lock_first_row(page, word: str) -> None:
+    """A new 5x5 grid with ``word`` locked as its first across entry."""
     new_grid(page, 5, 5)
     click_cell(page, 0)
-    page.fill("#theme-word", "xwsat")
+    page.fill("#theme-word", word)
     page.click("#lock")
     page.wait_for_function("window.xwsat.view.doc.locks.length === 1")
+
+
+def test_locking_a_theme_entry_outside_the_list(page):
+    lock_first_row(page, "xwsat")
     assert rows(page)[0] == "XWSAT"
     assert page.locator("#grid .letter.locked").count() == 5
     page.wait_for_selector("#unlock")
 
 
 def test_a_reload_brings_the_grid_back_with_its_lock(page):
-    new_grid(page, 5, 5)
-    click_cell(page, 0)
-    page.fill("#theme-word", "xwsat")
-    page.click("#lock")
-    page.wait_for_function("window.xwsat.view.doc.locks.length === 1")
+    lock_first_row(page, "xwsat")
     click_cell(page, 10)
     page.keyboard.press("Q")
     page.wait_for_function("window.xwsat.view.doc.rows[2][0] === 'Q'")
