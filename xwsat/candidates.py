@@ -73,7 +73,7 @@ def ranked(built: Built, slot: int, refuted: bool = False) -> list[Candidate]:
     taken: dict[str, str] = {}  # the only word of another entry: the no-repeat rule's reason
     if not problem.allow_repeats and not whole:
         taken = {words[int(c[0])]: other.name
-                 for other, c in zip(built.slots, problem.candidates)
+                 for other, c in zip(built.slots, propagated.problem.candidates)
                  if other.index != slot and len(c) == 1}
     return [Candidate(words[w], int(scores[w])) if w in alive else
             Candidate(words[w], int(scores[w]), UNFILLABLE,

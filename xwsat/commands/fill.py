@@ -88,15 +88,14 @@ MAX_COUNT = 100
 
 
 def _changes(result: FillResult, target: Grid, min_length: int, current: tuple[str, ...],
-             among: list[int] | None, differ: int) -> bool:
+             among: list[int], differ: int) -> bool:
     """Whether ``result``'s fill changes at least ``differ`` of the region's entries
     (``among``) from ``current``, as a --region refill must."""
     if result.filled is None:
         return False
     now = ["".join(result.filled.cell(c) for c in s.cells) for s in extract_slots(target,
                                                                                     min_length)]
-    slots = among if among is not None else range(len(now))
-    return sum(now[i] != current[i] for i in slots) >= differ
+    return sum(now[i] != current[i] for i in among) >= differ
 
 
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
@@ -300,8 +299,8 @@ def fill(
             refill = result
             result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
-            if current is not None and not _changes(result, target, rules.min_length, current,
-                                                    among, differ or 1):
+            if current is not None and among is not None and not _changes(
+                    result, target, rules.min_length, current, among, differ or 1):
                 # the climb went back towards what was there: the refill stands, unimproved
                 typer.echo("--optimize: its best fill changes fewer than --differ "
                            f"{differ or 1} entries of the region; the refill is kept as found",

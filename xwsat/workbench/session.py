@@ -108,12 +108,12 @@ class Session:
     def _overrides_suggestion(self, action: dict[str, Any]) -> bool:
         """Whether a ``letters`` edit (a picked candidate, say) writes a letter other than the
         suggested fill's in one of its cells: that fill is no longer what "Accept all" would
-        give, so it goes, as it does when a letter is typed."""
+        give, so it goes, as it does when a letter is typed. (The action's letters are already
+        fitted to the list: ``_fit_letters``.)"""
         if not self.suggestion or "letters" not in self.suggestion:
             return False
         suggested: dict[str, str] = self.suggestion["letters"]
-        return any(value and str(cell) in suggested
-                   and normalize_word(str(value)) != suggested[str(cell)]
+        return any(value and suggested.get(str(cell), value) != value
                    for cell, value in (action.get("cells") or {}).items())
 
     def undo(self) -> None:
@@ -376,8 +376,10 @@ class Session:
         if message["kind"] == "autofill" and "letters" in result:
             self.suggestion = result
             if self.verdict in (None, "unknown") and not message.get("region"):
-                # a verified fill of the whole grid at this revision settles the verdict
+                # a verified fill of the whole grid at this revision settles the verdict: the
+                # search queued to decide it is not needed
                 self.verdict = "fillable"
+                self.jobs.queue = [j for j in self.jobs.queue if j.kind != "decide"]
                 await self.send({"type": "job", "kind": "decide", "rev": self.rev,
                                  "final": True, "result": {
                                      "status": "fillable", "method": "autofill",
