@@ -146,7 +146,7 @@ function renderFill() {
   const running = !!a && !a.final && a.status !== "rejected";
   for (const id of ["accept-all", "another"]) $(id).disabled = !has;
   $("reject").disabled = !has && !running; // without a fill yet, it stops the search
-  $("reject").textContent = has ? "Reject" : "Stop";
+  $("reject").textContent = running && !has ? "Stop" : "Reject";
   $("accept-one").disabled = !has || !ui.selectedSlot;
   let text = "Autofill keeps your letters and locked entries.";
   if (a) {
