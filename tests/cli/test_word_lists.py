@@ -192,3 +192,20 @@ def test_cli_fill_never_uses_a_banned_word(tmp_path):
         clash = runner.invoke(app, [command, str(grid), "-d", str(words), "--lock", "1A=tea",
                                     "--ban", "TEA"])
         assert clash.exit_code == 2 and "TEA is also banned" in clash.output, clash.output
+
+
+def test_fill_refuses_a_ban_of_a_word_the_grid_keeps(tmp_path):
+    """A banned word standing whole in the grid, outside --region or given, would be kept or
+    make the grid unfillable; either way the user is told, not handed it back."""
+    words = tmp_path / "w.txt"
+    words.write_text("CAT\nARE\nTEN\nACE\nERA\nATE\nTAN\nNET\nEAT\nTEA\nART\nRAT\n")
+    filled = tmp_path / "f.txt"
+    filled.write_text("CAT\nARE\nTEN\n")
+    region = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "1,1-1,3",
+                                 "--ban", "ten"])
+    assert region.exit_code == 2, region.output
+    assert "--ban TEN: 5A outside --region already holds it" in region.output
+    given = tmp_path / "g.txt"
+    given.write_text("CAT\n...\n...\n")
+    plain = runner.invoke(app, ["fill", str(given), "-d", str(words), "--ban", "CAT"])
+    assert plain.exit_code == 2 and "1A in the grid already holds it" in plain.output
