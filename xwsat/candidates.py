@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from xwsat.errors import XwsatError
-from xwsat.grid import Grid
+from xwsat.grid import Grid, slot_range
 from xwsat.outcome import Status
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.problem import Built, build_problem
@@ -48,8 +48,7 @@ def find_slot(built: Built, name: str) -> int:
     for slot in built.slots:
         if slot.name == wanted:
             return slot.index
-    raise XwsatError(f"the grid has no slot {name!r} (slots: {built.slots[0].name} to "
-                     f"{built.slots[-1].name})")
+    raise XwsatError(f"the grid has no slot {name!r} (its slots: {slot_range(built.slots)})")
 
 
 def ranked(built: Built, slot: int, refuted: bool = False) -> list[Candidate]:

@@ -178,3 +178,14 @@ def extract_slots(grid: Grid, min_length: int = 2) -> tuple[Slot, ...]:
              cells=cells)
         for i, (cell, d, cells) in enumerate(ordered)
     )
+
+
+def slot_range(slots: tuple[Slot, ...]) -> str:
+    """"across 1A to 19A, down 1D to 16D": what a user may name, for a message about a slot
+    the grid lacks (across and down are numbered apart, so one range would mislead)."""
+    parts = []
+    for direction, label in (("A", "across"), ("D", "down")):
+        names = [s.name for s in slots if s.direction == direction]
+        if names:
+            parts.append(f"{label} {names[0]}" + (f" to {names[-1]}" if len(names) > 1 else ""))
+    return ", ".join(parts) or "none"

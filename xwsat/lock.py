@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from xwsat.errors import XwsatError
-from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots
+from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots, slot_range
 from xwsat.words import DEFAULT_SCORE, WordList, build_wordlist, normalize_word
 
 _LOCK = re.compile(r"^\s*(\d+)\s*-?\s*(A|D|ACROSS|DOWN)\s*=\s*(.+?)\s*$", re.IGNORECASE)
@@ -81,7 +81,8 @@ def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int =
         name, raw = parse_lock(text)
         slot = slots.get(name)
         if slot is None:
-            raise XwsatError(f"--lock {text!r}: the grid has no slot {name}")
+            raise XwsatError(f"--lock {text!r}: the grid has no slot {name} (its slots: "
+                             f"{slot_range(tuple(slots.values()))})")
         if any(ch in raw for ch in ".?_"):
             raise XwsatError(f"--lock {text!r}: a locked entry is a whole word, and {raw!r} "
                              "leaves cells open; give every letter")

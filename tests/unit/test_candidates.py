@@ -62,6 +62,7 @@ def test_candidates_command_prints_the_marks_and_refuses_an_unknown_slot(tmp_pat
     assert "AB  90  fillable" in result.output and "ZZ  95  unfillable (proven" in result.output
     bad = CliRunner().invoke(app, ["candidates", str(grid), "9D", "--dict", str(listing)])
     assert bad.exit_code == 2 and "no slot" in bad.output
+    assert "(its slots: across 1A to 3A, down 1D to 2D)" in bad.output
 
 
 def test_candidates_command_cut_by_the_time_limit_exits_3(tmp_path, monkeypatch):
