@@ -105,6 +105,7 @@ def test_a_reload_brings_the_grid_back_with_its_lock(page):
     assert page.evaluate("window.xwsat.view.session") != session  # a new page, the same grid
     assert rows(page) == ["XWSAT", ".....", "Q....", ".....", "....."]
     assert "last grid is back" in page.inner_text("#message")
+    assert page.evaluate("document.getElementById('message').classList.contains('notice')")
     page.keyboard.press("Control+z")  # undo gives the blank page the reload opened
     page.wait_for_function("window.xwsat.view.doc.rows.length === 15")
 
@@ -185,6 +186,7 @@ def test_a_malformed_upload_is_said_in_the_page(page, tmp_path):
     page.set_input_files("#open-file", str(bad))
     page.wait_for_selector("#message:not([hidden])")
     assert ".puz" in page.inner_text("#message")
+    assert not page.evaluate("document.getElementById('message').classList.contains('notice')")
     new_grid(page, 3, 3)  # and the page goes on
 
 

@@ -15,10 +15,12 @@ function send(message) {
 }
 const act = (action) => send({ type: "action", action });
 
-function say(text) {
+// One message box: refusals and errors in red, news that is not a problem ("notice") in blue.
+function say(text, notice = false) {
   const box = $("message");
   box.hidden = !text;
   box.textContent = text || "";
+  box.classList.toggle("notice", notice);
   if (text) { clearTimeout(say.timer); say.timer = setTimeout(() => { box.hidden = true; }, 6000); }
 }
 
@@ -53,7 +55,7 @@ function keep(msg) {
           && (kept.dictionary.name !== msg.dictionary.name || kept.dictionary.min_score !== msg.dictionary.min_score)) {
         send({ type: "dictionary", name: kept.dictionary.name, min_score: kept.dictionary.min_score });
       }
-      say("Your last grid is back (Undo gives a blank one).");
+      say("Your last grid is back (Undo gives a blank one).", true);
       return;
     }
   }
@@ -415,7 +417,7 @@ function wireControls() {
   };
   $("fill-all").onclick = () => autofill(null, false);
   $("fill-region").onclick = () => {
-    if (!ui.region) { say("Drag over the grid (or Shift+click) to select a rectangle first."); return; }
+    if (!ui.region) { say("Drag over the grid (or Shift+click) to select a rectangle first.", true); return; }
     autofill(ui.region, false);
   };
   $("suggest").onclick = () => { ui.patterns = { status: "searching" }; render(); send({ type: "patterns" }); };
