@@ -5,3 +5,12 @@ from __future__ import annotations
 
 class XwsatError(Exception):
     """A user-facing error: the message is the whole story, shown without a traceback."""
+
+
+class GridTooLarge(XwsatError):
+    """A grid over the size limit, refused before it is built; it carries its size, so a front
+    end with a smaller limit of its own (the workbench) can say its own."""
+
+    def __init__(self, message: str, width: int, height: int) -> None:
+        super().__init__(message)
+        self.width, self.height = width, height

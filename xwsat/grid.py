@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xwsat.errors import XwsatError
+from xwsat.errors import GridTooLarge, XwsatError
 
 BLOCK = "#"
 EMPTY = "."
@@ -21,8 +21,8 @@ MAX_SIDE = 50  # rows and columns; the largest published grids are about 25 (mem
 def check_size(height: int, width: int, source: str) -> None:
     """Refuse a grid too large to be a crossword, before anything is built from it."""
     if height > MAX_SIDE or width > MAX_SIDE:
-        raise XwsatError(f"{source}: the grid is {width}x{height}; xwsat takes grids of up to "
-                         f"{MAX_SIDE}x{MAX_SIDE}")
+        raise GridTooLarge(f"{source}: the grid is {width}x{height}; xwsat takes grids of up "
+                           f"to {MAX_SIDE}x{MAX_SIDE}", width, height)
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,10 @@ def test_an_opened_file_with_letters_the_list_lacks_is_refused(session):
         session.open("ЖУК\n...\n...\n".encode(), "cyr.txt")
     with pytest.raises(XwsatError, match="25x25"):
         session.open((("." * 30 + "\n") * 30).encode(), "big.txt")
+    for side in (60, 300):  # over the command line's limit too: the workbench's is the one said
+        with pytest.raises(XwsatError, match=f"the grid is {side}x{side}; the workbench takes "
+                                             "3x3 to 25x25"):
+            session.open((("." * side + "\n") * side).encode(), "huge.txt")
 
 
 def test_the_view_is_json_ready(session):

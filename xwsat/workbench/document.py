@@ -76,6 +76,12 @@ class Document:
                       2, self.copyright, self.notes, locked=locked)
 
 
+def too_large(width: int, height: int) -> str:
+    """The refusal of a grid outside the workbench's sizes."""
+    return (f"the grid is {width}x{height}; the workbench takes {MIN_SIDE}x{MIN_SIDE} to "
+            f"{MAX_SIDE}x{MAX_SIDE}")
+
+
 def blank(width: int, height: int) -> Document:
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
         raise XwsatError(f"a grid is {MIN_SIDE} to {MAX_SIDE} cells a side; "
@@ -87,8 +93,7 @@ def from_puzzle(puzzle: Puzzle) -> Document:
     """A document from an opened puzzle file (its solution's letters when it has one)."""
     grid = puzzle.solution or puzzle.pattern
     if not (MIN_SIDE <= grid.width <= MAX_SIDE and MIN_SIDE <= grid.height <= MAX_SIDE):
-        raise XwsatError(f"the grid is {grid.width}x{grid.height}; the workbench takes "
-                         f"{MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
+        raise XwsatError(too_large(grid.width, grid.height))
     locks = tuple(Lock(slot.cells[0], slot.direction, word) for slot in extract_slots(grid, 2)
                   if slot.name in puzzle.locked
                   and EMPTY not in (word := "".join(grid.cell(c) for c in slot.cells)))

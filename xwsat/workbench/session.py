@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from xwsat.candidates import ranked
-from xwsat.errors import XwsatError
+from xwsat.errors import GridTooLarge, XwsatError
 from xwsat.formats import puzzle_from_bytes, render_puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.insight import insight_of
@@ -30,7 +30,7 @@ from xwsat.problem import Built, build_problem
 from xwsat.words import EMBEDDED, WordList, normalize_word
 from xwsat.workbench import searches
 from xwsat.workbench.dictionaries import Dictionaries
-from xwsat.workbench.document import Document, blank, from_puzzle, reduce, slot_named
+from xwsat.workbench.document import Document, blank, from_puzzle, reduce, slot_named, too_large
 from xwsat.workbench.jobs import Job, Jobs, Send
 
 SAVE_FORMATS = {"ipuz": "application/json", "puz": "application/octet-stream",
@@ -165,7 +165,11 @@ class Session:
         """Open an uploaded puzzle file as a new, undoable state."""
         if len(data) > MAX_PUZZLE_BYTES:
             raise XwsatError(f"{name}: larger than {MAX_PUZZLE_BYTES >> 20} MiB; not a puzzle")
-        doc = from_puzzle(puzzle_from_bytes(data, Path(name).name))
+        try:
+            puzzle = puzzle_from_bytes(data, Path(name).name)
+        except GridTooLarge as error:  # said with the workbench's own limit
+            raise XwsatError(too_large(error.width, error.height)) from None
+        doc = from_puzzle(puzzle)
         words = self.words()
         fitted = doc.grid.map_letters(lambda ch: ch if ch in words.alphabet.letters else
                                       normalize_word(ch, fold_accents=True))
