@@ -103,6 +103,9 @@ def test_saved_puz_reads_back_with_its_clues_and_credits(session):
     assert back.clues["1A"] == "Feline"
     with pytest.raises(XwsatError):
         session.save("exe")
+    for title, stem in (("Puzzle ★ 1", "Puzzle 1"), ("a/b: c?", "a b c"), ("★", "puzzle")):
+        session.dispatch({"type": "meta", "field": "title", "value": title})
+        assert session.save("txt")[1] == f"{stem}.txt"
 
 
 def test_an_opened_file_with_letters_the_list_lacks_is_refused(session):

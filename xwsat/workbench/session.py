@@ -400,7 +400,8 @@ class Session:
         if fmt not in SAVE_FORMATS:
             raise XwsatError(f"save as one of {', '.join(SAVE_FORMATS)}")
         doc = self.doc
-        stem = "".join(ch for ch in doc.title if ch.isalnum() or ch in " -_").strip() or "puzzle"
+        kept = "".join(ch if ch.isalnum() or ch in "-_" else " " for ch in doc.title)
+        stem = " ".join(kept.split()) or "puzzle"  # "Puzzle ★ 1" -> "Puzzle 1"
         name = f"{stem}.{fmt}"
         lang = self.dictionary if self.dictionary in ("ru", "es") else "en"
         puzzle = doc.puzzle()
