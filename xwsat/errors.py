@@ -14,3 +14,12 @@ class GridTooLarge(XwsatError):
     def __init__(self, message: str, width: int, height: int) -> None:
         super().__init__(message)
         self.width, self.height = width, height
+
+
+class ScoreOutOfRange(XwsatError):
+    """A list's score outside the scale it is read on; the command line's message names its
+    ``--dict FILE:LOW-HIGH`` remedy, and ``bare`` is the fact alone, for the workbench."""
+
+    def __init__(self, message: str, bare: str) -> None:
+        super().__init__(message)
+        self.bare = bare

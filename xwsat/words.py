@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from xwsat import wordcache
-from xwsat.errors import XwsatError
+from xwsat.errors import ScoreOutOfRange, XwsatError
 from xwsat.word_list import Alphabet, WordList
 
 MAX_WORDS = 5_000_000
@@ -179,8 +179,9 @@ def _parse_score(text: str, where: str, scale: tuple[int, int] | None = None) ->
     except ValueError:
         raise XwsatError(f"{where}: score {text!r} is not a number") from None
     if not low <= value <= high:
+        bare = f"{where}: score {text} is outside {low}-{high}"
         hint = "" if scale else " (give the list's scale, e.g. --dict FILE:0-50)"
-        raise XwsatError(f"{where}: score {text} is outside {low}-{high}{hint}")
+        raise ScoreOutOfRange(bare + hint, bare)
     return round((value - low) * 100 / (high - low))
 
 

@@ -172,6 +172,14 @@ def test_an_upload_that_unpacks_past_the_cap_is_refused():
         Dictionaries().add_upload(bomb, "bomb.txt.gz")
 
 
+def test_an_upload_scored_past_100_is_refused_without_a_command_line_remedy():
+    with pytest.raises(XwsatError) as refused:
+        Dictionaries().add_upload(b"CAT;500\nDOG;20\n", "big.txt")
+    said = str(refused.value)
+    assert said.startswith("big.txt: line 1: score 500 is outside 0-100; the workbench reads")
+    assert "--dict" not in said
+
+
 def test_a_kept_document_is_restored_and_checked_as_an_edit(session):
     session.dispatch({"type": "new", "width": 5, "height": 5})
     session.dispatch({"type": "lock", "slot": "1A", "word": "QZXJV"})

@@ -13,7 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from xwsat.errors import XwsatError
+from xwsat.errors import ScoreOutOfRange, XwsatError
 from xwsat.lock import with_words
 from xwsat.words import EMBEDDED, WordList, load_words, words_from_bytes
 
@@ -37,7 +37,11 @@ class Dictionaries:
         if len(raw) > MAX_UPLOAD_BYTES:
             raise XwsatError(f"{name}: larger than {MAX_UPLOAD_BYTES >> 20} MiB")
         key = "upload:" + hashlib.blake2b(raw, digest_size=12).hexdigest()
-        words = words_from_bytes(raw, name, most=MAX_UPLOAD_BYTES)  # a bad file: said now
+        try:
+            words = words_from_bytes(raw, name, most=MAX_UPLOAD_BYTES)  # a bad file: said now
+        except ScoreOutOfRange as error:  # the page reads scores on 0-100 only
+            raise XwsatError(f"{error.bare}; the workbench reads scores from 0 to 100, so "
+                             "put the list's scores on that scale") from None
         if len(words) > MAX_UPLOAD_WORDS:
             raise XwsatError(f"{name}: {len(words):,} words; the workbench takes up to "
                              f"{MAX_UPLOAD_WORDS:,}")
