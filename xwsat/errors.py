@@ -1,4 +1,5 @@
-"""The one domain exception: bad input or impossible options, reported as one line, exit 2."""
+"""The domain exception: bad input or impossible options, reported as one line, exit 2. Its
+subclasses carry what a front end with limits of its own (the workbench) needs to say it its way."""
 
 from __future__ import annotations
 
