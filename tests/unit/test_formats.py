@@ -239,6 +239,35 @@ def test_json_keeps_the_shortest_entry_length(tmp_path):
     assert json.loads(again.read_text(encoding="utf-8"))["entries"][0]["clue"] == "Feline"
 
 
+def test_ipuz_keeps_its_clues_on_the_entries_it_numbered(tmp_path):
+    # ipuz has no field for the shortest entry: its cell numbers say it; read at 2 letters,
+    # PETTY's clue went to a 2-letter run and PETTY was left unclued
+    grid, solution = parse_grid(".....\n..#..\n.....\n"), parse_grid("HADES\nAB#EA\nPETTY\n")
+    p = Puzzle(grid, solution, {"1A": "Underworld", "5A": "Small-minded"}, "T", min_length=3)
+    first = write(tmp_path / "x.ipuz", render_puzzle(p, "x.ipuz"))
+    back = read_puzzle(first)
+    assert back.min_length == 3 and back.clues == p.clues
+    assert [s.name for s in back.slots] == ["1A", "5A", "1D", "2D", "3D", "4D"]
+    page = tmp_path / "x.html"
+    assert runner.invoke(app, ["convert", str(first), str(page)]).exit_code == 0
+    for name, command in (("x.puz", "convert"), ("y.puz", "fill")):  # no .puz form: said first
+        out = tmp_path / name
+        args = [command, str(first), str(out)] if command == "convert" else \
+            [command, str(first), "--out", str(out)]
+        said = runner.invoke(app, args)
+        assert said.exit_code == 2 and f"{out}: .puz clues every run of 2" in said.output
+        assert not out.exists()
+
+
+def test_fill_and_info_take_the_shortest_entry_from_the_file(tmp_path):
+    grid = tmp_path / "g.json"
+    grid.write_text(render_puzzle(Puzzle(parse_grid("...\n..#\n"), min_length=3), "g.json"))
+    info = runner.invoke(app, ["info", str(grid), "--json"])
+    assert [s["name"] for s in json.loads(info.stdout)["slots"]] == ["1A"], info.output
+    given = runner.invoke(app, ["info", str(grid), "--json", "--min-length", "2"])
+    assert len(json.loads(given.stdout)["slots"]) == 4  # the command line wins
+
+
 def test_a_solvers_wrong_letter_in_a_puz_is_not_a_given(tmp_path):
     import puz
 

@@ -47,7 +47,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
-from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
+from xwsat.formats.across_lite import lost_text_note, refuse_short_runs, refuse_wide_letters
 from xwsat.formats.html import unchecked_note
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
@@ -125,6 +125,10 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
     refuse_wide_letters(out, "".join(placed.values()))  # a locked word may bring its own
     _note_foreign_letters(grid, placed, known, min_length)
     if out is not None and out.suffix.lower() == ".puz":
+        try:
+            refuse_short_runs(grid, min_length)
+        except XwsatError as error:
+            raise XwsatError(f"{out}: {error}") from None
         covered = {cell for slot in extract_slots(grid, min_length) for cell in slot.cells}
         bare = [i for i in range(grid.height * grid.width)
                 if grid.is_white(i) and i not in covered and grid.cell(i) == EMPTY]

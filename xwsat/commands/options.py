@@ -42,7 +42,9 @@ TimeOpt = Annotated[float, typer.Option(
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
 RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
 ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
-LengthOpt = Annotated[int, typer.Option("--min-length", help="Shortest run that is a slot.")]
+LengthOpt = Annotated[int, typer.Option(
+    "--min-length", help="Shortest run that is a slot [default: the puzzle file's (xwsat's .json "
+    "and .ipuz keep it), else 2].", show_default=False)]
 MemoryOpt = Annotated[int, typer.Option(
     "--memory-limit", help="MiB for all of the command's processes together (0 = none).")]
 AlphabetOpt = Annotated[str | None, typer.Option(
@@ -174,6 +176,21 @@ class Search:
 
 
 GROUPS = (Words, Rules, Search)
+FROM_FILE = {"min_length"}  # options a puzzle file may set; given on the command line, they win
+
+
+def file_min_length(grid: object) -> int:
+    """The shortest slot a puzzle file says it was made with (xwsat's .json and .ipuz say
+    it), else 2; a file that cannot be read is left for the command to refuse in its words."""
+    default = Rules().min_length
+    if not isinstance(grid, Path) or grid.suffix.lower() not in (".json", ".ipuz"):
+        return default
+    from xwsat.formats import read_puzzle
+
+    try:
+        return read_puzzle(grid).min_length
+    except (XwsatError, OSError):
+        return default
 
 
 def grouped(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -188,13 +205,16 @@ def grouped(func: Callable[..., Any]) -> Callable[..., Any]:
             groups[param.name] = group
             hints = typing.get_type_hints(group, include_extras=True)
             params += [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
-                                         default=f.default, annotation=hints[f.name])
+                                         default=None if f.name in FROM_FILE else f.default,
+                                         annotation=hints[f.name])
                        for f in dataclasses.fields(group)]
         else:
             params.append(param.replace(kind=inspect.Parameter.KEYWORD_ONLY))
 
     @functools.wraps(func)
     def command(**kwargs: Any) -> Any:
+        if kwargs.get("min_length", 0) is None:  # not given: the puzzle file's, else 2
+            kwargs["min_length"] = file_min_length(kwargs.get("grid"))
         for name, group in groups.items():
             kwargs[name] = group(**{f.name: kwargs.pop(f.name)
                                     for f in dataclasses.fields(group)})

@@ -137,7 +137,11 @@ def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str = "en") -> str | b
     if ext == ".ipuz":
         return _read_back(write_ipuz(puzzle), ext, puzzle, path)
     if ext == ".puz":
-        return _read_back(write_puz(puzzle), ext, puzzle, path)
+        try:
+            data = write_puz(puzzle)
+        except XwsatError as error:  # said with the file it is about
+            raise XwsatError(f"{path}: {error}") from None
+        return _read_back(data, ext, puzzle, path)
     if ext == ".svg":
         return render_svg(shown, puzzle.numbering(), title=puzzle.title, circles=puzzle.circles)
     if ext == ".html":
@@ -161,7 +165,9 @@ def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) ->
     except XwsatError as exc:
         raise XwsatError(f"{path}: refusing to write a file xwsat cannot read back ({exc})"
                          ) from None
+    entries = [(s.name, s.cells) for s in puzzle.slots]  # the clues' places, not only names
     same = (back.pattern.rows == puzzle.pattern.rows
+            and (ext == ".txt" or [(s.name, s.cells) for s in back.slots] == entries)
             and (back.solution.rows if back.solution else None)
             == (puzzle.solution.rows if puzzle.solution else None)
             and back.circles == puzzle.circles

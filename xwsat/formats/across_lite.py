@@ -15,7 +15,7 @@ from pathlib import Path
 
 from xwsat.errors import XwsatError
 from xwsat.formats.puzzle import Puzzle, make_grid
-from xwsat.grid import BLOCK, EMPTY, check_size
+from xwsat.grid import BLOCK, EMPTY, Grid, check_size, extract_slots
 
 _PUZ_EMPTY = "-"
 
@@ -84,6 +84,7 @@ def write_puz(puzzle: Puzzle) -> bytes:
 
     if puzzle.solution is None or any(EMPTY in row for row in puzzle.solution.rows):
         raise XwsatError(".puz needs a complete solution (every white cell filled)")
+    refuse_short_runs(puzzle.pattern, puzzle.min_length)
     p = puz.Puzzle()
     outside = _wide(puzzle.letters(), p.encoding)
     if outside:
@@ -146,6 +147,16 @@ def fitted_text(text: str, encoding: str = "ISO-8859-1") -> str:
             ch = base if base and _fits(base, encoding) else "?"
         out.append(ch)
     return "".join(out)
+
+
+def refuse_short_runs(pattern: Grid, min_length: int) -> None:
+    """.puz numbers and clues every run of two or more letters: a puzzle made with a longer
+    shortest slot, whose shorter runs are unclued, has no .puz form."""
+    if min_length > 2 and len(extract_slots(pattern, 2)) != len(extract_slots(pattern,
+                                                                              min_length)):
+        raise XwsatError(f".puz clues every run of 2 or more letters, and this grid has runs "
+                         f"shorter than its --min-length {min_length}; write .ipuz or .json "
+                         "instead")
 
 
 def refuse_wide_letters(path: Path | None, letters: Iterable[str]) -> None:

@@ -11,8 +11,8 @@ import re
 from typing import Any
 
 from xwsat.errors import XwsatError
-from xwsat.formats.puzzle import Puzzle, make_grid
-from xwsat.grid import BLOCK, EMPTY, check_size
+from xwsat.formats.puzzle import Puzzle, make_grid, numbering
+from xwsat.grid import BLOCK, EMPTY, Grid, check_size
 
 VERSION = "http://ipuz.org/v2"
 KIND = "http://ipuz.org/crossword#1"
@@ -62,7 +62,7 @@ def read_ipuz(text: str, source: str) -> Puzzle:
     block = data.get("block", "#")
     if len(cells) != height or any(len(row) != width for row in cells):
         raise XwsatError(f"{source}: the puzzle grid is not {width}x{height} as declared")
-    pattern, circles = [], set()
+    pattern, circles, labels = [], set(), {}
     for r, row in enumerate(cells):
         out = []
         for c, cell in enumerate(row):
@@ -73,7 +73,10 @@ def read_ipuz(text: str, source: str) -> Puzzle:
             label = cell.get("cell") if isinstance(cell, dict) else cell
             if cell is None or label == block or str(label) == block:
                 out.append(BLOCK)
-            elif value not in (None, "", 0):
+                continue
+            if isinstance(label, int) and not isinstance(label, bool) and label > 0:
+                labels[r * width + c] = label
+            if value not in (None, "", 0):
                 out.append(_letter(value, source, f"row {r + 1}, column {c + 1}"))
             else:
                 out.append(EMPTY)
@@ -115,10 +118,23 @@ def read_ipuz(text: str, source: str) -> Puzzle:
     dropped = ((f"solution letters on the puzzle's blocks: {on_blocks}, dropped",)
                if on_blocks else ()) + ((f"solution blocks on the puzzle's open cells: {holes}, "
                                          "left empty",) if holes else ())
-    return Puzzle(make_grid(pattern, source), solution, clues,
+    grid = make_grid(pattern, source)
+    return Puzzle(grid, solution, clues,
                   str(data.get("title") or ""), str(data.get("author") or ""),
+                  min_length=_numbered_from(grid, labels),
                   copyright=str(data.get("copyright") or ""), notes=str(data.get("notes") or ""),
                   circles=frozenset(circles), dropped=dropped)
+
+
+def _numbered_from(grid: Grid, labels: dict[int, int]) -> int:
+    """The shortest slot the file's clue numbers were made with: ipuz has no field for it, but
+    a grid numbered with 3-letter slots (2-letter runs unclued) numbers its cells differently,
+    and its clues' numbers follow that numbering. 2 when no standard numbering matches."""
+    if labels:
+        for shortest in (2, *range(3, max(grid.width, grid.height) + 1), 1):
+            if numbering(grid, shortest) == labels:
+                return shortest
+    return 2
 
 
 def _clue(entry: Any) -> tuple[int | None, str]:
