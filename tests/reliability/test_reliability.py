@@ -63,6 +63,17 @@ def test_no_command_writes_over_its_input(files, name, argv, inputs) -> None:
 
 
 @pytest.mark.parametrize("name,argv,inputs", WRITERS, ids=[w[0] for w in WRITERS])
+def test_a_gz_output_name_is_refused_since_nothing_is_written_compressed(files, name, argv,
+                                                                         inputs) -> None:
+    target = files["dir"] / "out.txt.gz"
+    args = [a.format(**{k: str(v) for k, v in files.items()}) for a in argv]
+    result = run(*args, target)
+    assert result.exit_code == 2, result.output  # prove says it writes .txt only
+    assert "writes no compressed files" in result.stderr or name == "prove", result.output
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("name,argv,inputs", WRITERS, ids=[w[0] for w in WRITERS])
 def test_an_existing_file_is_replaced_only_with_force(files, name, argv, inputs) -> None:
     suffix = {"convert": ".ipuz", "encode": ".cnf", "plan-svg": ".svg",
               "explain-svg": ".svg"}.get(name, ".txt")

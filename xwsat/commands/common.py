@@ -187,6 +187,8 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
         if str(path) == "-":  # only ``dict export -o`` and ``encode -o`` take "-" (stdout)
             raise XwsatError("-: this option writes a file; give its name (the answer itself "
                              "goes to standard output)")
+        if path.suffix.lower() == ".gz":  # read gzipped, never written so: the name would lie
+            raise XwsatError(f"{path}: xwsat writes no compressed files; drop the .gz")
         check_writable(path)
         for source in sources:
             if same_file(path, source):
