@@ -68,7 +68,7 @@ class Commands(TyperGroup):
         from xwsat.commands import common
 
         # read before the group hands them to the command (and clears them)
-        given = [*getattr(ctx, "protected_args", ()), *ctx.args]
+        given = [*_command_words(ctx), *ctx.args]
         wants_json = given[0] if given and "--json" in given else None  # the command's name
         common.new_command()
         try:
@@ -103,6 +103,20 @@ class Commands(TyperGroup):
             common.stopped_record(wants_json, "interrupted", "interrupted")
             typer.echo("xwsat: interrupted", err=True)
             raise typer.Exit(ExitCode.UNDECIDED) from None
+
+
+def _command_words(ctx: Any) -> list[str]:
+    """The command's name as typed, which Click keeps apart from its arguments: in
+    ``protected_args`` up to Click 8.1, in ``_protected_args`` since (the public name is
+    deprecated, and gone from some releases)."""
+    for name in ("_protected_args", "protected_args"):
+        try:
+            words = getattr(ctx, name)
+        except AttributeError:
+            continue
+        if words is not None:
+            return list(words)
+    return []
 
 
 def one_line(text: str) -> str:

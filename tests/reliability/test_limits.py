@@ -483,6 +483,15 @@ def test_a_stop_outside_any_stage_still_prints_the_json_record(stop, unfillable,
     assert plain.exit_code == 3 and plain.stdout == ""
 
 
+def test_a_generator_stopped_early_says_undecided_in_its_record(tmp_path) -> None:
+    """generate's records say "undecided" where the solvers' say "unknown"; the stand-in
+    record of a limit that fires before the command's own used to say "unknown" (the command's
+    name was read from where Click no longer keeps it)."""
+    result = run("generate", "--size", "15x15", "-t", "0.01", "--backend", "native", "--json")
+    assert result.exit_code == 3, result.output
+    assert json.loads(result.stdout)["status"] == "undecided"
+
+
 def test_a_stop_after_the_json_record_adds_no_second_record(write, tmp_path,
                                                           monkeypatch) -> None:
     """Ctrl-C while fill writes its --out file, after its record is on stdout: one record."""
