@@ -260,6 +260,29 @@ def restored(saved: Any) -> Document:
     return doc
 
 
+def _clues_follow(before: Document, after: Document) -> Document:
+    """``after`` with each clue moved to its entry's new number: a block renumbers the grid,
+    and a clue is written for an entry, not a number (locks are kept by cell for the same
+    reason). An entry cut in two keeps its clue on the part that holds most of its cells; an
+    entry that is gone takes its clue with it."""
+    if not before.clues or after.rows == before.rows:
+        return after
+    old = {s.name: s for s in extract_slots(before.grid, 2)}
+    new = extract_slots(after.grid, 2)
+    moved: dict[str, str] = {}
+    for name, text in before.clues:
+        slot = old.get(name)
+        if slot is None:
+            continue
+        kept = set(slot.cells)
+        shared = [(len(kept & set(s.cells)), s.name) for s in new
+                  if s.direction == slot.direction and s.name not in moved]
+        most, target = max(shared, default=(0, ""))
+        if most:
+            moved[target] = text
+    return replace(after, clues=tuple(sorted(moved.items())))
+
+
 def reduce(doc: Document, action: dict[str, Any]) -> Document:
     """The document after ``action``; a bad action is an ``XwsatError``, never a change."""
     kind = action.get("type")
@@ -269,9 +292,9 @@ def reduce(doc: Document, action: dict[str, Any]) -> Document:
             raise XwsatError("a new grid needs its width and height")
         return blank(width, height)
     if kind == "block":
-        return _block(doc, action)
+        return _clues_follow(doc, _block(doc, action))
     if kind == "pattern":
-        return _pattern(doc, action.get("rows"))
+        return _clues_follow(doc, _pattern(doc, action.get("rows")))
     if kind == "letter":
         return _letters(doc, {_cell(doc, action): _letter(action.get("letter"))})
     if kind == "letters":
