@@ -27,6 +27,20 @@ def test_a_block_is_mirrored_by_the_chosen_symmetry():
     assert reduce(rotated, {"type": "block", "cell": 1}).rows == doc.rows  # toggles back
 
 
+def test_a_clue_stays_with_its_entry_when_a_block_renumbers_the_grid():
+    doc = reduce(blank(5, 5), {"type": "letters", "cells": {"5": "S", "6": "T", "7": "E",
+                                                            "8": "A", "9": "M"}})
+    doc = reduce(doc, {"type": "clue", "slot": "6A", "text": "Hot vapour"})
+    doc = reduce(doc, {"type": "clue", "slot": "1D", "text": "First down"})
+    doc = reduce(doc, {"type": "block", "cell": 0, "symmetry": "none"})
+    clues = dict(doc.clues)  # STEAM is 5A now; 1D lost its first cell and is 5D's rest
+    assert clues["5A"] == "Hot vapour" and "6A" not in clues
+    assert clues["5D"] == "First down" and len(clues) == 2
+    gone = reduce(blank(3, 3), {"type": "clue", "slot": "4A", "text": "Middle"})
+    gone = reduce(gone, {"type": "block", "cell": 4, "symmetry": "none"})
+    assert dict(gone.clues) == {}  # a 3-letter run cut into two 1-letter runs: no entry
+
+
 def test_bad_actions_are_refused_with_a_sentence_and_change_nothing():
     doc = blank(5, 5)
     for action in ({"type": "letter", "cell": 25, "letter": "A"},
@@ -222,3 +236,38 @@ def test_an_accented_letter_is_read_as_an_opened_file_reads_it(session):
     assert session.doc.locks[0].word == "EBENE"
     with pytest.raises(XwsatError, match="not a letter of the dictionary"):
         session.dispatch({"type": "letter", "cell": 2, "letter": "Ж"})
+
+
+def test_an_autofill_that_proves_no_fill_settles_the_verdict():
+    """The verdict search has a short limit; an autofill that proves the whole grid has no
+    fill (in its longer one) is the verdict, with the entries to blame."""
+    import asyncio
+
+    from xwsat.grid import parse_grid
+    from xwsat.pipeline import FillOptions
+    from xwsat.words import build_wordlist
+    from xwsat.workbench import searches
+
+    words = build_wordlist({"AB": (50, None), "CD": (50, None)})
+    grid = parse_grid("..\n..\n")
+    answer = searches.autofill(grid, words, FillOptions("mac", 10.0), 0.0, explain_s=5.0)
+    assert answer["status"] == "unfillable" and answer["core"], answer
+    sent = []
+
+    async def keep(message):
+        sent.append(message)
+
+    made = Session(Dictionaries(), keep, Limits(), "en")
+    try:
+        message = {"type": "job", "kind": "autofill", "rev": made.rev, "final": True,
+                   "result": answer, "region": None, "whole": True}
+        asyncio.run(made._job_message(message))
+        assert made.verdict == "unfillable"
+        decided = [m for m in sent if m["kind"] == "decide"]
+        assert decided and decided[0]["result"]["status"] == "unfillable"
+        assert decided[0]["result"]["core"] == answer["core"]
+        made.verdict = None  # a selection's autofill, or one with words banned: not the verdict
+        asyncio.run(made._job_message({**message, "whole": False}))
+        assert made.verdict is None
+    finally:
+        made.close()

@@ -70,6 +70,19 @@ def test_two_pages_editing_at_once_do_not_see_each_other(server):
         assert response.text.splitlines()[0].startswith(".Z")
 
 
+def test_a_state_says_up_to_which_message_of_the_page_it_holds(server):
+    """The page shows its own letters at once and drops them once a state holds them."""
+    address, _ = server
+    with socket_of(address) as ws:
+        assert next_of(ws, "state")["acked"] == 0
+        ws.send(json.dumps({"type": "action", "seq": 7,
+                            "action": {"type": "letter", "cell": 0, "letter": "Q"}}))
+        assert next_of(ws, "state")["acked"] == 7
+        ws.send(json.dumps({"type": "action", "seq": 8,
+                            "action": {"type": "letter", "cell": 0, "letter": "1"}}))
+        assert next_of(ws, "error")["acked"] == 8  # refused: the page takes its letter back
+
+
 def test_bad_messages_get_one_sentence_and_the_page_goes_on(server):
     address, _ = server
     with socket_of(address) as ws:

@@ -216,9 +216,12 @@ async def _handle(session: Session, text: str, send: Any) -> bool:
             raise XwsatError("not a JSON message") from None
         if not isinstance(message, dict):
             raise XwsatError("not a JSON object")
+        seq = message.get("seq")
+        if isinstance(seq, int):  # the page's count of its messages: "done up to here"
+            session.acked = seq
         return await _act(session, message, send)
     except XwsatError as exc:
-        await send({"type": "error", "message": str(exc)})
+        await send({"type": "error", "message": str(exc), "acked": session.acked})
     except Exception as exc:  # a bug: logged, one line to the page, the page goes on
         log.exception("workbench message failed")
         await send({"type": "error", "message": f"internal error: {type(exc).__name__}"})

@@ -72,8 +72,8 @@ def _fill_answer(built: Built, reached: quality.Reached, improving: bool) -> dic
                         for n, w, s in quality.weakest(built, fill)]}
 
 
-def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
-             ) -> dict[str, Any]:
+def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float,
+             explain_s: float = 0.0) -> dict[str, Any]:
     """A first verified fill as fast as the search finds it, then better ones while
     ``improve_s`` lasts (the ladder: the highest score level, then the fewest entries at it);
     every fill reported is verified (``fill_grid``, the ladder's searches, ``check_fill``)."""
@@ -95,6 +95,9 @@ def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
         answer = {"status": VERDICT[outcome.status], "method": outcome.method}
         if outcome.evidence is not None:
             answer["why"] = f"{outcome.evidence.method}: {outcome.evidence.detail}"
+            if explain_s > 0 and outcome.status is Status.UNFILLABLE:  # the grid's verdict too
+                guard.report_partial(dict(answer))
+                answer.update(core_of(result.built, explain_s))
         elif outcome.status is Status.UNKNOWN:
             answer["why"] = f"no fill found within {options.time_limit:.0f} s"
         return answer

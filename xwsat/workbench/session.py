@@ -81,6 +81,8 @@ class Session:
         self.folder = Path(tempfile.mkdtemp(prefix="xwsat-workbench-"))
         self.certificate: bytes | None = None
         self.verdict: str | None = None  # the background search's word on this revision
+        self.explained = False  # an "unfillable" verdict came with its entries to blame
+        self.acked = 0  # the page's last message handled (its own edits shown ahead of ours)
         self.buildable = False  # the last view built the grid's problem (else: said there)
 
     # --- the document --------------------------------------------------------------------
@@ -129,6 +131,7 @@ class Session:
     def _changed(self, keep_suggestion: bool = False) -> None:
         self.rev += 1
         self.verdict = None
+        self.explained = False
         self.certificate = None
         if not keep_suggestion:
             self.suggestion = None
@@ -215,7 +218,7 @@ class Session:
         doc = self.doc
         words = self.words()
         state: dict[str, Any] = {
-            "type": "state", "rev": self.rev, "session": self.id,
+            "type": "state", "rev": self.rev, "session": self.id, "acked": self.acked,
             "doc": {"rows": list(doc.rows), "clues": doc.clue_map, "title": doc.title,
                     "author": doc.author, "copyright": doc.copyright, "notes": doc.notes,
                     "locks": [{"word": lock.word, "cells": list(cells)}
@@ -269,7 +272,7 @@ class Session:
         if not self.buildable:
             return []
         jobs = []
-        if self.verdict is None:
+        if self.verdict is None or self._unexplained():
             jobs.append(Job("decide", self.rev, searches.decide,
                             (self.doc.grid, self.words(), self.options(self.limits.decide_s),
                              self.limits.explain_s),
@@ -277,6 +280,11 @@ class Session:
         if self.selected and self.verdict != "unfillable":
             jobs.append(self._candidates_job(self.selected))
         return jobs
+
+    def _unexplained(self) -> bool:
+        """An "unfillable" verdict still without its entries to blame: the search that was
+        looking for them was stopped (by an autofill, say), so it is run again."""
+        return self.verdict == "unfillable" and not self.explained
 
     def start_autofill(self, job: Job) -> None:
         """Run ``job`` (``autofill``), then what it interrupted: the verdict and candidate
@@ -323,11 +331,15 @@ class Session:
                                       pattern)
             words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
         build_problem(grid, words)  # bad input said now, not by the child
+        whole = not region and not self.banned  # its "no fill" is the grid's verdict
         words = without_words(words, self.banned)
         self.suggestion = None
+        explain_s = self.limits.explain_s if whole else 0.0
         return Job("autofill", self.rev, searches.autofill,
-                   (grid, words, self.options(self.limits.autofill_s), self.limits.improve_s),
-                   self.limits.autofill_s + self.limits.improve_s + 2.0, {"region": region})
+                   (grid, words, self.options(self.limits.autofill_s), self.limits.improve_s,
+                    explain_s),
+                   self.limits.autofill_s + self.limits.improve_s + explain_s + 2.0,
+                   {"region": region, "whole": whole})
 
     def suggest_patterns(self, count: int = 3) -> Job:
         """The search for block patterns around the grid's letters (its theme entries) by
@@ -373,6 +385,7 @@ class Session:
         result = message.get("result") or {}
         if message["kind"] == "decide":
             self.verdict = result.get("status")
+            self.explained = message["final"] and "core" in result
             if self.verdict == "unfillable":
                 self.jobs.queue = [j for j in self.jobs.queue if j.kind != "candidates"]
                 if self.selected:
@@ -388,6 +401,18 @@ class Session:
                                  "final": True, "result": {
                                      "status": "fillable", "method": "autofill",
                                      "seconds": result.get("first_s")}})
+        if (message["kind"] == "autofill" and message.get("whole")
+                and result.get("status") == "unfillable"
+                and (self.verdict in (None, "unknown") or self._unexplained())):
+            # the autofill proved the grid has no fill (its limit is longer than the verdict
+            # search's): that is the verdict, with the entries to blame once they are found
+            if message["final"]:
+                self.verdict, self.explained = "unfillable", "core" in result
+                self.jobs.queue = [j for j in self.jobs.queue if j.kind not in ("decide",
+                                                                               "candidates")]
+            await self.send({"type": "job", "kind": "decide", "rev": self.rev,
+                             "final": message["final"], "result": {
+                                 **result, "method": "autofill"}})
         if message["kind"] == "certificate" and message["final"] and result.get("directory"):
             self.certificate = _zipped(Path(result["directory"]))
             result = {k: v for k, v in result.items() if k != "directory"}
