@@ -206,3 +206,41 @@ def test_autofill_says_why_the_fill_is_not_at_the_level_above(page, tmp_path):
     assert "proven the highest level" in status
     assert f"Why not {why['level']}: these {len(why['slots'])} entries cannot all score" in status
     assert page.locator("#grid .core-cell").count() == len(why["cells"]) > 0
+
+
+def test_fast_typing_and_backspace_keep_the_letters_as_typed(page):
+    """Backspace right after a letter sees it, before the server's state comes back."""
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.keyboard.type("HELLO", delay=20)
+    for _ in range(2):
+        page.keyboard.press("Backspace", delay=20)
+    page.keyboard.type("P!", delay=20)
+    page.wait_for_function("window.xwsat.view.doc.rows[0] === 'HELP.'")
+
+
+def test_a_double_click_toggles_a_block(page):
+    new_grid(page, 5, 5)
+    page.dblclick("#grid [data-cell='6']")
+    page.wait_for_function("window.xwsat.view.doc.rows[1][1] === '#'")
+
+
+def test_each_tab_keeps_its_own_grid(page):
+    """A second tab opens blank, not on the first one's grid, and a reload gives each tab its
+    own grid back (they used to share one kept grid, the last writer winning)."""
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.keyboard.type("ALPHA", delay=20)
+    page.wait_for_function("window.xwsat.view.doc.rows[0] === 'ALPHA'")
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.wait_for_function("window.xwsat && window.xwsat.view")
+    assert rows(other)[0] == "." * 15
+    new_grid(other, 7, 7)
+    click_cell(other, 0)
+    other.keyboard.type("BRAVO", delay=20)
+    other.wait_for_function("window.xwsat.view.doc.rows[0] === 'BRAVO..'")
+    page.reload()
+    page.wait_for_function("window.xwsat && window.xwsat.view && "
+                           "window.xwsat.view.doc.rows[0] === 'ALPHA'")
+    other.close()

@@ -13,8 +13,34 @@ export function cellSize(width, height) {
 }
 
 // The slot through a cell in a direction, from the insight's slot list.
+// The insight's slots; when the server could not build them (letters the chosen list lacks),
+// the runs of two or more white cells, so typing and Tab still move along the entries.
+export function slotsOf(view) {
+  if (view.insight.slots && view.insight.slots.length) return view.insight.slots;
+  const rows = view.doc.rows, h = rows.length, w = rows[0].length;
+  const white = (r, c) => r >= 0 && c >= 0 && r < h && c < w && rows[r][c] !== "#";
+  const runs = { A: [], D: [] };
+  let number = 0;
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      if (!white(r, c)) continue;
+      const across = !white(r, c - 1) && white(r, c + 1), down = !white(r - 1, c) && white(r + 1, c);
+      if (!across && !down) continue;
+      number += 1;
+      for (const [dir, go, dr, dc] of [["A", across, 0, 1], ["D", down, 1, 0]]) {
+        if (!go) continue;
+        const cells = [];
+        for (let rr = r, cc = c; white(rr, cc); rr += dr, cc += dc) cells.push(rr * w + cc);
+        const pattern = cells.map((x) => rows[Math.floor(x / w)][x % w]).join("");
+        runs[dir].push({ name: `${number}${dir}`, cells, pattern });
+      }
+    }
+  }
+  return [...runs.A, ...runs.D];
+}
+
 export function slotAt(view, cell, dir) {
-  const slots = view.insight.slots || [];
+  const slots = slotsOf(view);
   return slots.find((s) => s.name.endsWith(dir) && s.cells.includes(cell)) || null;
 }
 

@@ -1,17 +1,29 @@
 // The page: one WebSocket to the server, which owns the document (its reducer and undo) and
 // computes everything shown; here only the cursor, the selection and drawing live.
-import { drawGrid, slotAt, cellSize } from "./grid.js";
+import { drawGrid, slotAt, slotsOf, cellSize } from "./grid.js";
 import { drawEntry, drawCandidates, drawStats, drawClues } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = { cell: null, dir: "A", region: null, dragFrom: null, suggestion: null, core: [],
   candidates: null, selectedSlot: null, autofill: null, decide: null };
 let view = null;
+let serverRows = null; // the grid as the server last sent it (the page shows its own edits at once)
 let socket = null;
 let selectTimer = null;
 
+let offline = false;
+
+let sent = 0; // messages sent; the server says up to which one it has handled ("acked")
+let pending = []; // letters typed and shown, not yet in a state from the server
+
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    message.seq = ++sent;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  say("The server is not running: nothing was changed. Your grid is kept in this browser and comes back when the server runs again.");
+  return false;
 }
 const act = (action) => send({ type: "action", action });
 
@@ -24,21 +36,60 @@ function say(text, notice = false) {
   if (text) { clearTimeout(say.timer); say.timer = setTimeout(() => { box.hidden = true; }, 6000); }
 }
 
+// A server that stops leaves the page offline (every edit refused, said once per try); the
+// page tries again every few seconds, and a new server restores the grid this tab kept.
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  socket.onopen = () => { if (offline) { offline = false; restoring = null; say(""); } };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => setVerdict("unknown", "offline", "The server stopped; reload when it runs again.");
+  socket.onclose = () => {
+    if (!offline && view) { offline = true; ui.autofill = null; ui.autofillSent = false; ui.patterns = null; render(); }
+    offline = true;
+    setTimeout(connect, 3000);
+  };
 }
 
 // The document is also kept in the browser, so a reload or a restarted server loses nothing:
 // a new page whose grid is still the blank one asks the server to restore the kept one.
-const KEPT = "xwsat-document";
+// Each tab keeps its own grid (a tab's id lives in sessionStorage, which a reload keeps and a
+// new tab does not), so two tabs never write over each other's. A new tab takes the latest
+// grid of a tab that is gone (closed, or the browser restarted), never one still open.
+const KEPT = "xwsat-document:";
+const ALIVE = "xwsat-alive:";
+const GONE_MS = 8000; // a tab that has not said it is alive for this long is gone
 let restoring = null; // null: not yet decided for this page; then true or false
+const tab = sessionStorage.getItem("xwsat-tab") || Math.random().toString(36).slice(2, 12);
+sessionStorage.setItem("xwsat-tab", tab);
+
+function stored(key) {
+  try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return null; }
+}
+
+function heartbeat() {
+  try { localStorage.setItem(ALIVE + tab, String(Date.now())); } catch { /* storage off */ }
+}
 
 function keptDocument() {
-  try { return JSON.parse(localStorage.getItem(KEPT) || "null"); } catch { return null; }
+  const own = stored(KEPT + tab);
+  if (own) return own;
+  let best = null, bestKey = null;
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const owner = key && key.startsWith(KEPT) ? key.slice(KEPT.length) : null;
+    if (key !== "xwsat-document" && owner === null) continue; // the one key of earlier pages too
+    if (owner && Date.now() - Number(localStorage.getItem(ALIVE + owner) || 0) < GONE_MS) continue;
+    const doc = stored(key);
+    if (doc && (!best || (doc.saved || 0) > (best.saved || 0))) { best = doc; bestKey = key; }
+  }
+  if (bestKey) { // adopted: this tab owns it now
+    localStorage.removeItem(bestKey);
+    if (bestKey.startsWith(KEPT)) localStorage.removeItem(ALIVE + bestKey.slice(KEPT.length));
+  }
+  return best;
 }
+heartbeat();
+setInterval(heartbeat, 2000);
 
 function isBlank(doc) {
   return doc.rows.every((row) => /^\.*$/.test(row)) && !doc.locks.length
@@ -62,15 +113,17 @@ function keep(msg) {
   if (restoring && msg.rev === 0) return; // the blank page before the restore: keep the old one
   restoring = false;
   try {
-    localStorage.setItem(KEPT, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary }));
+    localStorage.setItem(KEPT + tab, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary, saved: Date.now() }));
   } catch { /* storage full or off: the server still holds the page's document */ }
 }
 
 function receive(msg) {
   if (msg.type === "state") {
+    serverRows = msg.doc.rows;
     keep(msg);
     const fresh = !view || view.rev !== msg.rev;
     view = msg;
+    ahead(msg.acked);
     if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
     // an edit stops the server's autofill: a search in progress is gone, an improving fill stays
     if (fresh && ui.autofill && !ui.autofillSent) {
@@ -86,7 +139,9 @@ function receive(msg) {
     if (!view || msg.rev !== view.rev) return; // an answer for a grid that is gone
     onJob(msg);
   } else if (msg.type === "error") {
+    if (view && serverRows) { view.doc = { ...view.doc, rows: serverRows }; ahead(msg.acked ?? sent); } // a refused letter is not shown as typed
     if (ui.autofillSent) { ui.autofillSent = false; ui.autofill = null; } // refused: no search runs
+    if (ui.patterns && !ui.patterns.final) ui.patterns = null; // a refused pattern search is not running
     if (view) $("min-score").value = view.dictionary.min_score; // a refused score shows the one in use
     say(msg.message);
     render();
@@ -124,6 +179,7 @@ function setVerdict(kind, badge, why) {
 }
 
 function renderVerdict() {
+  if (offline) return setVerdict("unknown", "Offline", "The server stopped: edits are refused until it runs again (the page reconnects by itself).");
   const ins = view.insight;
   if (ins.error) return setVerdict("unknown", "Check the grid", ins.error);
   if (ins.unfillable) {
@@ -241,6 +297,30 @@ function reselect(force) {
   selectTimer = setTimeout(() => send({ type: "select", slot: name }), force ? 0 : 80);
 }
 
+// An edit shown at once, before the server's state comes back with it, so the keys that
+// follow (Backspace after a letter) see the grid as typed; the server's next state replaces it.
+function typed(cell, letter) {
+  const w = width(), r = Math.floor(cell / w), c = cell % w;
+  const rows = [...view.doc.rows];
+  rows[r] = rows[r].slice(0, c) + (letter || ".") + rows[r].slice(c + 1);
+  view.doc = { ...view.doc, rows };
+}
+
+function setLetter(cell, letter) {
+  const message = { type: "action", action: { type: "letter", cell, letter } };
+  if (!send(message)) return;
+  pending.push({ seq: message.seq, cell, letter });
+  typed(cell, letter);
+}
+
+// The server's grid plus the letters typed after the last message it has handled (a state
+// for earlier edits must not take back a letter typed since).
+function ahead(acked) {
+  pending = pending.filter((p) => p.seq > acked);
+  const size = view.doc.rows.length * view.doc.rows[0].length;
+  for (const p of pending) if (p.cell < size) typed(p.cell, p.letter);
+}
+
 function width() { return view.doc.rows[0].length; }
 function height() { return view.doc.rows.length; }
 function charAt(cell) { return view.doc.rows[Math.floor(cell / width())][cell % width()]; }
@@ -272,7 +352,7 @@ function advance(back) {
 }
 
 function nextSlot(back) {
-  const slots = view.insight.slots || [];
+  const slots = slotsOf(view);
   if (!slots.length) return;
   const current = slotAt(view, ui.cell ?? -1, ui.dir);
   let index = current ? slots.indexOf(current) : -1;
@@ -324,15 +404,16 @@ function onKey(event) {
   }
   if (key === "Backspace" || key === "Delete") {
     event.preventDefault();
-    if (charAt(ui.cell) !== "#" && charAt(ui.cell) !== "." ) act({ type: "letter", cell: ui.cell, letter: "" });
-    else if (key === "Backspace") { advance(true); if (charAt(ui.cell) !== ".") act({ type: "letter", cell: ui.cell, letter: "" }); render(); }
+    if (charAt(ui.cell) !== "#" && charAt(ui.cell) !== ".") setLetter(ui.cell, "");
+    else if (key === "Backspace") { advance(true); if (charAt(ui.cell) !== ".") setLetter(ui.cell, ""); }
+    render();
     return;
   }
   if (key.length === 1 && /\p{L}/u.test(key)) {
     event.preventDefault();
     if (charAt(ui.cell) === "#") return;
     if (view.doc.locks.some((l) => l.cells.includes(ui.cell))) { say("That cell is in a locked entry; unlock it first."); return; }
-    act({ type: "letter", cell: ui.cell, letter: key.toUpperCase() });
+    setLetter(ui.cell, key.toUpperCase());
     advance(false);
     render();
   }
@@ -358,6 +439,13 @@ function wireGrid() {
     if (event.shiftKey && ui.cell !== null) { ui.region = regionOf(ui.cell, cell); render(); return; }
     ui.dragFrom = cell;
     ui.region = null;
+    const now = Date.now();
+    if (ui.lastDown && ui.lastDown.cell === cell && now - ui.lastDown.at < 400) { // a double click
+      ui.lastDown = null;
+      act({ type: "block", cell });
+      return;
+    }
+    ui.lastDown = { cell, at: now };
     if (cell === ui.cell) { ui.dir = ui.dir === "A" ? "D" : "A"; render(); reselect(false); }
     else moveTo(cell);
   });
@@ -367,16 +455,15 @@ function wireGrid() {
     if (cell !== null && cell !== ui.dragFrom) { ui.region = regionOf(ui.dragFrom, cell); render(); }
   });
   window.addEventListener("mouseup", () => { ui.dragFrom = null; });
-  svg.addEventListener("dblclick", (event) => {
-    const cell = cellOf(event);
-    if (cell !== null) act({ type: "block", cell });
-  });
 }
+
+const UNREACHABLE = "The server is not running; try again when it runs.";
 
 async function upload(path, file) {
   if (!view) return;
   const response = await fetch(`/api/${view.session}/${path}?name=${encodeURIComponent(file.name)}`,
-    { method: "POST", body: file });
+    { method: "POST", body: file }).catch(() => null);
+  if (!response) { say(UNREACHABLE); return; }
   if (!response.ok) {
     const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
     say(body.error);
@@ -384,7 +471,8 @@ async function upload(path, file) {
 }
 
 async function download(url) {
-  const response = await fetch(url);
+  const response = await fetch(url).catch(() => null);
+  if (!response) { say(UNREACHABLE); return; }
   if (!response.ok) {
     const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
     say(body.error);
@@ -412,15 +500,15 @@ function wireControls() {
   $("dictionary").onchange = (e) => send({ type: "dictionary", name: e.target.value === "upload" ? ui.upload : e.target.value, min_score: Number($("min-score").value) });
   $("min-score").onchange = (e) => send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) });
   const autofill = (region, another) => {
+    if (!send({ type: "autofill", region, another })) return;
     ui.lastRegion = region; ui.autofill = { status: "searching" }; ui.autofillSent = true; render();
-    send({ type: "autofill", region, another });
   };
   $("fill-all").onclick = () => autofill(null, false);
   $("fill-region").onclick = () => {
     if (!ui.region) { say("Drag over the grid (or Shift+click) to select a rectangle first.", true); return; }
     autofill(ui.region, false);
   };
-  $("suggest").onclick = () => { ui.patterns = { status: "searching" }; render(); send({ type: "patterns" }); };
+  $("suggest").onclick = () => { if (send({ type: "patterns" })) { ui.patterns = { status: "searching" }; render(); } };
   $("accept-all").onclick = () => send({ type: "accept", slot: null });
   $("accept-one").onclick = () => send({ type: "accept", slot: ui.selectedSlot });
   $("reject").onclick = () => { ui.stopped = !ui.suggestion; ui.suggestion = null; send({ type: "reject" }); };

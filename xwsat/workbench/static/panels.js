@@ -30,7 +30,8 @@ export function drawEntry(box, view, slot, act) {
   const dead = (view.insight.dead || {})[slot.name];
   box.append(h("div", { class: "title" }, `${slot.name} · ${slot.cells.length} letters `,
     h("span", { class: "pattern" }, slot.pattern)));
-  const count = slot.pattern.includes(".")
+  const count = slot.candidates === undefined ? "words not counted: the grid cannot be checked (see the verdict)"
+    : slot.pattern.includes(".")
     ? `${slot.candidates.toLocaleString()} words fit after arc consistency (${slot.matching.toLocaleString()} match its letters)`
     : (dead ? "" : "complete");
   box.append(h("div", { class: dead ? "dead" : "muted", id: "entry-info" }, dead || count));
