@@ -48,6 +48,18 @@ def test_certificate_is_written_and_checked(tmp_path, make_words, method, case) 
     assert verdict == "verified" and any(line.startswith("VERIFIED") for line in lines), lines
 
 
+@pytest.mark.parametrize("solver", ["maplecm", "glucose4", "lingeling"])
+def test_every_proof_solver_offered_gives_a_checked_certificate(tmp_path, make_words,
+                                                                 solver) -> None:
+    """MapleCM's proof stops before the empty clause: the certificate adds it (a step the
+    checker verifies like any other) instead of being refused."""
+    from xwsat.evidence.producers import CdclProducer
+
+    built = built_of(make_words, AC_UNFILLABLE)
+    run = certify(built, tmp_path / "cert", "grid.txt", 30, proof=CdclProducer(solver))
+    assert run.outcome.status is Status.UNFILLABLE and run.checked is True, run.outcome.message
+
+
 def test_python_checker_agrees_with_native(tmp_path, make_words) -> None:
     built = built_of(make_words, SQUARE_REPEATS)
     certify(built, tmp_path / "cert", "grid.txt", 30, engine="python")

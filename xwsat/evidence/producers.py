@@ -110,6 +110,10 @@ class CdclProducer:
                 return ProofRun(Status.FILLED, cnf.decode(problem, model[model > 0]), 0, stats,
                                 times)
             lines = solver.get_proof()
+        if not lines or lines[-1].strip() != "0":
+            # MapleCM ends its proof at the last learnt clause, without the empty clause; the
+            # checker derives it from the rest by unit propagation or refuses the proof
+            lines = [*lines, "0"]
         with open(proof_path, "w", encoding="ascii") as out:
             for line in lines:
                 out.write(line)
