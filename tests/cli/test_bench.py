@@ -399,6 +399,31 @@ def test_a_resumed_sweep_reruns_a_row_whose_files_changed(tiny_suite: Path,
     assert len({row["inputs"] for row in rows}) == 2 * len(grids)  # each grid, both lists
 
 
+def test_rows_of_an_edited_list_are_not_compared_with_the_new_ones(tiny_suite: Path,
+                                                                   tmp_path: Path) -> None:
+    """One back-end on the list, the list edited, another back-end: two problems, not a
+    disagreement between back-ends (nor a verdict against the literature)."""
+    out = tmp_path / "out"
+    first = bench(tiny_suite, "--backends", "native", "-t", "20", "--out", out)
+    assert first.exit_code == 0, first.output
+    (tiny_suite / "words.txt").write_text("AB\nCD\nAC\n")  # two.txt has no fill now
+    second = bench(tiny_suite, "--backends", "mac", "-t", "20", "--out", out)
+    assert second.exit_code in (0, 4) and "back-ends disagree" not in second.output
+    table = (out / "report.md").read_text()
+    assert "native" not in table.split("## Per instance")[1].split("\n\n")[1]
+
+
+def test_a_known_status_is_for_the_suites_own_list_not_one_of_its_name(tiny_suite: Path,
+                                                                        tmp_path: Path) -> None:
+    mine = tmp_path / "mine" / "words.txt"
+    mine.parent.mkdir()
+    mine.write_text("AB\nCD\nAC\nBD\nCAT\nODE\nCO\nAD\nTE\n")  # three.txt fills
+    result = bench(tiny_suite, "--backends", "native", "-d", mine, "-t", "20",
+                   "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "literature" not in result.output
+
+
 def test_a_folder_keeps_one_time_and_memory_limit(tiny_suite: Path, tmp_path: Path) -> None:
     # rows of a -t 20 run and a -t 30 run in one folder counted each instance twice in
     # summary.csv: resuming with other limits is refused before any run

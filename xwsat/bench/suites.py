@@ -135,14 +135,20 @@ def load_suite(spec: str, dictionaries: list[str] | None = None) -> Suite:
         if not isinstance(known, dict):
             raise XwsatError(f"{manifest_path}: 'known' maps a dictionary to a verdict, e.g. "
                              f"{{\"en\": \"filled\"}} (for {entry['file']})")
+        own = {dictionary_label(n): n for n in (entry.get("dictionaries") or default)
+               if isinstance(n, str)}
         for dict_name in names:
             label = dictionary_label(dict_name)
+            path = resolve_dictionary(dict_name, folder)
             status = known.get(label)
             if status is not None and status not in VERDICTS:
                 raise XwsatError(f"{manifest_path}: known status {status!r} is not one of "
                                  f"{', '.join(VERDICTS)}")
-            instances.append(Instance(name, Path(entry["file"]).stem, grid_path, label,
-                                      resolve_dictionary(dict_name, folder), status))
+            if status is not None and dictionaries and (
+                    label not in own or resolve_dictionary(own[label], folder) != path):
+                status = None  # a --dict list of the same name is not the one the status is for
+            instances.append(Instance(name, Path(entry["file"]).stem, grid_path, label, path,
+                                      status))
     return Suite(name, folder, str(data.get("description", "")), str(data.get("source", "")),
                  str(data.get("licence", "")), tuple(instances),
                  {k: v for k, v in data.items() if k not in ("grids",)})

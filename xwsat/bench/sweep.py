@@ -104,7 +104,16 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
                     and (row.get("memory_mb") is None or _number(row["memory_mb"]))):
                 rows.pop(row["key"], None)  # keep file order, newest last
                 rows[row["key"]] = row
-    return list(rows.values())
+    return current(list(rows.values()))
+
+
+def current(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows made from an instance's files as they were at its newest row (rows in file
+    order, newest last): a grid or list edited between two runs into one folder is another
+    problem, and comparing the two would read as back-ends that disagree."""
+    newest = {instance_id(row): row.get("inputs") for row in rows}
+    return [row for row in rows
+            if row.get("inputs") is None or newest[instance_id(row)] in (None, row["inputs"])]
 
 
 def _number(value: Any) -> bool:
@@ -265,7 +274,7 @@ def _sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
     finally:
         for future in futures:
             future.cancel()
-    return list(latest.values()), progress
+    return current(list(latest.values())), progress
 
 
 def local_executor(jobs: int) -> Executor:
