@@ -424,6 +424,24 @@ def test_a_known_status_is_for_the_suites_own_list_not_one_of_its_name(tiny_suit
     assert "literature" not in result.output
 
 
+def test_a_missing_row_leaves_its_instance_out_of_every_comparison(tiny_suite: Path,
+                                                                   tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert bench(tiny_suite, "--backends", "native,mac", "-t", "20", "--out", out).exit_code == 0
+    lines = (out / ROWS).read_text().splitlines()
+    lost = json.loads(lines[0])
+    (out / ROWS).write_text("\n".join(["{not json", *lines[1:]]) + "\n")  # a damaged row
+    assert bench("report", out, "--force").exit_code == 0
+    report = (out / "report.md").read_text()
+    assert f"1 left out (a run interrupted, or its row damaged): {lost['suite']}/" \
+        f"{lost['grid']}@{lost['dictionary']} (no row of {lost['backend']})" in report
+    summary = (out / "summary.csv").read_text().splitlines()
+    counts = {line.split(",")[0]: line.split(",")[1:9] for line in summary[1:]}
+    for backend in ("native", "mac"):
+        instances, solved, filled, unfillable, *rest = map(int, counts[backend])
+        assert instances == 1 and filled + unfillable + sum(rest) == instances
+
+
 def test_a_folder_keeps_one_time_and_memory_limit(tiny_suite: Path, tmp_path: Path) -> None:
     # rows of a -t 20 run and a -t 30 run in one folder counted each instance twice in
     # summary.csv: resuming with other limits is refused before any run

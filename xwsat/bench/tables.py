@@ -100,6 +100,9 @@ def summary(runs: list[Run]) -> list[dict[str, Any]]:
             "filled": counts["filled"], "unfillable": counts["unfillable"],
             "timeout": counts["timeout"] + counts["unknown"], "memout": counts["memout"],
             "crash/error": counts["crash"] + counts["error"],
+            # exhausted (an incomplete search gave up), killed, interrupted: the columns add up
+            "other": len(mine) - sum(counts[k] for k in ("filled", "unfillable", "timeout",
+                                                         "unknown", "memout", "crash", "error")),
             "PAR-2 s": round(statistics.fmean(r.par2 for r in mine), 2),
             "median solved s": round(statistics.median(solved), 3) if solved else None,
             "total solved s": round(sum(solved), 2),
@@ -331,15 +334,16 @@ def report_files(rows: list[dict[str, Any]], baseline: str) -> list[str]:
 def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None,
                  command: str, title: str) -> dict[str, str]:
     """Markdown and CSV texts by file name (plots are written into ``out_dir`` directly)."""
-    runs = runs_of(rows)
+    every = runs_of(rows)
     seeds = sorted({row["seed"] for row in rows})
-    backends = backends_in(runs)
+    backends = backends_in(every)
     baseline = chosen_baseline(rows, baseline)
-    limits = sorted({r.limit for r in runs})
+    limits = sorted({r.limit for r in every})
+    runs, gaps = compared_runs(every, rows)
     best = virtual_best(runs) if len(backends) > 1 else []
     sums = summary(runs + best)
     vs = versus(runs, baseline)
-    header, body = per_instance(runs, baseline)
+    header, body = per_instance(every, baseline)
     plots = [p.name for p in cactus_plot(runs + best, out_dir / "cactus", f"{title}: cactus")
              if p.suffix == ".png"]
     for other in backends:
@@ -349,7 +353,7 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
                                                    f"{other} vs {baseline}")
                       if p.suffix == ".png"]
     problems = disagreements(rows)
-    instances = len({r.instance for r in runs})
+    instances = len({r.instance for r in every})
     seeds_of = {b: sorted({row["seed"] for row in rows if row["backend"] == b})
                 for b in backends}
     same_seeds = len({tuple(v) for v in seeds_of.values()}) == 1
@@ -357,7 +361,7 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
                " (seeds: " + "; ".join(f"{b} {','.join(map(str, v))}"
                                        for b, v in seeds_of.items()) + ")")
     md = [f"# {title}", "",
-          f"{len(rows)} runs: {instances} instances x {len(backends)} back-ends"
+          f"{len(rows)} runs: {instances} instances, {len(backends)} back-ends"
           + (f"{seeding} (each figure is the **worst** seed a back-end ran: decided only if "
              f"every one of its seeds decided, in the slowest time)" if len(seeds) > 1 else "")
           + f", time limit {', '.join(f'{x:g}' for x in limits)} s. "
@@ -368,6 +372,12 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
           f" Every `filled` was verified by the independent checker, in the run and again "
           f"outside it.", "",
           "Command:", "", "```", command, "```", ""]
+    if gaps:
+        md += [f"**Incomplete rows:** the tables, ratios and plots compare the "
+               f"{instances - len(gaps)} instances every back-end ran with all its seeds; "
+               f"{len(gaps)} left out (a run interrupted, or its row damaged): "
+               + "; ".join(f"{inst} (no row of {', '.join(who)})"
+                           for inst, who in sorted(gaps.items())), ""]
     if problems:
         md += ["**DISAGREEMENTS:**", "", *(f"- {p}" for p in problems), ""]
     else:
@@ -380,6 +390,27 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
            "## Per instance", "", markdown_table(header, body), ""]
     return {"report.md": "\n".join(md), "summary.csv": csv_text(*dict_table(sums)),
             "versus.csv": csv_text(*dict_table(vs)), "instances.csv": csv_text(header, body)}
+
+
+def compared_runs(runs: list[Run], rows: list[dict[str, Any]]
+                  ) -> tuple[list[Run], dict[str, list[str]]]:
+    """The runs of the instances every back-end ran with every seed of the folder, and the
+    others with the back-end-seeds they lack: a missing row (an interrupted sweep, a damaged
+    line) must not make two back-ends' totals count different instances."""
+    seeds_of: dict[str, set[int]] = {}  # a back-end's seeds: those it ran anywhere
+    for row in rows:
+        seeds_of.setdefault(row["backend"], set()).add(row["seed"])
+    have = {(instance_id(row), row["backend"], row["seed"]) for row in rows}
+    gaps: dict[str, list[str]] = {}
+    for inst in dict.fromkeys(instance_id(row) for row in rows):
+        lacking = [b + (f" seed {s}" if len(seeds_of[b]) > 1 else "")
+                   for b in backends_in(runs) for s in sorted(seeds_of[b])
+                   if (inst, b, s) not in have]
+        if lacking:
+            gaps[inst] = lacking
+    if not gaps:
+        return runs, gaps
+    return [r for r in runs if r.instance.split("#")[0] not in gaps], gaps
 
 
 def _peer_lines(rows: list[dict[str, Any]]) -> list[str]:
