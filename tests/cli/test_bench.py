@@ -84,6 +84,17 @@ def test_bad_suites_are_one_line_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "warp" in result.stderr
 
 
+def test_an_empty_suite_or_a_grid_listed_twice_is_refused_before_the_folder(tiny_suite: Path,
+                                                                           tmp_path: Path):
+    manifest = json.loads((tiny_suite / "suite.json").read_text())
+    for grids, said in (([], "no grid to run"), (["two.txt", "two.txt"], "same run twice")):
+        (tiny_suite / "suite.json").write_text(json.dumps({**manifest, "grids": grids}))
+        out = tmp_path / f"out{len(grids)}"
+        result = bench(tiny_suite, "--backends", "native", "--out", out)
+        assert result.exit_code == 2 and said in result.stderr, result.output
+        assert not out.exists()
+
+
 def test_tiny_sweep_runs_verifies_resumes_and_reports(tiny_suite: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = bench(tiny_suite, "--backends", "native,sat", "--time-limit", "20", "--out", out)

@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -163,6 +164,12 @@ def run(
         check_bench_folder(out_dir)
         _check_same_limits(out_dir, time_limit, memory_limit)
         tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
+        if not tasks:  # said before the folder is made
+            raise XwsatError(f"{', '.join(suites)}: no grid to run (the suite lists none)")
+        repeated = [key for key, n in Counter(t["key"] for t in tasks).items() if n > 1]
+        if repeated:
+            raise XwsatError(f"the sweep lists the same run twice ({repeated[0]}): a grid, "
+                             "suite or back-end named twice")
         for path in sorted({t["dictionary_path"] for t in tasks}):
             load_words(path)  # a damaged dictionary is bad input now, not a column of crashes
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
