@@ -219,3 +219,13 @@ def test_an_explanation_never_cites_a_slot_outside_its_core(tmp_path) -> None:
     cited = {word for word in head.replace(":", " ").split() if word[:-1].isdigit()
              and word[-1] in "AD"}
     assert core and cited <= core, (head, core)
+
+
+def test_a_certificate_stopped_by_its_time_limit_says_so_in_its_json(tmp_path) -> None:
+    grids = Path(__file__).resolve().parents[2] / "grids" / "small"
+    result = CliRunner().invoke(app, [
+        "prove", str(grids / "open5.txt"), "-d", str(grids / "words5_sub3.txt"), "-b",
+        "sat:glucose4", "--certificate", str(tmp_path / "cert"), "-t", "1", "--json"])
+    assert result.exit_code == 3, result.output
+    record = json.loads(result.stdout)
+    assert record["status"] == "unknown" and record["stop"] == "timeout"

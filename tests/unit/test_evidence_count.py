@@ -40,6 +40,8 @@ def test_limit_stops_the_count_and_says_so(make_words) -> None:
     built = build_problem(parse_grid("...\n...\n...\n"), make_words(WORDS3), allow_repeats=True)
     result = count_fills(built, limit=2, time_limit=30)
     assert result.count == 2 and not result.exact and "limit" in result.reason
+    assert result.stop == "limit"  # the --json record's "stop"
+    assert count_fills(built, time_limit=30).stop is None
 
 
 @pytest.mark.parametrize("width,expected", [(8, 1), (7, 125)])

@@ -118,6 +118,7 @@ def count(
         clear_status_line()
     if json_out:
         print_record({"count": result.count, "exact": result.exact, "reason": result.reason,
+                      **({"stop": result.stop} if result.stop else {}),
                       "seconds": round(result.seconds, 3), "method": result.method})
     else:
         kind = "exactly" if result.exact else "at least"

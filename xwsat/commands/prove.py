@@ -246,6 +246,7 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     data = None
     if json_out:
         data = {"status": run.outcome.status.value,
+                **({"stop": run.outcome.stop.value} if run.outcome.stop is not None else {}),
                 "certificate": {"directory": str(directory), "checked": run.checked,
                                 "message": run.outcome.message, "manifest": run.manifest}}
     else:

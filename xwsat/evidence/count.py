@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from xwsat.errors import XwsatError
 from xwsat.evidence.running_count import Partial
-from xwsat.guard import CHILD_REPORT_S, Budget, Tick, run_function
+from xwsat.guard import CHILD_REPORT_S, Budget, Finished, Tick, run_function
 from xwsat.problem import Built, FillProblem
 from xwsat.propagate import propagate
 from xwsat.words import WordList
@@ -29,6 +29,7 @@ class Count:
     reason: str
     seconds: float
     method: str
+    stop: str | None = None  # why not exact: "limit" (--limit), "timeout", "interrupted", ...
 
 
 def _enumerate(problem: FillProblem, limit: int | None, time_limit: float, workers: int) -> dict:
@@ -204,9 +205,10 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
         seconds = time.monotonic() - start
         name = "row by row: first rows enumerated, the last one counted with bitsets"
         if not run.ok:
-            return Count(run.partial or 0, False, run.message, seconds, name)
+            return Count(run.partial or 0, False, run.message, seconds, name, _stop(run))
         n, exact, reason = run.value
-        return Count(n, exact, reason, seconds, name)
+        return Count(n, exact, reason, seconds, name,
+                     None if exact else "limit" if "limit of" in reason else "timeout")
     propagated = propagate(built.problem)
     if propagated.wiped is not None:
         return Count(0, True, "arc consistency empties a slot", time.monotonic() - start,
@@ -231,14 +233,20 @@ def count_fills(built: Built, limit: int | None = None, time_limit: float = 60.0
                            "counting by search", on_tick)
     seconds = time.monotonic() - start
     if not run.ok:  # stopped: the count it had sent is still a lower bound
-        return Count(run.partial or 0, False, run.message, seconds, name)
+        return Count(run.partial or 0, False, run.message, seconds, name, _stop(run))
     if method == "cpsat":
         n, status = run.value["n"], run.value["status"]
         complete = status in ("OPTIMAL", "INFEASIBLE")
     else:
         n, complete, _ = run.value
     if limit is not None and n >= limit:
-        return Count(n, False, f"stopped on reaching the limit of {limit}", seconds, name)
+        return Count(n, False, f"stopped on reaching the limit of {limit}", seconds, name,
+                     "limit")
     if complete:
         return Count(n, True, "every fill enumerated", seconds, name)
-    return Count(n, False, "time limit reached", seconds, name)
+    return Count(n, False, "time limit reached", seconds, name, "timeout")
+
+
+def _stop(run: Finished) -> str:
+    """Why a counting child ended without its count: its stop, as the JSON records say it."""
+    return run.stop.value if run.stop is not None else "error"
