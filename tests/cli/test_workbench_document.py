@@ -271,3 +271,18 @@ def test_an_autofill_that_proves_no_fill_settles_the_verdict():
         assert made.verdict is None
     finally:
         made.close()
+
+
+def test_a_selections_refill_changes_an_entry():
+    """The selection's autofill never suggests the letters already there (as fill --region)."""
+    from xwsat.grid import parse_grid
+    from xwsat.pipeline import FillOptions
+    from xwsat.words import build_wordlist
+    from xwsat.workbench import searches
+
+    words = build_wordlist({w: (50, None) for w in ("AB", "CD", "AC", "BD")})
+    grid = parse_grid("..\n..\n")  # two fills: AB/CD and its transpose AC/BD
+    for seed in (0, 1, 2):
+        answer = searches.autofill(grid, words, FillOptions("mac", 10.0, seed=seed), 1.0,
+                                   current=("AB", "CD", "AC", "BD"))
+        assert answer["letters"] == {"0": "A", "1": "C", "2": "B", "3": "D"}, answer

@@ -72,8 +72,26 @@ def _fill_answer(built: Built, reached: quality.Reached, improving: bool) -> dic
                         for n, w, s in quality.weakest(built, fill)]}
 
 
+def _refill(grid: Grid, words: WordList, options: FillOptions, current: tuple[str, ...]
+            ) -> FillResult:
+    """A fill of a selection that changes at least one of its entries, as ``fill --region``
+    does (``xwsat.alternatives``): the one that is there is no suggestion."""
+    from xwsat.alternatives import find_alternatives, open_slots
+
+    deadline = time.monotonic() + options.time_limit
+    found = find_alternatives(grid, words, options, 1, 1,
+                              lambda: max(0.1, deadline - time.monotonic()), None, [current],
+                              open_slots(grid, options.min_length), by_seed=True)
+    return found.best
+
+
+def _words_of(built: Built, fill: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(built.words.words[w] for w in fill)
+
+
 def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float,
-             explain_s: float = 0.0) -> dict[str, Any]:
+             explain_s: float = 0.0, current: tuple[str, ...] | None = None
+             ) -> dict[str, Any]:
     """A first verified fill as fast as the search finds it, then better ones while
     ``improve_s`` lasts (the ladder: the highest score level, then the fewest entries at it);
     every fill reported is verified (``fill_grid``, the ladder's searches, ``check_fill``)."""
@@ -89,7 +107,8 @@ def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
         reached = quality.Reached(fill, fill_level(built, fill, exempt_slots(built)))
         guard.report_partial({**_fill_answer(built, reached, True), "first_s": first_s[0]})
 
-    result = fill_grid(grid, words, options, on_first=show)
+    result = (fill_grid(grid, words, options, on_first=show) if current is None else
+              _refill(grid, words, options, current))
     outcome = result.outcome
     if outcome.status is not Status.FILLED or outcome.fill is None or not result.verified:
         answer = {"status": VERDICT[outcome.status], "method": outcome.method}
@@ -108,11 +127,17 @@ def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
     guard.report_partial(first)
     best = start
     if improve_s > 0.5:
+        def same(reached: quality.Reached) -> bool:  # a better fill that undoes the refill
+            return current is not None and _words_of(result.built, reached.fill) == current
+
         def better(reached: quality.Reached) -> None:
-            guard.report_partial({**_fill_answer(result.built, reached, True),
-                                  "first_s": first["first_s"]})
+            if not same(reached):
+                guard.report_partial({**_fill_answer(result.built, reached, True),
+                                      "first_s": first["first_s"]})
 
         best = quality.improve(result, options, improve_s, better)
+        if same(best):
+            best = start
     final = _fill_answer(result.built, best, False)
     final["first_s"] = first["first_s"]
     return final

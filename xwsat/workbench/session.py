@@ -21,7 +21,7 @@ from typing import Any
 from xwsat.candidates import ranked
 from xwsat.errors import GridTooLarge, XwsatError
 from xwsat.formats import puzzle_from_bytes, render_puzzle
-from xwsat.grid import BLOCK, EMPTY, Grid
+from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.insight import insight_of
 from xwsat.lock import Region, region_grid, with_words, without_words
 from xwsat.pattern_stats import SYMMETRIES, pattern_stats
@@ -313,6 +313,7 @@ class Session:
             self.seed += 1
         doc, words = self.doc, self.words()
         grid = doc.grid
+        current: tuple[str, ...] | None = None  # a selection's entries now: a refill changes one
         if region:
             top, left, bottom, right = _rectangle(region, grid)
             outside = [i for i in range(grid.height * grid.width) if grid.cell(i) == EMPTY
@@ -327,9 +328,12 @@ class Session:
             pattern = Grid(tuple("".join(ch if r * grid.width + c in locked else EMPTY
                                          for c, ch in enumerate(row))
                                  for r, row in enumerate(grid.rows)))
+            start = grid
             grid, fixed = region_grid(grid, Region(top + 1, left + 1, bottom + 1, right + 1),
                                       pattern)
             words = with_words(words, ["".join(grid.cell(c) for c in s.cells) for s in fixed])
+            current = tuple("".join(start.cell(c) for c in s.cells)
+                            for s in extract_slots(grid, 2))
         build_problem(grid, words)  # bad input said now, not by the child
         whole = not region and not self.banned  # its "no fill" is the grid's verdict
         words = without_words(words, self.banned)
@@ -337,7 +341,7 @@ class Session:
         explain_s = self.limits.explain_s if whole else 0.0
         return Job("autofill", self.rev, searches.autofill,
                    (grid, words, self.options(self.limits.autofill_s), self.limits.improve_s,
-                    explain_s),
+                    explain_s, current),
                    self.limits.autofill_s + self.limits.improve_s + explain_s + 2.0,
                    {"region": region, "whole": whole})
 

@@ -106,7 +106,8 @@ function keep(msg) {
           && (kept.dictionary.name !== msg.dictionary.name || kept.dictionary.min_score !== msg.dictionary.min_score)) {
         send({ type: "dictionary", name: kept.dictionary.name, min_score: kept.dictionary.min_score });
       }
-      say("Your last grid is back (Undo gives a blank one).", true);
+      const lost = kept.dictionary && kept.dictionary.name && kept.dictionary.name.startsWith("upload:");
+      say("Your last grid is back (Undo gives a blank one)." + (lost ? " Your uploaded word list is not kept: upload it again (the English list is in use)." : ""), true);
       return;
     }
   }
@@ -467,7 +468,7 @@ async function upload(path, file) {
   if (!response.ok) {
     const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
     say(body.error);
-  }
+  } else say(""); // an earlier refusal no longer applies
 }
 
 async function download(url) {
