@@ -113,3 +113,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, grid: str, extra: list[str],
     assert result.stderr.count("\n") == 1 and said in result.stderr
     missing = CliRunner().invoke(app, ["grids", "suggest", str(tmp_path / "none.txt")])
     assert missing.exit_code == 2 and missing.stderr.startswith("xwsat: error:")
+
+
+def test_a_theme_entry_the_list_lacks_is_named_with_its_lock() -> None:
+    """The search holds such an entry as --lock does; the pattern file alone would not fill."""
+    from xwsat.commands.grids import _theme_locks
+
+    pattern = parse_grid("QZXJV\n.....\n#...#\n")
+    assert _theme_locks(pattern, {"CAT"}) == ["1A=QZXJV"]
+    assert _theme_locks(pattern, {"QZXJV"}) == []

@@ -29,6 +29,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.exit_codes import ExitCode
+from xwsat.grid import EMPTY, Grid, extract_slots
 from xwsat.grid_patterns import (
     block_count,
     block_range,
@@ -199,6 +200,7 @@ def suggest(
                f"{', '.join(report.entries) or 'no theme entry'}")
     if out_dir is not None and report.suggestions:
         out_dir.mkdir(parents=True, exist_ok=True)
+    known = set(word_list.words)
     for rank, found in enumerate(report.suggestions, 1):
         typer.echo(f"\n#{rank}: {found.stats.as_lines()[0]}; filled in {found.seconds} s, "
                    "verified")
@@ -206,7 +208,23 @@ def suggest(
         if out_dir is not None:
             write_atomic(out_dir / f"pattern-{rank}.txt", found.pattern.to_text())
             write_atomic(out_dir / f"fill-{rank}.txt", found.fill.to_text())
+        locks = _theme_locks(found.pattern, known)
+        if locks:  # the search held these as locked entries: so must the user's fill
+            name = out_dir / f"pattern-{rank}.txt" if out_dir is not None else "PATTERN"
+            typer.echo(f"(its theme entries the list lacks are locked: xwsat fill {name} "
+                       + " ".join(f"--lock {lock}" for lock in locks) + ")")
     raise typer.Exit(ExitCode.OK if report.suggestions else ExitCode.UNDECIDED)
+
+
+def _theme_locks(pattern: Grid, known: set[str]) -> list[str]:
+    """``SLOT=WORD`` for each whole entry of the pattern's given letters that the list lacks:
+    the fill search took them as --lock takes them, and a plain fill of the pattern would not."""
+    locks = []
+    for slot in extract_slots(pattern, 2):
+        word = "".join(pattern.cell(c) for c in slot.cells)
+        if EMPTY not in word and word not in known:
+            locks.append(f"{slot.name}={word}")
+    return locks
 
 
 @grids_app.command()
