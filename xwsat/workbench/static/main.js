@@ -1,5 +1,6 @@
 // The page: one WebSocket to the server, which owns the document (its reducer and undo) and
-// computes everything shown; here only the cursor, the selection and drawing live.
+// computes everything shown; here live the cursor, the selection and drawing, the letters just
+// typed (shown before the server's state holds them) and the tab's kept copy of the grid.
 import { drawGrid, slotAt, slotsOf, cellSize } from "./grid.js";
 import { drawEntry, drawCandidates, drawStats, drawClues } from "./panels.js";
 
