@@ -243,4 +243,9 @@ def test_each_tab_keeps_its_own_grid(page):
     page.reload()
     page.wait_for_function("window.xwsat && window.xwsat.view && "
                            "window.xwsat.view.doc.rows[0] === 'ALPHA'")
-    other.close()
+    other.close(run_before_unload=True)
+    third = page.context.new_page()  # a closed tab's grid comes back in the next new tab
+    third.goto(page.url)
+    third.wait_for_function("window.xwsat && window.xwsat.view && "
+                            "window.xwsat.view.doc.rows[0] === 'BRAVO..'")
+    third.close()

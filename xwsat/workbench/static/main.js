@@ -58,10 +58,24 @@ function connect() {
 // grid of a tab that is gone (closed, or the browser restarted), never one still open.
 const KEPT = "xwsat-document:";
 const ALIVE = "xwsat-alive:";
-const GONE_MS = 8000; // a tab that has not said it is alive for this long is gone
+const GONE_MS = 90000; // a tab silent this long is gone (a closed one says so as it goes; a
+// hidden tab's timers may run only once a minute)
+const KEEP_AT_MOST = 30; // kept grids of tabs that are gone, newest first
 let restoring = null; // null: not yet decided for this page; then true or false
-const tab = sessionStorage.getItem("xwsat-tab") || Math.random().toString(36).slice(2, 12);
+const newId = () => Math.random().toString(36).slice(2, 12);
+let tab = sessionStorage.getItem("xwsat-tab");
+if (tab && alive(tab)) { // a duplicated tab carries its original's id: it takes a copy, own id
+  const copy = localStorage.getItem(KEPT + tab);
+  tab = newId();
+  if (copy) localStorage.setItem(KEPT + tab, copy);
+}
+tab = tab || newId();
 sessionStorage.setItem("xwsat-tab", tab);
+window.addEventListener("pagehide", () => localStorage.removeItem(ALIVE + tab)); // closed or reloaded
+
+function alive(id) {
+  return Date.now() - Number(localStorage.getItem(ALIVE + id) || 0) < GONE_MS;
+}
 
 function stored(key) {
   try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return null; }
@@ -71,29 +85,36 @@ function heartbeat() {
   try { localStorage.setItem(ALIVE + tab, String(Date.now())); } catch { /* storage off */ }
 }
 
+// This tab's kept grid; for a new tab, the newest grid a gone tab kept and no tab took yet,
+// copied (never moved: the gone tab may come back, a discarded tab reloads with its own id).
 function keptDocument() {
   const own = stored(KEPT + tab);
   if (own) return own;
-  let best = null, bestKey = null;
+  const gone = [];
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
     const owner = key && key.startsWith(KEPT) ? key.slice(KEPT.length) : null;
     if (key !== "xwsat-document" && owner === null) continue; // the one key of earlier pages too
-    if (owner && Date.now() - Number(localStorage.getItem(ALIVE + owner) || 0) < GONE_MS) continue;
+    if (owner && alive(owner)) continue;
     const doc = stored(key);
-    if (doc && (!best || (doc.saved || 0) > (best.saved || 0))) { best = doc; bestKey = key; }
+    if (doc && doc.rows) gone.push({ key, doc });
   }
-  if (bestKey) { // adopted: this tab owns it now
-    localStorage.removeItem(bestKey);
-    if (bestKey.startsWith(KEPT)) localStorage.removeItem(ALIVE + bestKey.slice(KEPT.length));
-  }
-  return best;
+  gone.sort((a, b) => (b.doc.saved || 0) - (a.doc.saved || 0));
+  for (const old of gone.slice(KEEP_AT_MOST)) localStorage.removeItem(old.key);
+  const best = gone.find((g) => !g.doc.taken && !isBlank(g.doc));
+  if (!best) return null;
+  try {
+    if (best.key === "xwsat-document") localStorage.removeItem(best.key);
+    else localStorage.setItem(best.key, JSON.stringify({ ...best.doc, taken: true }));
+  } catch { /* storage full: it may be offered again */ }
+  return best.doc;
 }
 heartbeat();
 setInterval(heartbeat, 2000);
 
-function isBlank(doc) {
-  return doc.rows.every((row) => /^\.*$/.test(row)) && !doc.locks.length
+function isBlank(doc) { // the grid a new page opens with: nothing to bring back
+  return doc.rows.length === 15 && doc.rows[0].length === 15
+    && doc.rows.every((row) => /^\.*$/.test(row)) && !(doc.locks || []).length
     && !Object.keys(doc.clues || {}).length && !doc.title && !doc.author && !doc.notes;
 }
 
@@ -103,6 +124,7 @@ function keep(msg) {
     restoring = msg.rev === 0 && isBlank(msg.doc) && !!kept && !isBlank(kept);
     if (restoring) {
       act({ type: "restore", doc: kept });
+      if (kept.symmetry && kept.symmetry !== msg.symmetry) send({ type: "symmetry", symmetry: kept.symmetry });
       if (kept.dictionary && ["en", "ru", "es"].includes(kept.dictionary.name)
           && (kept.dictionary.name !== msg.dictionary.name || kept.dictionary.min_score !== msg.dictionary.min_score)) {
         send({ type: "dictionary", name: kept.dictionary.name, min_score: kept.dictionary.min_score });
@@ -115,7 +137,7 @@ function keep(msg) {
   if (restoring && msg.rev === 0) return; // the blank page before the restore: keep the old one
   restoring = false;
   try {
-    localStorage.setItem(KEPT + tab, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary, saved: Date.now() }));
+    localStorage.setItem(KEPT + tab, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary, symmetry: msg.symmetry, saved: Date.now() }));
   } catch { /* storage full or off: the server still holds the page's document */ }
 }
 
@@ -141,6 +163,8 @@ function receive(msg) {
     if (!view || msg.rev !== view.rev) return; // an answer for a grid that is gone
     onJob(msg);
   } else if (msg.type === "error") {
+    const refused = pending.find((p) => p.seq === msg.acked && p.letter);
+    if (refused) ui.cell = refused.cell; // the cursor goes back to the letter to type again
     if (view && serverRows) { view.doc = { ...view.doc, rows: serverRows }; ahead(msg.acked ?? sent); } // a refused letter is not shown as typed
     if (ui.autofillSent) { ui.autofillSent = false; ui.autofill = null; } // refused: no search runs
     if (ui.patterns && !ui.patterns.final) ui.patterns = null; // a refused pattern search is not running
@@ -267,6 +291,7 @@ function render() {
   const dict = view.dictionary.name.startsWith("upload:") ? "upload" : view.dictionary.name;
   if (dict === "upload") ui.upload = view.dictionary.name; // kept, to switch back to it
   $("dictionary").value = dict;
+  if (document.activeElement !== $("symmetry")) $("symmetry").value = view.symmetry;
   $("dictionary").querySelector("option[value=upload]").hidden = !ui.upload;
   if (document.activeElement !== $("min-score")) $("min-score").value = view.dictionary.min_score;
   for (const input of document.querySelectorAll("[data-meta]")) {
@@ -357,7 +382,7 @@ function nextSlot(back) {
   const slots = slotsOf(view);
   if (!slots.length) return;
   const current = slotAt(view, ui.cell ?? -1, ui.dir);
-  let index = current ? slots.indexOf(current) : -1;
+  let index = current ? slots.findIndex((s) => s.name === current.name) : -1;
   index = (index + (back ? -1 : 1) + slots.length) % slots.length;
   const target = slots[index];
   ui.dir = target.name.slice(-1);
@@ -414,7 +439,11 @@ function onKey(event) {
   if (key.length === 1 && /\p{L}/u.test(key)) {
     event.preventDefault();
     if (charAt(ui.cell) === "#") return;
-    if (view.doc.locks.some((l) => l.cells.includes(ui.cell))) { say("That cell is in a locked entry; unlock it first."); return; }
+    if (view.doc.locks.some((l) => l.cells.includes(ui.cell))) {
+      if (charAt(ui.cell) === key.toUpperCase()) { advance(false); render(); return; } // its own letter
+      say("That cell is in a locked entry; unlock it first.");
+      return;
+    }
     setLetter(ui.cell, key.toUpperCase());
     advance(false);
     render();
@@ -454,7 +483,7 @@ function wireGrid() {
   svg.addEventListener("mousemove", (event) => {
     if (ui.dragFrom === null || !(event.buttons & 1)) return;
     const cell = cellOf(event);
-    if (cell !== null && cell !== ui.dragFrom) { ui.region = regionOf(ui.dragFrom, cell); render(); }
+    if (cell !== null && cell !== ui.dragFrom) { ui.lastDown = null; ui.region = regionOf(ui.dragFrom, cell); render(); }
   });
   window.addEventListener("mouseup", () => { ui.dragFrom = null; });
 }
@@ -498,9 +527,10 @@ function wireControls() {
   $("save").onchange = (e) => { const fmt = e.target.value; e.target.value = ""; if (fmt && view) download(`/api/${view.session}/save/${fmt}`); };
   $("undo").onclick = () => send({ type: "undo" });
   $("redo").onclick = () => send({ type: "redo" });
-  $("symmetry").onchange = (e) => send({ type: "symmetry", symmetry: e.target.value });
-  $("dictionary").onchange = (e) => send({ type: "dictionary", name: e.target.value === "upload" ? ui.upload : e.target.value, min_score: Number($("min-score").value) });
-  $("min-score").onchange = (e) => send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) });
+  $("symmetry").onchange = (e) => { if (!send({ type: "symmetry", symmetry: e.target.value })) render(); };
+  // a choice the server did not get (offline) is put back to the one in effect
+  $("dictionary").onchange = (e) => { if (!send({ type: "dictionary", name: e.target.value === "upload" ? ui.upload : e.target.value, min_score: Number($("min-score").value) })) render(); };
+  $("min-score").onchange = (e) => { if (!send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) })) { e.target.blur(); render(); } };
   const autofill = (region, another) => {
     if (!send({ type: "autofill", region, another })) return;
     ui.lastRegion = region; ui.autofill = { status: "searching" }; ui.autofillSent = true; render();
@@ -517,8 +547,7 @@ function wireControls() {
   $("another").onclick = () => autofill(ui.lastRegion || null, true);
   $("certificate").onclick = () => {
     if (ui.certificate && ui.certificate.final && ui.certificate.checked) { download(`/api/${view.session}/certificate.zip`); return; }
-    $("certificate").textContent = "Writing and checking the certificate…";
-    send({ type: "certificate" });
+    if (send({ type: "certificate" })) $("certificate").textContent = "Writing and checking the certificate…";
   };
   for (const input of document.querySelectorAll("[data-meta]")) {
     input.addEventListener("change", () => act({ type: "meta", field: input.dataset.meta, value: input.value }));

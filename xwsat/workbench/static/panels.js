@@ -51,7 +51,7 @@ export function drawEntry(box, view, slot, act) {
 
 export function drawCandidates(list, counter, result, pick) {
   list.replaceChildren();
-  if (!result) { counter.textContent = ""; return; }
+  if (!result || !result.candidates) { counter.textContent = ""; return; } // stopped before any word
   const decided = result.candidates.filter((c) => c.verdict !== "unknown").length;
   counter.textContent = `${result.total.toLocaleString()} fit · ${decided} of the best marked`;
   for (const c of result.candidates) {
