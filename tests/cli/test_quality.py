@@ -293,6 +293,19 @@ def test_cli_optimize_reports_the_level_its_proof_and_the_tiers(files):
     assert "entries per score:" in text.output and "weak entries" in text.output
 
 
+def test_a_rule_prove_cannot_check_gets_no_prove_command(files):
+    """prove checks the standard rules: offering it for a climb under --max-shared-substring
+    would answer another question (and could come back fillable)."""
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--max-shared-substring", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["optimize"]["prove_command"] is None
+    explain = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize",
+                                  "--explain", "--max-shared-substring", "2"])
+    assert explain.exit_code == 2 and "standard rules" in explain.output
+
+
 def test_cli_optimize_explain_names_slots_that_cannot_all_reach_the_level_above(files):
     grid, words = files
     level = truth(WORDS)[0]

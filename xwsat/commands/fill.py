@@ -207,13 +207,14 @@ LONGER_PROOF_S = 600.0
 
 
 def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
-                locks: list[str], region: str, tail: tuple[str, ...] = ("--certificate", "DIR")
-                ) -> str | None:
+                locks: list[str], region: str, shared: bool = False,
+                tail: tuple[str, ...] = ("--certificate", "DIR")) -> str | None:
     """The ``prove`` command for the level above the one reached, ending in ``tail`` (by
     default the certificate that shows it has no fill), with a longer limit where the climb
-    left that level undecided; None where ``prove`` would not see the same grid (a region)."""
+    left that level undecided; None where ``prove`` would not ask the same question (a
+    region, or a rule on shared substrings)."""
     above = quality.climb.next_level
-    if above is None or region:
+    if above is None or region or shared:  # prove does not check --max-shared-substring
         return None
     longer = [] if quality.climb.proven else ["-t", f"{LONGER_PROOF_S:g}"]
     return shlex.join([*_command("prove", grid, words, rules, above, locks), *longer, *tail])
@@ -285,6 +286,9 @@ def fill(
     if certificate is not None and (region or max_shared_substring):
         raise XwsatError("--certificate on fill proves a level of the whole grid: not with "
                          "--region or --max-shared-substring")
+    if explain and max_shared_substring:  # as prove: the cores are of the standard rules
+        raise XwsatError("--explain finds its entries under the standard rules: not with "
+                         "--max-shared-substring")
     check_outputs([out], [grid, *words.paths], force)
     if certificate is not None:
         check_certificate_folder(certificate, [out])
@@ -333,9 +337,11 @@ def fill(
             if explain:
                 why = _why(result, quality, budget(search.time_limit, started).for_child(),
                            search.seed)
-    hint = (_prove_hint(grid, words, rules, quality, locks, region)
+    shared = bool(max_shared_substring)
+    hint = (_prove_hint(grid, words, rules, quality, locks, region, shared)
             if quality is not None else None)
-    explain_hint = (_prove_hint(grid, words, rules, quality, locks, region, ("--explain",))
+    explain_hint = (_prove_hint(grid, words, rules, quality, locks, region, shared,
+                                ("--explain",))
                     if quality is not None and explain else None)
     data = None
     if out is not None and result.filled is not None:
