@@ -136,6 +136,12 @@ def interruption(exc: KeyboardInterrupt) -> tuple[Stop, str]:
     return Stop.INTERRUPTED, "interrupted"
 
 
+def user_stopped() -> bool:
+    """Whether Ctrl-C (or a termination signal) stopped a stage of the running command: a
+    command that goes on to print what it has then ends as stopped (exit 3), not as done."""
+    return bool(_interrupted["yes"])
+
+
 @contextlib.contextmanager
 def one_command() -> Iterator[None]:
     """The span of one command: a Ctrl-C caught by one of its stages stops the stages after

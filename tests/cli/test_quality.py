@@ -293,6 +293,23 @@ def test_cli_optimize_reports_the_level_its_proof_and_the_tiers(files):
     assert "entries per score:" in text.output and "weak entries" in text.output
 
 
+def test_a_fill_whose_later_stage_was_stopped_says_so_and_exits_3(files, monkeypatch):
+    """Ctrl-C in the climb or its explanation: the fill found is printed and written, and
+    the command ends as stopped (exit 3, "stop"), as docs/limits.md says of a later stage."""
+    from xwsat import guard
+
+    grid, words = files
+    monkeypatch.setattr(guard, "user_stopped", lambda: True)
+    out = grid.parent / "out.txt"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--json", "--out", str(out)])
+    assert result.exit_code == 3, result.output
+    record = json.loads(result.stdout)
+    assert record["status"] == "filled" and record["stop"] == "interrupted"
+    assert record["optimize"]["interrupted"] is True and out.exists()
+    assert result.stderr.strip() == "xwsat: interrupted"
+
+
 def test_a_rule_prove_cannot_check_gets_no_prove_command(files):
     """prove checks the standard rules: offering it for a climb under --max-shared-substring
     would answer another question (and could come back fillable)."""

@@ -46,6 +46,7 @@ from xwsat.commands.options import (
     grouped,
 )
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
 from xwsat.formats.across_lite import lost_text_note, refuse_short_runs, refuse_wide_letters
 from xwsat.formats.html import unchecked_note
@@ -351,12 +352,18 @@ def fill(
             typer.echo(note, err=True)
         if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
             typer.echo(note, err=True)
+    stopped = guard.user_stopped() or (quality is not None and (  # Ctrl-C in a later stage
+        quality.climb.interrupted or (quality.best is not None
+                                      and quality.best.search.interrupted)))
     if json_out:
         record = as_json(result)
+        if stopped:
+            record["stop"] = record.get("stop") or "interrupted"
         if quality is not None and result.outcome.fill is not None:
             from xwsat.quality.report import quality_json
 
             record["optimize"] = quality_json(result.built, quality, hint)
+            record["optimize"]["interrupted"] = record["optimize"]["interrupted"] or stopped
             if explain:
                 record["optimize"]["why"] = _why_json(why)
             if cert_lines:
@@ -382,6 +389,9 @@ def fill(
                 typer.echo("\n".join(_why_lines(quality, why, explain_hint)))
     if data is not None and out is not None:
         write_atomic(out, data)
+    if stopped:  # what was found is printed and written; the command itself was stopped
+        typer.echo("xwsat: interrupted", err=True)
+        raise typer.Exit(ExitCode.UNDECIDED)
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
 
 
