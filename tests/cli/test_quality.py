@@ -228,6 +228,20 @@ def test_best_fill_at_the_level_has_the_fewest_entries_there_then_the_best_total
     assert found.best.optimal and found.best.fewest == fewest
 
 
+def test_the_record_of_a_climb_stopped_before_its_best_fill_has_every_field():
+    """Scripts read the documented fields: a stop before the best fill gives them as null."""
+    from dataclasses import replace
+
+    from xwsat.quality.report import quality_json
+
+    result = first_fill(WORDS)
+    improved, found = improve(result, FillOptions("mac"), 10)
+    whole = quality_json(improved.built, found, None)
+    cut = quality_json(improved.built, replace(found, best=None), None)
+    assert set(cut) == set(whole)
+    assert (cut["at_level"], cut["total_score"], cut["optimal"]) == (None, None, False)
+
+
 def test_optimize_stops_when_the_bound_is_met():
     words = {w: 50 for w in WORDS}  # one score: the first fill is optimal
     result = first_fill(words)
