@@ -74,6 +74,8 @@ def read_ipuz(text: str, source: str) -> Puzzle:
             if cell is None or label == block or str(label) == block:
                 out.append(BLOCK)
                 continue
+            if isinstance(label, str) and label.strip().isdigit():  # "1" in some tools' files
+                label = int(label)
             if isinstance(label, int) and not isinstance(label, bool) and label > 0:
                 labels[r * width + c] = label
             if value not in (None, "", 0):
