@@ -208,8 +208,8 @@ LONGER_PROOF_S = 600.0
 
 
 def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
-                locks: list[str], region: str, shared: bool = False,
-                tail: tuple[str, ...] = ("--certificate", "DIR")) -> str | None:
+                locks: list[str], region: str, tail: tuple[str, ...] = ("--certificate", "DIR"),
+                shared: bool = False) -> str | None:
     """The ``prove`` command for the level above the one reached, ending in ``tail`` (by
     default the certificate that shows it has no fill), with a longer limit where the climb
     left that level undecided; None where ``prove`` would not ask the same question (a
@@ -339,10 +339,10 @@ def fill(
                 why = _why(result, quality, budget(search.time_limit, started).for_child(),
                            search.seed)
     shared = bool(max_shared_substring)
-    hint = (_prove_hint(grid, words, rules, quality, locks, region, shared)
+    hint = (_prove_hint(grid, words, rules, quality, locks, region, shared=shared)
             if quality is not None else None)
-    explain_hint = (_prove_hint(grid, words, rules, quality, locks, region, shared,
-                                ("--explain",))
+    explain_hint = (_prove_hint(grid, words, rules, quality, locks, region, ("--explain",),
+                                shared=shared)
                     if quality is not None and explain else None)
     data = None
     if out is not None and result.filled is not None:
