@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from xwsat import guard
-from xwsat.alternatives import Alternatives, find_alternatives, open_slots
+from xwsat.alternatives import Alternatives, differences, entries, find_alternatives, open_slots
 from xwsat.commands.common import (
     budget,
     check_certificate_folder,
@@ -88,17 +88,6 @@ DifferOpt = Annotated[int | None, typer.Option(
 MAX_COUNT = 100
 
 
-def _changes(result: FillResult, target: Grid, min_length: int, current: tuple[str, ...],
-             among: list[int], differ: int) -> bool:
-    """Whether ``result``'s fill changes at least ``differ`` of the region's entries
-    (``among``) from ``current``, as a --region refill must."""
-    if result.filled is None:
-        return False
-    now = ["".join(result.filled.cell(c) for c in s.cells) for s in extract_slots(target,
-                                                                                    min_length)]
-    return sum(now[i] != current[i] for i in among) >= differ
-
-
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
              region: str, out: Path | None
              ) -> tuple[Grid, WordList, Puzzle, tuple[str, ...] | None, list[int] | None]:
@@ -163,8 +152,8 @@ def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],
     it: that entry cannot be filled, and a mistyped script (Latin with -d ru) would otherwise
     read as a plain "unfillable"."""
     slots = extract_slots(grid, min_length)
-    entries = Counter(cell for slot in slots for cell in slot.cells)
-    crossed = {cell for cell, count in entries.items() if count > 1}
+    uses = Counter(cell for slot in slots for cell in slot.cells)
+    crossed = {cell for cell, count in uses.items() if count > 1}
     for slot in slots:
         if slot.name not in placed:
             continue
@@ -325,8 +314,9 @@ def fill(
             refill = result
             result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
-            if current is not None and among is not None and not _changes(
-                    result, target, rules.min_length, current, among, differ or 1):
+            if current is not None and among is not None and (
+                    result.outcome.fill is None
+                    or differences(entries(result), current, among) < (differ or 1)):
                 # the climb went back towards what was there: the refill stands, unimproved
                 typer.echo("--optimize: its best fill changes fewer than --differ "
                            f"{differ or 1} entries of the region; the refill is kept as found",
@@ -352,9 +342,7 @@ def fill(
             typer.echo(note, err=True)
         if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
             typer.echo(note, err=True)
-    stopped = guard.user_stopped() or (quality is not None and (  # Ctrl-C in a later stage
-        quality.climb.interrupted or (quality.best is not None
-                                      and quality.best.search.interrupted)))
+    stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
     if json_out:
         record = as_json(result)
         if stopped:

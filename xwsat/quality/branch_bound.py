@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from xwsat import guard
 from xwsat.compiled_search import aot
 from xwsat.compiled_search import state as mstate
 from xwsat.compiled_search.model import build_model, read_fill
@@ -45,7 +46,8 @@ def branch_and_bound(problem: FillProblem, value: Valuation, start: tuple[int, .
         before, nodes = time.perf_counter(), int(state.sc[mstate.NODES])
         try:
             code = run(model, state, budget)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            guard.interruption(exc)  # a Ctrl-C is the command's: it ends as stopped
             stopped = True
             break
         spent, done = time.perf_counter() - before, int(state.sc[mstate.NODES]) - nodes

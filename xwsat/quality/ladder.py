@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from xwsat import guard
 from xwsat.guard import Tick
 from xwsat.outcome import Evidence, Status, Stop
 from xwsat.pipeline import FillOptions, solve_built
@@ -100,7 +101,8 @@ def climb(built: Built, start: tuple[int, ...], options: FillOptions, time_limit
         try:
             result = solve_built(replace(built, problem=at_level(built.problem, level, exempt)),
                                  replace(options, time_limit=budget, upper_first=False), on_tick)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            guard.interruption(exc)  # a Ctrl-C is the command's: it ends as stopped
             steps.append(Step(level, "interrupted", time.perf_counter() - began))
             interrupted = True
             break

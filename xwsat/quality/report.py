@@ -92,7 +92,7 @@ def quality_json(built: Built, quality: Quality, prove_hint: str | None) -> dict
         "prove_command": prove_hint if c.next_level is not None else None,
         "steps": [{"level": s.level, "status": s.status, "seconds": round(s.seconds, 2),
                    "reached": s.reached} for s in c.steps],
-        "interrupted": c.interrupted or (best is not None and best.search.interrupted),
+        "interrupted": quality.interrupted,
         "tiers": {str(score): count for score, count in quality.tiers.items()},
         "top": quality.top,
         "weak": [{"slot": n, "word": w, "score": s} for n, w, s in weak_entries(built, quality)],
