@@ -27,6 +27,7 @@ from xwsat.grid import EMPTY, Grid, extract_slots
 from xwsat.guard import Tick, interruption
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.pipeline import FillOptions, FillResult, fill_grid, verified
+from xwsat.problem import Built
 from xwsat.words import WordList
 
 Entries = tuple[str, ...]  # one word per slot, in the problem's slot order
@@ -60,8 +61,13 @@ def quality(result: FillResult) -> Quality:
 
 def entries(result: FillResult) -> Entries:
     assert result.outcome.fill is not None
-    words = result.built.words.words
-    return tuple(words[w] for w in result.outcome.fill)
+    return words_of(result.built, result.outcome.fill)
+
+
+def words_of(built: Built, fill: Sequence[int]) -> Entries:
+    """A fill's word per slot, from its word indices."""
+    words = built.words.words
+    return tuple(words[w] for w in fill)
 
 
 def differences(first: Entries, second: Entries, slots: Sequence[int] | None = None) -> int:

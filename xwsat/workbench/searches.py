@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from xwsat import guard
+from xwsat.alternatives import differences, find_alternatives, open_slots, words_of
 from xwsat.candidates import decide_candidates
 from xwsat.grid import EMPTY, Grid
 from xwsat.outcome import Status
@@ -76,17 +77,11 @@ def _refill(grid: Grid, words: WordList, options: FillOptions, current: tuple[st
             ) -> FillResult:
     """A fill of a selection that changes at least one of its entries, as ``fill --region``
     does (``xwsat.alternatives``): the one that is there is no suggestion."""
-    from xwsat.alternatives import find_alternatives, open_slots
-
     deadline = time.monotonic() + options.time_limit
     found = find_alternatives(grid, words, options, 1, 1,
                               lambda: max(0.1, deadline - time.monotonic()), None, [current],
                               open_slots(grid, options.min_length), by_seed=True)
     return found.best
-
-
-def _words_of(built: Built, fill: tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(built.words.words[w] for w in fill)
 
 
 def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float,
@@ -128,7 +123,9 @@ def autofill(grid: Grid, words: WordList, options: FillOptions, improve_s: float
     best = start
     if improve_s > 0.5:
         def same(reached: quality.Reached) -> bool:  # a better fill that undoes the refill
-            return current is not None and _words_of(result.built, reached.fill) == current
+            return current is not None and differences(
+                words_of(result.built, reached.fill), current,
+                open_slots(grid, options.min_length)) == 0
 
         def better(reached: quality.Reached) -> None:
             if not same(reached):
