@@ -92,6 +92,18 @@ def test_out_into_missing_directory_is_a_usage_error(tiny, tmp_path) -> None:
     assert_one_line_error(result)
 
 
+@pytest.mark.parametrize("command", ["fill", "convert"])
+def test_an_output_spelled_as_a_folder_is_refused(tiny, tmp_path, monkeypatch, command) -> None:
+    grid, words = tiny
+    spelled = f"{tmp_path / 'new'}/"  # the shell keeps the slash; pathlib drops it
+    args = ([command, grid, "--dict", words, "--out", spelled] if command == "fill"
+            else [command, grid, spelled])
+    monkeypatch.setattr("sys.argv", ["xwsat", *map(str, args)])
+    result = invoke(*args)
+    assert_one_line_error(result)
+    assert "names a folder" in result.output and not (tmp_path / "new").exists()
+
+
 def test_prove_fillable_exits_0(tiny) -> None:
     grid, words = tiny
     result = invoke("prove", grid, "--dict", words, "--backend", "sat")

@@ -124,6 +124,13 @@ def test_html_embeds_the_puzzle():
     assert "<script src" not in html and "http" not in html.split("<script")[1].split("</")[0]
 
 
+@pytest.mark.parametrize("case,heading", [("latin", "Across"), ("cyrillic", "По горизонтали"),
+                                          ("enye", "Horizontales")])
+def test_html_headings_follow_the_letters_when_no_list_names_the_language(case, heading):
+    assert f">{heading}<" in render_puzzle(puzzle(case), "x.html")
+    assert ">Across<" in render_puzzle(puzzle(case), "x.html", "en")  # a named list wins
+
+
 @pytest.mark.parametrize("name,data,message", [
     ("bad.ipuz", "{not json", "not a valid ipuz"),
     ("bad.ipuz", json.dumps({"version": "http://ipuz.org/v2", "kind": ["x"]}), "not a crossword"),

@@ -187,6 +187,9 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
         if str(path) == "-":  # only ``dict export -o`` and ``encode -o`` take "-" (stdout)
             raise XwsatError("-: this option writes a file; give its name (the answer itself "
                              "goes to standard output)")
+        if _named_as_folder(path):
+            raise XwsatError(f"{path}{os.sep}: names a folder; give the file to write in it, "
+                             f"such as {path / ('puzzle' + (path.suffix or '.txt'))}")
         if path.suffix.lower() == ".gz":  # read gzipped, never written so: the name would lie
             raise XwsatError(f"{path}: xwsat writes no compressed files; drop the .gz")
         check_writable(path)
@@ -200,6 +203,16 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
             raise XwsatError(exists_message(path))
         if force:
             _replaceable.add(os.path.abspath(path))
+
+
+def _named_as_folder(path: Path) -> bool:
+    """Whether the command line spelled ``path`` with a trailing slash ("out/"): pathlib drops
+    it, and the user meant a folder, not a file named "out"."""
+    for token in sys.argv[1:]:
+        spelled = token.partition("=")[2] if token.startswith("--") else token
+        if spelled.endswith(("/", os.sep)) and len(spelled) > 1 and Path(spelled) == path:
+            return True
+    return False
 
 
 def check_certificate_folder(folder: Path, outputs: list[Path | None]) -> None:

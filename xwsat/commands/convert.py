@@ -58,7 +58,7 @@ def convert(
                     clues[slot.name] = clue
     # everything else the file said (author, copyright, notes, shortest entry) goes across
     puzzle = replace(puzzle, clues=clues, title=title or puzzle.title or source.stem)
-    lang = dictionary if dictionary in ("ru", "es") else "en"
+    lang = dictionary if dictionary in ("en", "ru", "es") else None
     write_atomic(out, render_puzzle(puzzle, out, lang))
     if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
         typer.echo(note, err=True)

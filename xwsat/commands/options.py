@@ -136,10 +136,11 @@ class Words:
         return [parse_list_spec(spec).source for spec in self.dictionary]
 
     @property
-    def language(self) -> str:
-        """The embedded list's language among 'en', 'ru', 'es' (English for a file)."""
+    def language(self) -> str | None:
+        """The embedded list's language among 'en', 'ru', 'es' (None for a file: a page then
+        reads it off its letters)."""
         first = self.paths[0]
-        return first if first in ("ru", "es") else "en"
+        return first if first in ("en", "ru", "es") else None
 
 
 @dataclass(frozen=True)

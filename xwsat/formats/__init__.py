@@ -118,8 +118,9 @@ def render_rows(path: Path, rows: tuple[str, ...], clues: dict[str, str], min_le
     return render_puzzle(puzzle, path)
 
 
-def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str = "en") -> str | bytes:
-    """The bytes or text to write for ``path``'s extension (.txt when there is none).
+def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str | None = None) -> str | bytes:
+    """The bytes or text to write for ``path``'s extension (.txt when there is none); ``lang``
+    names an .html page's language (None: read off its letters).
 
     A format xwsat also reads is read back before it is returned: a file that would not read
     back as the same grid and clues is never written (readers and writers agree).

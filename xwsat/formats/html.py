@@ -255,8 +255,19 @@ def unchecked_note(puzzle: Puzzle) -> str | None:
             "cannot check or reveal answers")
 
 
-def write_html(puzzle: Puzzle, lang: str = "en") -> str:
-    """The solving page for ``puzzle``; ``lang`` picks the Across/Down headings (en, ru, es)."""
+def page_language(puzzle: Puzzle) -> str:
+    """The headings' language read off the puzzle's letters, for a page made without an
+    embedded list to name it: Cyrillic is Russian, Ñ Spanish, anything else English."""
+    letters = "".join((puzzle.solution or puzzle.pattern).rows).upper()
+    if any("\u0400" <= ch <= "\u04ff" for ch in letters):
+        return "ru"
+    return "es" if "Ñ" in letters else "en"
+
+
+def write_html(puzzle: Puzzle, lang: str | None = None) -> str:
+    """The solving page for ``puzzle``; ``lang`` picks the Across/Down headings (en, ru, es;
+    None: ``page_language``)."""
+    lang = lang or page_language(puzzle)
     across, down, check, letter, word, everything, clear, solved = _WORDS.get(lang, _WORDS["en"])
     data = {
         "width": puzzle.pattern.width,

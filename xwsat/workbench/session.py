@@ -432,7 +432,7 @@ class Session:
         kept = "".join(ch if ch.isalnum() or ch in "-_" else " " for ch in doc.title)
         stem = " ".join(kept.split()) or "puzzle"  # "Puzzle ★ 1" -> "Puzzle 1"
         name = f"{stem}.{fmt}"
-        lang = self.dictionary if self.dictionary in ("ru", "es") else "en"
+        lang = self.dictionary if self.dictionary in ("en", "ru", "es") else None
         puzzle = doc.puzzle()
         hints = self.view_hints()
         puzzle = replace(puzzle, clues={**hints, **puzzle.clues})  # the list's clues fill gaps
