@@ -209,3 +209,19 @@ def test_fill_refuses_a_ban_of_a_word_the_grid_keeps(tmp_path):
     given.write_text("CAT\n...\n...\n")
     plain = runner.invoke(app, ["fill", str(given), "-d", str(words), "--ban", "CAT"])
     assert plain.exit_code == 2 and "1A in the grid already holds it" in plain.output
+
+
+def test_json_records_name_the_lists_with_their_scales(tmp_path):
+    """The record's ``dictionary`` is the file a certificate hashes; ``lists`` is what was
+    given, scale and stacking included, so the run can be told again."""
+    words = tmp_path / "s.txt"
+    words.write_text("".join(f"{w};{s}\n" for w, s in [("CAT", 50), ("ARE", 40), ("TEN", 50),
+                                                       ("ACE", 50), ("ERA", 50), ("ATE", 50)]))
+    grid = tmp_path / "g.txt"
+    grid.write_text(SQUARE)
+    specs = [f"{words}:50", "en"]
+    args = [str(grid), "--dict", specs[0], "--dict", specs[1], "--json", "-t", "30"]
+    for command in ("fill", "prove"):
+        result = runner.invoke(app, [command, *args])
+        assert result.exit_code in (0, 1), result.output
+        assert json.loads(result.stdout)["lists"] == specs

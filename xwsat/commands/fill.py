@@ -345,6 +345,7 @@ def fill(
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
     if json_out:
         record = as_json(result)
+        record["lists"] = list(words.dictionary)  # as given: with their score scales
         if stopped:
             record["stop"] = record.get("stop") or "interrupted"
         if quality is not None and result.outcome.fill is not None:

@@ -135,6 +135,7 @@ def prove(
             built, outcome, code = result.built, result.outcome, result.outcome.status.exit_code
             if json_out:
                 data = as_json(result)
+                data["lists"] = list(words.dictionary)  # as given: with their score scales
             else:
                 typer.echo(describe(result, "prove"))
         else:
@@ -247,6 +248,7 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     if json_out:
         data = {"status": run.outcome.status.value,
                 **({"stop": run.outcome.stop.value} if run.outcome.stop is not None else {}),
+                "lists": list(words.dictionary),
                 "certificate": {"directory": str(directory), "checked": run.checked,
                                 "message": run.outcome.message, "manifest": run.manifest}}
     else:
