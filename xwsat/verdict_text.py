@@ -38,7 +38,8 @@ def describe(result: FillResult, question: str = "fill") -> str:
                       for s, w in slot_words(result) if s.direction == direction]
         lift = outcome.stats.extra.get("lift")
         if lift and (lift["refilled"] or lift.get("fresh")) and question == "fill":
-            fresh = (", from a fresh fill without the list's lowest level"
+            fresh = (", in two passes: the search's fill, then a fresh one without the list's "
+                     "lowest level"
                      if lift.get("fresh") else "")
             lines += ["", f"lift: {lift['refilled']} of {lift['regions']} neighbourhoods of the "
                       f"weakest entries refilled with better words{fresh} "

@@ -83,6 +83,28 @@ def test_some_weak_entry_is_lifted_on_these_grids():
     assert lifted > 0  # otherwise the test above checks nothing
 
 
+@pytest.mark.parametrize("most", [1, 2, 3, 5])
+def test_the_lift_searches_at_most_the_neighbourhoods_it_is_given(most):
+    """The wider second try of a neighbourhood counts too: never one past the cap."""
+    heard: list[tuple[int, int]] = []
+    for seed in range(4):
+        result = plain(scored(seed), seed)
+        built = result.built
+        done = lift(built.problem, result.outcome.fill, built.words.scores, exempt_slots(built),
+                    seed, regions=most, on_progress=lambda t, m, _r: heard.append((t, m)))
+        assert done.regions <= most
+    assert all(t <= m == most for t, m in heard)
+    from xwsat.problem import build_problem  # ZZA cannot rise: both its tries fail
+
+    scores = {"ZZA": 10, "CAT": 30, "DOG": 50, "EMU": 20}
+    built = build_problem(parse_grid("ZZ.#...\n"), build_wordlist(
+        {w: (s, None) for w, s in scores.items()}, None, "t"))
+    ids = {w: i for i, w in enumerate(built.words.words)}
+    done = lift(built.problem, (ids["ZZA"], ids["CAT"]), built.words.scores,
+                exempt_slots(built), regions=most)
+    assert done.regions <= most
+
+
 def test_one_score_is_left_alone():
     result = plain(dict.fromkeys(THREE + FOURS, 50), 0)
     built = result.built

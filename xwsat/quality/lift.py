@@ -81,10 +81,13 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
     if options.time_limit:
         deadline = time.monotonic() + options.time_limit - (time.perf_counter() - t0)
 
-    def progress(tried: int, most: int, refilled: int) -> None:
+    def progress(tried: int, most: int, refilled: int, of: str = "") -> None:
         if on_tick is not None:
-            on_tick(time.perf_counter() - t0, f"the lift ({tried} of at most {most} "
+            on_tick(time.perf_counter() - t0, f"the lift{of} ({tried} of at most {most} "
                     f"neighbourhoods, {refilled} refilled)")
+
+    def progress_fresh(tried: int, most: int, refilled: int) -> None:
+        progress(tried, most, refilled, " of a fresh fill")  # a second pass, counted anew
 
     scores, exempt = built.words.scores, exempt_slots(built)
     began = time.perf_counter()
@@ -94,7 +97,7 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
         fresh = _above_lowest(problem, done.fill, scores, exempt, options, deadline)
         if fresh is not None:  # lifted in turn; kept if better
             again = lift(problem, fresh, scores, exempt, options.seed, deadline,
-                         on_progress=progress)
+                         on_progress=progress_fresh)
             if rank(problem, again.fill, scores, exempt) > rank(problem, done.fill, scores,
                                                                  exempt):
                 done = Lifted(again.fill, done.regions + again.regions,
@@ -190,6 +193,8 @@ def lift(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
                     if around in stuck:  # nothing it depends on has changed since
                         continue
                     for depth in (DEPTH, DEPTH + 1):
+                        if tried >= regions:  # (the wider try of the last one allowed)
+                            break
                         tried += 1
                         region = neighbourhood(near, slot, depth)
                         opened = rows.opened(start, current, scores, exempt, level, slot, region)
