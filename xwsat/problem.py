@@ -127,14 +127,15 @@ def build_problem(
         raise XwsatError(f"the grid has no slots (no run of {min_length} or more white cells)")
     given = grid.given_letters()
     alphabet = words.alphabet
+    in_slots = {c for s in slots for c in s.cells}
     for cell, letter in given.items():
-        if letter not in alphabet.letters:
+        if letter not in alphabet.letters and cell in in_slots:  # (one in no entry just stays)
             r, c = divmod(cell, grid.width)
             raise XwsatError(
                 f"letter {letter!r} at row {r + 1}, column {c + 1} is not in the dictionary's "
                 f"alphabet ({alphabet.letters})"
             )
-    cell_ids = np.array(sorted({c for s in slots for c in s.cells}), dtype=np.int32)
+    cell_ids = np.array(sorted(in_slots), dtype=np.int32)
     dense = {int(c): i for i, c in enumerate(cell_ids)}
     masks = np.full(len(cell_ids), alphabet.full_mask, dtype=np.uint64)
     for cell, letter in given.items():

@@ -30,8 +30,15 @@ class ListSpec:
 def parse_list_spec(text: str) -> ListSpec:
     """``en``, ``PATH``, ``PATH:HIGH`` (scores 0-HIGH) or ``PATH:LOW-HIGH``. A file whose own
     name ends like a scale is taken as a file."""
+    if not text.strip():
+        raise XwsatError("--dict '': give a word list: en, ru, es or a file")
     match = _SCALED.match(text)
     if match is None or Path(text).exists():
+        source, colon, scale = text.rpartition(":")
+        if (match is None and colon and scale and not Path(text).exists()
+                and (source in EMBEDDED or Path(source).is_file())):
+            raise XwsatError(f"--dict {text!r}: a score scale is whole numbers, HIGH or "
+                             f"LOW-HIGH, e.g. {source}:0-50")
         return ListSpec(text)
     source, first, second = match.groups()
     low, high = (0, int(first)) if second is None else (int(first), int(second))
@@ -49,12 +56,14 @@ def stacked_words(specs: Sequence[str], min_score: int = 0, alphabet: str | None
     scores below ``min_score`` dropped after that, and the ``ban`` words left out; returns it
     with notes for the user (a banned word no list has)."""
     lists = [parse_list_spec(text) for text in specs]
-    banned = _banned(ban, fold_yo)
-    if len(lists) == 1 and not banned:  # the common case: the loader's cached result as is
+    if len(lists) == 1 and not ban:  # the common case: the loader's cached result as is
         one = lists[0]
         return load_words(one.source, min_score, alphabet, fold_yo=fold_yo, scale=one.scale), []
-    loaded = [load_words(one.source, 0, alphabet, fold_yo=fold_yo, scale=one.scale)
-              for one in lists]
+    # over the embedded Spanish list, which folds accents but Ñ, a user's CANCIÓN is its CANCION
+    fold = any(one.source == "es" for one in lists)
+    loaded = [load_words(one.source, 0, alphabet, fold_accents=fold, fold_yo=fold_yo,
+                         scale=one.scale) for one in lists]
+    banned = _banned(ban, fold_yo, set(_letters(loaded)))
     entries: dict[str, tuple[int, str | None]] = {}
     for words in reversed(loaded):  # later lists first, so the earlier ones overwrite them
         clues = words.clues
@@ -83,11 +92,15 @@ def _letters(loaded: list[WordList]) -> str:
     return "".join(seen)
 
 
-def _banned(ban: Sequence[str], fold_yo: bool) -> list[str]:
-    """The banned words normalised like dictionary words, each once, in the order given."""
+def _banned(ban: Sequence[str], fold_yo: bool, letters: set[str]) -> list[str]:
+    """The banned words normalised like dictionary words, each once, in the order given; a
+    word with a letter the lists lack is taken accent-folded, as ``--lock`` takes it
+    (CANCIÓN bans the embedded Spanish list's CANCION)."""
     out: dict[str, None] = {}
     for raw in ban:
         word = normalize_word(raw, fold_yo=fold_yo)
+        if not set(word) <= letters:
+            word = normalize_word(raw, fold_accents=True, fold_yo=fold_yo)
         if not word.isalpha():
             raise XwsatError(f"--ban {raw!r}: give a word of letters")
         out[word] = None

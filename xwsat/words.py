@@ -28,9 +28,10 @@ EMBEDDED = {"en": "en.txt.gz", "ru": "ru.txt.gz", "es": "es.txt.gz"}
 # Unicode's spaces (category Zs: no-break, thin, ideographic...) fold like the ASCII space, and
 # byte order marks and zero-width spaces (anywhere: concatenated files carry them) vanish
 _SPACES = "".join(map(chr, (0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)))
-_DROPPED = str.maketrans("", "", " -'’‐‑_." + _SPACES + "\ufeff\u200b")
+_DROPPED = str.maketrans("", "", " -'’‘ʼ‐‑_." + _SPACES + "\ufeff\u200b")
 _DESCRIPTION_SEPARATORS = (" — ", " – ", "\t")
 _MAY_DESCRIBE = re.compile("[\t\u2013\u2014]")  # one scan rules out every separator
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 
 
 def normalize_word(raw: str, fold_accents: bool = False, fold_yo: bool = False) -> str:
@@ -54,9 +55,12 @@ def normalize_word(raw: str, fold_accents: bool = False, fold_yo: bool = False) 
 
 
 def text_lines(text: str) -> list[str]:
-    """Lines split at ``\\n`` only (a trailing ``\\r`` dropped). ``str.splitlines`` also
-    breaks at vertical tab, form feed, the file/group/record separators and U+2028/U+2029,
-    which would let a clue's text start a new dictionary entry."""
+    """Lines split at ``\\n`` only (a trailing ``\\r`` dropped), or at ``\\r`` in a file
+    with no ``\\n`` at all (old Mac line ends). ``str.splitlines`` also breaks at vertical
+    tab, form feed, the file/group/record separators and U+2028/U+2029, which would let a
+    clue's text start a new dictionary entry."""
+    if "\n" not in text and "\r" in text:
+        return text.split("\r")
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
@@ -80,7 +84,10 @@ def build_wordlist(
     if not entries:
         raise XwsatError(f"{source or 'dictionary'}: no usable words")
     letters = alphabet or "".join(sorted(set("".join(entries))))
-    alpha = Alphabet(letters)
+    try:
+        alpha = Alphabet(letters)
+    except XwsatError as error:  # said with the list it is about
+        raise XwsatError(f"{source}: {error}" if source else str(error)) from None
     words = tuple(sorted(sorted(entries), key=len))  # stable: by length, then alphabetical
     values = [entries[w] for w in words]
     scores = np.fromiter((score for score, _ in values), dtype=np.int16, count=len(words))
@@ -116,6 +123,8 @@ def parse_entries(
     allowed = set(alphabet) if alphabet else None
     entries: dict[str, tuple[int, str | None]] = {}
     skipped = 0
+    first_skipped: tuple[int, str] | None = None
+    below = 0  # words under min_score
     may_describe = _MAY_DESCRIBE.search
     for number, line in enumerate(lines, start=1):
         line = line.strip()
@@ -125,6 +134,11 @@ def parse_entries(
         described = _split_description(line) if may_describe(line) else None
         if described is not None:
             raw, clue = described
+            if clue is not None and "\t" in line and line.find("\t") == len(raw):
+                first, _, rest = clue.partition("\t")  # WORD<tab>SCORE[<tab>CLUE]: a
+                if _NUMBER.fullmatch(first.strip()):  # spreadsheet's export, not a description
+                    score = _parse_score(first.strip(), f"{source}: line {number}", scale)
+                    clue = rest.strip() or None
         elif ";" in line:
             raw, _, rest = line.partition(";")
             text, _, clue_text = rest.partition(";")
@@ -145,11 +159,14 @@ def parse_entries(
             word = normalize_word(raw, fold_accents, fold_yo)
             if not word.isalpha():
                 skipped += 1
+                first_skipped = first_skipped or (number, line)
                 continue
         if allowed is not None and not allowed.issuperset(word):
             skipped += 1
+            first_skipped = first_skipped or (number, line)
             continue
         if score < min_score:
+            below += 1
             continue
         previous = entries.get(word)
         if previous is None:
@@ -158,6 +175,14 @@ def parse_entries(
                 raise XwsatError(f"{source}: more than {MAX_WORDS:,} words; split the dictionary")
         elif previous[0] < score:
             entries[word] = (score, clue or previous[1])
+    if not entries and not below and first_skipped is not None:  # say why, not only "no
+        number, line = first_skipped  # usable words": a CSV, another separator...
+        shown = line if len(line) <= 40 else line[:37] + "..."
+        why = "not words, or letters outside --alphabet" if allowed else "not words"
+        raise XwsatError(
+            f"{source}: no usable words: {skipped:,} line{'s' if skipped != 1 else ''} left "
+            f"out ({why}), the first line {number}: {shown!r} (lines are WORD, WORD;SCORE or "
+            "WORD;SCORE;CLUE: docs/word-lists.md)")
     return entries, skipped
 
 
@@ -280,7 +305,11 @@ def decode_text(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> st
     except UnicodeDecodeError as exc:
         named = wide.upper().replace("-LE", " (little-endian)").replace("-BE", " (big-endian)"
                                                                        ) if wide else "UTF-8"
-        raise XwsatError(f"{path}: not {named} text (bad byte at offset {exc.start})") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        where = f"line {line}, " if not wide else ""
+        hint = "; save it as UTF-8" if not wide else ""
+        raise XwsatError(f"{path}: not {named} text ({where}bad byte at offset {exc.start})"
+                         f"{hint}") from None
 
 
 def read_text_file(path: Path) -> str:

@@ -225,3 +225,46 @@ def test_json_records_name_the_lists_with_their_scales(tmp_path):
         result = runner.invoke(app, [command, *args])
         assert result.exit_code in (0, 1), result.output
         assert json.loads(result.stdout)["lists"] == specs
+
+
+def test_a_ban_and_a_stacked_list_follow_the_spanish_lists_folding(tmp_path):
+    """The embedded Spanish list folds accents but Ñ: CANCIÓN, banned or stacked over it, is
+    its CANCION (not a second spelling beside it)."""
+    banned, notes = stacked_words(["es"], ban=["canción"])
+    assert "CANCION" not in banned.words and not notes
+    mine = tmp_path / "mine.txt"
+    mine.write_text("canción;90\nárbol;80\n", encoding="utf-8")
+    both, _ = stacked_words([str(mine), "es"])
+    scores = as_read(both)
+    assert scores["CANCION"] == 90 and "CANCIÓN" not in scores and "Ó" not in both.alphabet.letters
+
+
+@pytest.mark.parametrize("suffix", [":-5-50", ":0-50.5", ":abc"])
+def test_a_malformed_scale_is_named_as_one(tmp_path, suffix):
+    words = tmp_path / "s.txt"
+    words.write_text("CAT;50\n")
+    with pytest.raises(XwsatError, match="a score scale is whole numbers"):
+        parse_list_spec(f"{words}{suffix}")
+    with pytest.raises(XwsatError, match="give a word list"):
+        parse_list_spec("")
+
+
+def test_dict_info_and_export_read_a_scale(tmp_path):
+    words = tmp_path / "k.txt"
+    words.write_text("CAKE;600\nECLAIR;300\nORT;1000\n")
+    info = runner.invoke(app, ["dict", "info", f"{words}:0-1000", "--json"])
+    assert info.exit_code == 0, info.output
+    out = tmp_path / "out.txt"
+    exported = runner.invoke(app, ["dict", "export", f"{words}:1000", "--out", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert out.read_text().split() == ["CAKE;60", "ECLAIR;30", "ORT;100"]
+
+
+def test_a_given_letter_in_no_entry_needs_no_word(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("CAKE\nPIES\n")
+    grid = tmp_path / "g.txt"
+    grid.write_text("Q#....\n")
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["grid"][0][0] == "Q"

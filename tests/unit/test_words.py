@@ -323,4 +323,52 @@ def test_a_line_left_out_is_always_noted(tmp_path) -> None:
     words.write_text("ICE\u00a0CREAM\nB@D WORD\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["fill", str(grid), "--dict", str(words)])
     assert result.exit_code == 0 and "ICECREAM" in result.stdout.replace(" ", ""), result.output
-    assert "note: 1 lines of the dictionary left out (not words)" in result.stderr
+    assert "note: 1 line of the dictionary left out (not words); 1 word kept" in result.stderr
+
+
+@pytest.mark.parametrize("line,expected", [
+    ("GALE\t12", ("GALE", 12, None)),  # a spreadsheet's WORD<tab>SCORE
+    ("GALE\t12\tA strong wind", ("GALE", 12, "A strong wind")),
+    ("GALE\t4.6", ("GALE", 5, None)),
+    ("GALE\tA strong wind", ("GALE", 50, "A strong wind")),  # a description, as before
+])
+def test_a_tab_before_a_number_is_a_score(line, expected):
+    entries, skipped = parse_entries([line], "t")
+    word, score, clue = expected
+    assert skipped == 0 and entries == {word: (score, clue)}
+
+
+def test_old_mac_line_ends_break_lines():
+    from xwsat.words import text_lines
+
+    assert text_lines("CAT;50\rDOG;40\r") == ["CAT;50", "DOG;40", ""]
+    assert text_lines("CAT\r\nDOG\n") == ["CAT", "DOG", ""]
+
+
+def test_typographic_apostrophes_are_dropped():
+    assert normalize_word("rock ‘n’ roll") == "ROCKNROLL" and normalize_word("donʼt") == "DONT"
+
+
+def test_a_list_of_no_words_says_which_line_is_wrong(tmp_path):
+    path = tmp_path / "l.csv"
+    path.write_text("word,score\ncake,50\npie,40\n")
+    with pytest.raises(XwsatError, match=r"3 lines left out \(not words\), the first line 1: "
+                                         r"'word,score'"):
+        load_words(str(path))
+    path.write_text("CAKE;30\n")  # only below the minimum: said as before
+    with pytest.raises(XwsatError, match=r"no usable words with score >= 40$"):
+        load_words(str(path), 40)
+
+
+def test_a_byte_that_is_not_utf8_is_placed_by_line(tmp_path):
+    path = tmp_path / "l.txt"
+    path.write_bytes(b"CAKE\nPIE\ncaf\xe9;50\n")
+    with pytest.raises(XwsatError, match=r"line 3, bad byte at offset 12\); save it as UTF-8"):
+        load_words(str(path))
+
+
+def test_an_alphabet_too_large_names_its_list(tmp_path):
+    path = tmp_path / "many.txt"
+    path.write_text("".join(chr(0x3041 + i) * 3 + "\n" for i in range(70)), encoding="utf-8")
+    with pytest.raises(XwsatError, match=r"many.txt: the alphabet has 70 letters"):
+        load_words(str(path))

@@ -53,8 +53,10 @@ def note_left_out(word_list: WordList, declared: bool = False) -> None:
     "unfillable"."""
     if word_list.skipped:
         why = "letters outside --alphabet, or not words" if declared else "not words"
-        sys.stderr.write(f"xwsat: note: {word_list.skipped:,} lines of the dictionary left out "
-                         f"({why}); {len(word_list):,} words kept\n")
+        lines = "line" if word_list.skipped == 1 else "lines"
+        kept = "word" if len(word_list) == 1 else "words"
+        sys.stderr.write(f"xwsat: note: {word_list.skipped:,} {lines} of the dictionary left "
+                         f"out ({why}); {len(word_list):,} {kept} kept\n")
 
 
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:

@@ -16,13 +16,14 @@ from xwsat.commands.options import (
     ScoreOpt,
     check_min_score,
 )
+from xwsat.word_stack import parse_list_spec, stacked_words
 from xwsat.word_stats import dict_info, export_lines, format_info
-from xwsat.words import load_words
 
 dict_app = typer.Typer(no_args_is_help=True,
                        help="Dictionaries: sizes, alphabet and scores; export as WORD;SCORE;CLUE.")
 
-SpecArg = Annotated[str, typer.Argument(help="'en', 'ru', 'es' (embedded) or a word-list file.")]
+SpecArg = Annotated[str, typer.Argument(help="'en', 'ru', 'es' (embedded) or a word-list file, "
+                                        "FILE:HIGH or FILE:LOW-HIGH for its score scale.")]
 
 
 @dict_app.command()
@@ -35,7 +36,7 @@ def info(
 ) -> None:
     """Sizes by length, alphabet, score spread and clue count of a dictionary."""
     check_min_score(min_score)
-    words = load_words(spec, min_score, alphabet, fold_yo=fold_yo)
+    words, _ = stacked_words([spec], min_score, alphabet, fold_yo)
     note_left_out(words, alphabet is not None)
     summary = dict_info(words)
     if json_out:
@@ -56,8 +57,8 @@ def export(
     """Write a dictionary as plain WORD;SCORE;CLUE lines (UTF-8), sorted by word."""
     check_min_score(min_score)
     if str(out) != "-":
-        check_outputs([out], [spec], force)
-    words = load_words(spec, min_score, alphabet, fold_yo=fold_yo)
+        check_outputs([out], [parse_list_spec(spec).source], force)
+    words, _ = stacked_words([spec], min_score, alphabet, fold_yo)
     note_left_out(words, alphabet is not None)
     text = "".join(line + "\n" for line in export_lines(words))
     if str(out) == "-":
