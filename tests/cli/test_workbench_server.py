@@ -197,6 +197,19 @@ def test_an_autofill_leaves_the_verdict_decided_and_stop_stops_it(server):
         assert job_of(ws, "decide", final=True, rev=rev)  # the verdict goes on
 
 
+def test_patterns_asked_for_do_not_leave_the_verdict_without_its_entries_to_blame(server):
+    """Suggest patterns stops the verdict's search, as an autofill does; once the patterns
+    are found, the search for the entries to blame runs again (the page said "Finding the
+    entries to blame…" for good)."""
+    address, _ = server
+    with socket_of(address) as ws:
+        rev = next_of(ws, "state")["rev"]  # the open 15x15: no fill, found in a blink
+        ws.send(json.dumps({"type": "patterns"}))
+        job_of(ws, "patterns", final=True, rev=rev, timeout=90)
+        decided = job_of(ws, "decide", final=True, rev=rev, timeout=60)
+        assert decided["result"]["status"] == "unfillable" and decided["result"]["core"]
+
+
 def test_stopping_the_server_leaves_no_process_behind():
     with running_server("--search-limit", "30") as (address, process), socket_of(address) as ws:
         next_of(ws, "state")

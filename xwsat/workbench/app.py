@@ -256,14 +256,14 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
     elif kind == "autofill":
         job = await asyncio.to_thread(session.autofill, message.get("region"),
                                       bool(message.get("another")))
-        session.start_autofill(job)
+        session.start(job)
         await send({"type": "job", "kind": "autofill", "rev": session.rev, "final": False,
                     "result": {"status": "searching", "started": time.time()},
                     "region": message.get("region")})
         return False
     elif kind == "patterns":
         job = await asyncio.to_thread(session.suggest_patterns)
-        session.jobs.start(job)
+        session.start(job)
         await send({"type": "job", "kind": "patterns", "rev": session.rev, "final": False,
                     "result": {"status": "searching", "said": "drawing patterns"}})
         return False

@@ -286,9 +286,10 @@ class Session:
         looking for them was stopped (by an autofill, say), so it is run again."""
         return self.verdict == "unfillable" and not self.explained
 
-    def start_autofill(self, job: Job) -> None:
-        """Run ``job`` (``autofill``), then what it interrupted: the verdict and candidate
-        marks of this revision, so they do not wait for the next edit."""
+    def start(self, job: Job) -> None:
+        """Run ``job`` (an autofill, patterns, a certificate), then what it interrupted: the
+        verdict (with its entries to blame) and candidate marks of this revision, so they do
+        not wait for the next edit."""
         self.jobs.start(job, *self._background())
 
     def select(self, slot: str | None) -> None:
@@ -379,9 +380,9 @@ class Session:
 
     def certify(self) -> None:
         limit = self.limits.certificate_s
-        self.jobs.start(Job("certificate", self.rev, searches.certificate,
-                            (self.doc.grid, self.words(), self.options(limit),
-                             str(self.folder)), limit + 5.0))
+        self.start(Job("certificate", self.rev, searches.certificate,
+                       (self.doc.grid, self.words(), self.options(limit), str(self.folder)),
+                       limit + 5.0))
 
     async def _job_message(self, message: dict[str, Any]) -> None:
         if message["rev"] != self.rev:

@@ -197,6 +197,16 @@ function onJob(msg) {
   render();
 }
 
+const SHOWN_DEAD = 3; // reasons written out in the verdict
+const SHOWN_CORE = 12; // entries to blame named in it
+
+// An open grid (no block at all) larger than the words: say what a constructor does next.
+function noBlocks() {
+  const rows = view.doc.rows;
+  if (rows.length < 8 || rows.some((row) => row.includes("#"))) return "";
+  return " A grid this size needs blocks: double-click a square, or Suggest patterns.";
+}
+
 function setVerdict(kind, badge, why) {
   const box = $("verdict");
   box.className = `verdict ${kind}`;
@@ -210,15 +220,18 @@ function renderVerdict() {
   if (ins.error) return setVerdict("unknown", "Check the grid", ins.error);
   if (ins.unfillable) {
     const dead = Object.entries(ins.dead || {});
-    const why = dead.length ? dead.map(([, w]) => w).join("; ") : ins.conflict.why;
-    return setVerdict("unfillable", "Unfillable", why);
+    // a few reasons, not fifty: the rest are outlined in the grid
+    const more = dead.length > SHOWN_DEAD ? `; and ${dead.length - SHOWN_DEAD} more entries, outlined in red` : "";
+    const why = dead.length ? dead.slice(0, SHOWN_DEAD).map(([, w]) => w).join("; ") + more : ins.conflict.why;
+    return setVerdict("unfillable", "Unfillable", (why.endsWith(".") ? why : `${why}.`) + noBlocks());
   }
   const d = ui.decide;
   if (!d) return setVerdict("checking", "Checking…", "searching in the background");
   if (d.status === "fillable") return setVerdict("fillable", "Fillable", `a fill exists (found by ${d.method} in ${d.seconds} s)`);
   if (d.status === "unfillable") {
-    const core = d.core ? ` These ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${d.core.join(", ")}.` : " Finding the entries to blame…";
-    return setVerdict("unfillable", "Unfillable", `${d.why || ""}.${core}`);
+    const names = d.core && d.core.length > SHOWN_CORE ? `${d.core.slice(0, SHOWN_CORE).join(", ")} and ${d.core.length - SHOWN_CORE} more (marked in the grid)` : (d.core || []).join(", ");
+    const core = d.core ? ` These ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${names}.` : " Finding the entries to blame…";
+    return setVerdict("unfillable", "Unfillable", `${d.why || ""}.${core}${noBlocks()}`);
   }
   if (d.stopped && !d.status) return setVerdict("unknown", "Not yet known", `stopped at ${d.stopped}`);
   return setVerdict("unknown", "Not yet known", d.why || "");
