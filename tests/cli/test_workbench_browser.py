@@ -77,6 +77,16 @@ def test_drawing_blocks_and_letters_shows_a_red_slot(page):
     page.wait_for_function("!window.xwsat.view.doc.rows[1].includes('Z')")
 
 
+def test_an_open_grid_names_three_dead_entries_and_asks_for_blocks(page):
+    new_grid(page, 25, 25)  # 50 entries of 25 letters, none in the list
+    page.wait_for_function("document.querySelector('#verdict').textContent.includes('more')",
+                           timeout=WAIT_MS)
+    said = page.inner_text("#verdict")
+    assert said.count("no 25-letter word") == 3 and "and 47 more entries" in said
+    assert "needs blocks" in said
+    assert page.locator("#grid .dead-outline").count() == 50
+
+
 def lock_first_row(page, word: str) -> None:
     """A new 5x5 grid with ``word`` locked as its first across entry."""
     new_grid(page, 5, 5)
