@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from xwsat import guard
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.grid_patterns import (
@@ -31,10 +32,12 @@ from xwsat.grid_patterns import (
     word_ceiling,
 )
 from xwsat.lock import with_words
-from xwsat.outcome import Status
+from xwsat.outcome import Status, Stop
 from xwsat.pattern_stats import PatternStats, pattern_stats
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.words import WordList
+
+STOPPING = (Stop.INTERRUPTED, Stop.KILLED, Stop.MEMORY)  # the command is stopping: no more
 
 Cell = tuple[int, int]
 Say = Callable[[str], None]
@@ -75,6 +78,7 @@ class SuggestReport:
     unfillable: int
     undecided: int
     entries: tuple[str, ...]
+    interrupted: bool = False  # Ctrl-C (or the command's limit) stopped the search for more
 
 
 def theme_entries(grid: Grid) -> list[tuple[str, list[Cell]]]:
@@ -180,6 +184,7 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
     found: list[Suggestion] = []
     seen: set[tuple[str, ...]] = set()
     tried = unfillable = undecided = 0
+    interrupted = False
     for index in range(MAX_PATTERNS):
         left = deadline - time.monotonic()
         if len(found) >= count or left <= 0.5:
@@ -195,6 +200,9 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
                               min_length=MIN_RUN)
         result = fill_grid(pattern, lettered, options)
         took = time.monotonic() - started
+        if guard.user_stopped() or result.outcome.stop in STOPPING:
+            interrupted = True  # the search caught it; no pattern after this one
+            break
         stats = pattern_stats(pattern)
         shape = f"pattern {index}: {stats.words} words, {len(stats.cheaters)} cheaters"
         if result.outcome.status is Status.FILLED and result.verified and result.filled:
@@ -208,4 +216,4 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
             undecided += 1
             say(f"{shape}: not decided in {took:.1f} s")
     return SuggestReport(sorted(found, key=Suggestion.sort_key), tried, unfillable, undecided,
-                         entries)
+                         entries, interrupted)

@@ -23,7 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from xwsat import guard
 from xwsat.evidence.slot_core import restricted
+from xwsat.outcome import Stop
 from xwsat.problem import FillProblem
 
 if TYPE_CHECKING:
@@ -65,7 +67,7 @@ class Probe:
     per_window: float
     seed: int
     cut_short: bool = False
-    interrupted: bool = False  # stopped by Ctrl-C or the command's limit, not by the deadline
+    interrupted: bool = False  # stopped by Ctrl-C (else, when cut short: a time or memory limit)
 
     @property
     def unfillable(self) -> Window | None:
@@ -184,8 +186,10 @@ def probe(problem: FillProblem, height: int, width: int, per_window: float, seed
     done: list[Window] = []
     try:
         return _scan(problem, height, width, per_window, seed, deadline, done)
-    except KeyboardInterrupt:  # Ctrl-C, or the command's limit (a subclass): report the windows
-        return Probe(tuple(done), per_window, seed, cut_short=True, interrupted=True)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or the command's limit: report the windows
+        stop, _ = guard.interruption(exc)
+        return Probe(tuple(done), per_window, seed, cut_short=True,
+                     interrupted=stop is Stop.INTERRUPTED)
 
 
 def _scan(problem: FillProblem, height: int, width: int, per_window: float, seed: int,

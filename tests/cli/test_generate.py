@@ -163,7 +163,7 @@ def test_cli_generate_json_is_verified(write) -> None:
                     "--blocks", "3", "--symmetry", "none", "--json", "--quiet")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["status"] == "generated" and data["verified"]
+    assert data["status"] == "generated" and data["verified"] and data["stop"] is None
     assert check_generated(data["grid"], set(AB_WORDS), 2, 3) == []
     assert data["pattern"] == ["".join("#" if ch == "#" else "." for ch in row)
                                for row in data["grid"]]

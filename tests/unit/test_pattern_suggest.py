@@ -122,3 +122,27 @@ def test_a_theme_entry_the_list_lacks_is_named_with_its_lock() -> None:
     pattern = parse_grid("QZXJV\n.....\n#...#\n")
     assert _theme_locks(pattern, {"CAT"}) == ["1A=QZXJV"]
     assert _theme_locks(pattern, {"QZXJV"}) == []
+
+
+def test_ctrl_c_in_a_pattern_search_stops_the_search_for_more(english, monkeypatch) -> None:
+    """The fill search catches Ctrl-C and returns stopped; no pattern is tried after it (the
+    first look of a small grid needs no child, so nothing else would stop the loop)."""
+    from types import SimpleNamespace
+
+    import xwsat.pattern_suggest as suggest
+    from xwsat import guard
+    from xwsat.outcome import Status, Stop
+
+    calls = []
+
+    def stopped_search(*args, **kwargs):
+        calls.append(1)
+        guard.interruption(KeyboardInterrupt())  # what the search does with the signal
+        return SimpleNamespace(outcome=SimpleNamespace(status=Status.UNKNOWN,
+                                                       stop=Stop.INTERRUPTED),
+                               verified=False, filled=None)
+
+    monkeypatch.setattr(suggest, "fill_grid", stopped_search)
+    with guard.one_command():
+        report = suggest_patterns(parse_grid(THEME9), english, count=3, seed=4, time_limit=60)
+    assert report.interrupted and len(calls) == 1 and not report.suggestions

@@ -178,6 +178,9 @@ def test_plan_exits_3_when_the_time_limit_cuts_the_probe_short(tmp_path, monkeyp
                                       "--time-limit", "2"])
     assert result.exit_code == 3, result.output
     assert "cut short by the time limit" in result.output
+    as_json = CliRunner().invoke(app, ["plan", str(grid), "--dict", str(words), "--probe", "0.5",
+                                       "--time-limit", "2", "--json"])
+    assert as_json.exit_code == 3 and json.loads(as_json.stdout)["stop"] == "time"
 
 
 def test_plan_outlines_the_hardest_windows_in_its_pictures(tmp_path) -> None:

@@ -149,7 +149,9 @@ def dictionary_clues(words: WordList, found: list[tuple[int, str, int, int, str]
 def as_json(result: GenerateResult, spec: GenerateSpec, source: str) -> dict[str, Any]:
     data: dict[str, Any] = {
         "status": SHOWN[result.status], "backend": result.outcome.method,
-        "verified": result.verified, "message": result.outcome.message, "width": spec.width,
+        "verified": result.verified, "message": result.outcome.message,
+        "stop": result.outcome.stop.value if result.outcome.stop is not None else None,
+        "width": spec.width,
         "height": spec.height,
         "max_blocks": spec.max_blocks, "min_length": spec.min_length,
         "symmetry": spec.symmetry, "dictionary": source, "blocks": result.blocks,

@@ -197,7 +197,8 @@ def suggest(
             PatternRules(max_words, max_cheaters), try_limit, search.backend, say)
     typer.echo(f"{len(report.suggestions)} fillable of {report.tried} patterns tried "
                f"({report.unfillable} proved unfillable, {report.undecided} undecided) around "
-               f"{', '.join(report.entries) or 'no theme entry'}")
+               f"{', '.join(report.entries) or 'no theme entry'}"
+               + ("; stopped by Ctrl-C" if report.interrupted else ""))
     if out_dir is not None and report.suggestions:
         out_dir.mkdir(parents=True, exist_ok=True)
     known = set(word_list.words)
@@ -213,7 +214,8 @@ def suggest(
             name = out_dir / f"pattern-{rank}.txt" if out_dir is not None else "PATTERN"
             typer.echo(f"(its theme entries the list lacks are locked: xwsat fill {name} "
                        + " ".join(f"--lock {lock}" for lock in locks) + ")")
-    raise typer.Exit(ExitCode.OK if report.suggestions else ExitCode.UNDECIDED)
+    raise typer.Exit(ExitCode.OK if report.suggestions and not report.interrupted
+                     else ExitCode.UNDECIDED)  # (stopped: what was found is shown, exit 3)
 
 
 def _theme_locks(pattern: Grid, known: set[str]) -> list[str]:

@@ -104,6 +104,9 @@ def plan(
         shown = report.as_dict()
         if found is not None:
             shown["probe"] = found.as_dict(names)
+            # a stopped probe says why, as every stopped --json record does
+            shown["stop"] = (("interrupted" if found.interrupted else "time")
+                             if found.cut_short else None)
         print_record(shown)
     else:
         typer.echo(report.as_text())

@@ -48,6 +48,8 @@ def solve(spec: GenerateSpec, words: WordList, deadline: float, seed: int,
                               "auto", progress)
     stats = {"patterns_tried": report.tried, "patterns_unfillable": report.unfillable,
              "patterns_undecided": report.undecided}
+    if report.interrupted:  # Ctrl-C: no later stage (the line generator) either
+        return SolveReport(None, False, "interrupted", stats)
     if not report.suggestions:
         return SolveReport(None, False, f"no pattern filled in {report.tried} tried", stats)
     return SolveReport(report.suggestions[0].fill.rows, False, "", stats)
