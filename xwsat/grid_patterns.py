@@ -241,14 +241,15 @@ def _break_long_runs(rows: list[list[bool]], rng: random.Random, max_run: int,
     least MIN_RUN long) until none is left or no placement stays legal; the new block count."""
     n = len(rows)
     for _ in range(4 * n * n):
-        long_runs = []
+        long_runs = []  # those one block can split into two runs of MIN_RUN or more
+        splittable = max(max_run, 2 * MIN_RUN)
         for r in range(n):
             long_runs += [[(r, c) for c in range(start, start + length)]
-                          for start, length in _run_spans(rows[r]) if length > max_run]
+                          for start, length in _run_spans(rows[r]) if length > splittable]
         for c in range(n):
             long_runs += [[(r, c) for r in range(start, start + length)]
                           for start, length in _run_spans([row[c] for row in rows])
-                          if length > max_run]
+                          if length > splittable]
         if not long_runs:
             return count
         run = rng.choice(long_runs)
@@ -304,6 +305,9 @@ def generate_pattern(target: Target, seed: int, index: int) -> Grid:
         f"{target.min_blocks}-{target.max_blocks} blocks in {_ATTEMPTS} attempts; widen the range"
         + ("" if target.max_words is None and target.max_cheaters is None
            else " or raise --max-words / --max-cheaters")
+        + (f", or raise --max-run (one block splits a run into two of {MIN_RUN} or more, so "
+           f"runs of at most {target.max_run} are rare)"
+           if target.max_run and target.max_run <= 2 * MIN_RUN else "")
     )
 
 
@@ -339,7 +343,8 @@ def generate_patterns(size: int, count: int, seed: int, min_blocks: int | None =
     index = 0
     while len(patterns) < count:
         if index >= count * 20 + 100:
-            raise XwsatError(f"only {len(patterns)} distinct patterns exist for these settings")
+            found = f"{len(patterns)} distinct pattern{'s' if len(patterns) != 1 else ''}"
+            raise XwsatError(f"only {found} found for these settings in {index} tries")
         grid = generate_pattern(target, seed, index)
         index += 1
         if grid.rows not in seen:

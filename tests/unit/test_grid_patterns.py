@@ -181,3 +181,17 @@ def test_cli_defaults_to_constructor_rules_and_legacy_remakes_a_suite(tmp_path) 
     both = CliRunner().invoke(app, ["grids", "generate", "--legacy", "--max-cheaters", "3",
                                     "--out-dir", str(tmp_path / "x")])
     assert both.exit_code == 2 and "--legacy" in both.stderr
+
+
+@pytest.mark.parametrize("size,max_run", [(15, 5), (9, 4), (7, 3), (15, 6)])
+def test_a_max_run_no_block_can_reach_is_said_not_a_crash(size, max_run):
+    """A run of 4-6 cannot be split by one block into two of 3 or more: the generator once
+    drew from an empty range (an internal error)."""
+    try:
+        patterns = generate_patterns(size, 2, 0, max_run=max_run)
+    except XwsatError as error:
+        assert "--max-run" in str(error) or "distinct pattern" in str(error)
+    else:
+        assert all(len(run) <= max_run for grid in patterns
+                   for row in [*grid.rows, *map("".join, zip(*grid.rows))]
+                   for run in row.split("#") if run)
