@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from xwsat.cli import app
 from xwsat.errors import XwsatError
 from xwsat.formats import Puzzle, read_grid, read_puzzle, render_puzzle, render_svg
+from xwsat.formats.jsonfile import read_json
 from xwsat.grid import extract_slots, parse_grid
 
 runner = CliRunner()
@@ -380,3 +381,15 @@ def test_a_picture_or_page_given_as_a_grid_is_refused_by_its_kind(ext):
 
     with pytest.raises(XwsatError, match=f"does not read \\{ext} files"):
         puzzle_from_bytes(b"<svg>...</svg>\n" * 3, "grid" + ext)
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda d: d["pattern"].__setitem__(0, "#" + d["pattern"][0][1:]), "row 1, column 1"),
+    (lambda d: d["solution"].pop(), "the solution is 4x2, the pattern 4x3"),
+    (lambda d: d["pattern"].__setitem__(1, "X" + d["pattern"][1][1:]), "'X' in the pattern"),
+])
+def test_a_json_whose_solution_disagrees_with_its_pattern_is_refused(edit, message):
+    data = json.loads(render_puzzle(puzzle("latin"), "x.json"))
+    edit(data)
+    with pytest.raises(XwsatError, match=message):
+        read_json(json.dumps(data), "x.json")

@@ -10,7 +10,7 @@ from typing import Any
 
 from xwsat.errors import XwsatError
 from xwsat.formats.puzzle import Puzzle
-from xwsat.grid import Grid, check_size, parse_grid
+from xwsat.grid import BLOCK, EMPTY, Grid, check_size, parse_grid
 
 FORMAT = "xwsat-puzzle"
 
@@ -48,6 +48,20 @@ def _rows_text(rows: list[str], source: str, name: str) -> str:
     return "\n".join(rows)
 
 
+def _check_agrees(pattern: Grid, solution: Grid, source: str) -> None:
+    """The solution has the pattern's shape, blocks and given letters: a file edited by hand
+    that breaks this would be read one way by one command and another way by the next."""
+    if (solution.width, solution.height) != (pattern.width, pattern.height):
+        raise XwsatError(f"{source}: the solution is {solution.width}x{solution.height}, the "
+                         f"pattern {pattern.width}x{pattern.height}")
+    for cell in range(pattern.width * pattern.height):
+        want, got = pattern.cell(cell), solution.cell(cell)
+        if (want == BLOCK) != (got == BLOCK) or (want not in (BLOCK, EMPTY) and want != got):
+            r, c = divmod(cell, pattern.width)
+            raise XwsatError(f"{source}: the solution does not match the pattern at row {r + 1}, "
+                             f"column {c + 1} ({want!r} in the pattern, {got!r} in the solution)")
+
+
 def read_json(text: str, source: str) -> Puzzle:
     try:
         data = json.loads(text)
@@ -67,6 +81,7 @@ def read_json(text: str, source: str) -> Puzzle:
             raise XwsatError(f"{source}: 'solution' must be a list of rows (text)")
         solution = parse_grid(_rows_text(raw_solution, source, "solution"),
                               source + " (solution)")
+        _check_agrees(pattern, solution, source)
     entries = data.get("entries") or []
     if not isinstance(entries, list):
         raise XwsatError(f"{source}: 'entries' must be a list")
