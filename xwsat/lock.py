@@ -73,7 +73,7 @@ def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int =
     is a contradiction the user must settle, not one option silently beating the other."""
     if not locks:
         return grid, words, {}
-    refused = {normalize_word(w, fold_yo=fold_yo) for w in banned}
+    refused = {_normalise(w, words, fold_yo) for w in banned}  # as the bans were applied
     slots = {s.name: s for s in extract_slots(grid, min_length)}
     letters: dict[int, str] = {}
     placed: dict[str, str] = {}

@@ -237,6 +237,11 @@ def test_a_ban_and_a_stacked_list_follow_the_spanish_lists_folding(tmp_path):
     both, _ = stacked_words([str(mine), "es"])
     scores = as_read(both)
     assert scores["CANCION"] == 90 and "CANCIÓN" not in scores and "Ó" not in both.alphabet.letters
+    grid = tmp_path / "g.txt"
+    grid.write_text("CANCI.N\n")
+    clash = runner.invoke(app, ["fill", str(grid), "-d", "es", "--ban", "canción", "--lock",
+                                "1A=CANCION"])
+    assert clash.exit_code == 2 and "also banned" in clash.output, clash.output
 
 
 @pytest.mark.parametrize("suffix", [":-5-50", ":0-50.5", ":abc"])
