@@ -133,7 +133,7 @@ def region_grid(start: Grid, region: Region, pattern: Grid | None = None,
     given letters); returns it and the slots wholly outside the region (fixed entries)."""
     if region.bottom > start.height or region.right > start.width:
         raise XwsatError(f"--region reaches row {region.bottom}, column {region.right}; the grid "
-                         f"is {start.height}x{start.width}")
+                         f"has {start.height} rows and {start.width} columns")
     rows = []
     for r, row in enumerate(start.rows):
         out = []

@@ -78,7 +78,11 @@ class SuggestReport:
     unfillable: int
     undecided: int
     entries: tuple[str, ...]
-    interrupted: bool = False  # Ctrl-C (or the command's limit) stopped the search for more
+    stopped: Stop | None = None  # Ctrl-C or the command's memory limit ended the search early
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stopped is not None
 
 
 def theme_entries(grid: Grid) -> list[tuple[str, list[Cell]]]:
@@ -184,7 +188,7 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
     found: list[Suggestion] = []
     seen: set[tuple[str, ...]] = set()
     tried = unfillable = undecided = 0
-    interrupted = False
+    stopped: Stop | None = None
     for index in range(MAX_PATTERNS):
         left = deadline - time.monotonic()
         if len(found) >= count or left <= 0.5:
@@ -201,8 +205,8 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
         result = fill_grid(pattern, lettered, options)
         took = time.monotonic() - started
         if guard.user_stopped() or result.outcome.stop in STOPPING:
-            interrupted = True  # the search caught it; no pattern after this one
-            break
+            stopped = result.outcome.stop or Stop.INTERRUPTED  # the search caught it; no
+            break  # pattern after this one
         stats = pattern_stats(pattern)
         shape = f"pattern {index}: {stats.words} words, {len(stats.cheaters)} cheaters"
         if result.outcome.status is Status.FILLED and result.verified and result.filled:
@@ -216,4 +220,4 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
             undecided += 1
             say(f"{shape}: not decided in {took:.1f} s")
     return SuggestReport(sorted(found, key=Suggestion.sort_key), tried, unfillable, undecided,
-                         entries, interrupted)
+                         entries, stopped)

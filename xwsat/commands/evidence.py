@@ -62,6 +62,7 @@ def encode(
     legend_out: MapOpt = None,
     force: ForceOpt = False,
     time_limit: TimeOpt = 600.0,
+    memory_limit: MemoryOpt = 0,
 ) -> None:
     """Export the fill problem for external solvers (specs in encodings/). Exit 3 (nothing
     written) when the encoding takes longer than --time-limit."""
@@ -70,10 +71,11 @@ def encode(
     if fmt not in FORMATS:
         raise XwsatError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     check_time_limit(time_limit)
+    check_memory_limit(memory_limit)
     if out is not None and str(out) == "-":  # as dict export: "-" is standard output
         out = None
     check_outputs([out, legend_out], [grid, *words.paths], force)
-    with limited(time_limit):
+    with limited(time_limit, memory_limit or None):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
         binary = fmt == "cpsat" and out is not None and out.suffix.lower() == ".pb"
@@ -101,6 +103,7 @@ def count(
     limit: LimitOpt = 0,
     method: CountMethodOpt = "auto",
     time_limit: TimeOpt = 60.0,
+    memory_limit: MemoryOpt = 0,
     json_out: JsonOpt = False,
 ) -> None:
     """Count the fills exactly (or up to --limit), respecting the repeat rule. Exit 0 when the
@@ -110,7 +113,8 @@ def count(
     if limit < 0:
         raise XwsatError("--limit must be zero (count all) or positive")
     check_time_limit(time_limit)
-    with limited(time_limit):
+    check_memory_limit(memory_limit)
+    with limited(time_limit, memory_limit or None):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
         result = count_fills(built, limit or None, budget(time_limit).for_child(), status_line,

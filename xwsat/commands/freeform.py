@@ -15,10 +15,12 @@ from xwsat.commands.generate import parse_size
 from xwsat.commands.options import (
     ForceOpt,
     JsonOpt,
+    MemoryOpt,
     OutOpt,
     QuietOpt,
     SeedOpt,
     TimeOpt,
+    check_memory_limit,
     check_seed,
     check_time_limit,
 )
@@ -91,6 +93,7 @@ def freeform_command(
     words: WordsArg,
     size: SizeOpt = "",
     time_limit: TimeOpt = 30.0,
+    memory_limit: MemoryOpt = 0,
     method: MethodOpt = "cpsat",
     seed: SeedOpt = 0,
     boards: BoardsOpt = 100,
@@ -103,12 +106,13 @@ def freeform_command(
     crossings; print the grid and the numbered clues (exit 0; 4 if verification failed)."""
     started = time.monotonic()
     check_time_limit(time_limit)
+    check_memory_limit(memory_limit)
     check_seed(seed)
     if not 1 <= boards <= 1_000_000:
         raise XwsatError("--boards must be between 1 and 1000000")
     check_outputs([out], [words], force)
     check_format(out)
-    with limited(time_limit):
+    with limited(time_limit, memory_limit or None):
         entries, notes = load_entries(words)
         refuse_wide_letters(out, "".join(entry.word for entry in entries))
         if size:

@@ -23,12 +23,14 @@ from xwsat.commands.options import (
     JsonOpt,
     MaxCheatersOpt,
     MaxWordsOpt,
+    MemoryOpt,
     OutOpt,
     QuietOpt,
     RepeatsOpt,
     SeedOpt,
     TimeOpt,
     Words,
+    check_memory_limit,
     check_seed,
     check_time_limit,
     grouped,
@@ -189,6 +191,7 @@ def generate_command(
     max_words: MaxWordsOpt = None,
     max_cheaters: MaxCheatersOpt = None,
     time_limit: TimeOpt = 60.0,
+    memory_limit: MemoryOpt = 0,
     seed: SeedOpt = 0,
     out: OutOpt = None,
     json_out: JsonOpt = False,
@@ -200,6 +203,7 @@ def generate_command(
     separated by blocks (exit 0), or say none exists (1) or time ran out (3)."""
     started = time.monotonic()
     check_time_limit(time_limit)
+    check_memory_limit(memory_limit)
     check_seed(seed)
     spec = build_spec(size, blocks, block_ratio, min_length, symmetry, allow_repeats,
                       given, theme or [], max_words, max_cheaters)
@@ -208,7 +212,7 @@ def generate_command(
     if pattern_only and out is not None and out.suffix.lower() == ".puz":  # said before the search
         raise XwsatError(f"{out}: .puz needs every white cell filled; with --pattern-only write "
                          ".txt, .json or .ipuz")
-    with limited(time_limit):
+    with limited(time_limit, memory_limit or None):
         word_list = load_word_list(words)
         for ch in set(spec.givens.values()) - {"#"}:
             word_list.alphabet.code(ch)

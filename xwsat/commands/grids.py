@@ -38,6 +38,7 @@ from xwsat.grid_patterns import (
     generate_patterns,
     word_ceiling,
 )
+from xwsat.outcome import Stop
 from xwsat.pattern_suggest import TRY_LIMIT_S, PatternRules, suggest_patterns
 
 grids_app = typer.Typer(no_args_is_help=True,
@@ -198,7 +199,8 @@ def suggest(
     typer.echo(f"{len(report.suggestions)} fillable of {report.tried} patterns tried "
                f"({report.unfillable} proved unfillable, {report.undecided} undecided) around "
                f"{', '.join(report.entries) or 'no theme entry'}"
-               + ("; stopped by Ctrl-C" if report.interrupted else ""))
+               + ("; stopped by the memory limit" if report.stopped is Stop.MEMORY
+                  else "; stopped by Ctrl-C" if report.interrupted else ""))
     if out_dir is not None and report.suggestions:
         out_dir.mkdir(parents=True, exist_ok=True)
     known = set(word_list.words)

@@ -22,10 +22,12 @@ from xwsat.commands.options import (
     ForceOpt,
     GridArg,
     JsonOpt,
+    MemoryOpt,
     Rules,
     SeedOpt,
     TimeOpt,
     Words,
+    check_memory_limit,
     check_seed,
     check_time_limit,
     grouped,
@@ -40,10 +42,11 @@ from xwsat.problem import build_problem
 
 @grouped
 def info(grid: GridArg, words: Words, rules: Rules, json_out: JsonOpt = False,
-         time_limit: TimeOpt = 60.0) -> None:
+         time_limit: TimeOpt = 60.0, memory_limit: MemoryOpt = 0) -> None:
     """Slots, lengths, crossings, and candidates per slot before and after pruning."""
     check_time_limit(time_limit)
-    with limited(time_limit):
+    check_memory_limit(memory_limit)
+    with limited(time_limit, memory_limit or None):
         grid_value, word_list = load_inputs(grid, words)
         report = grid_info(grid_value, word_list, rules.min_length, rules.allow_repeats)
     if json_out:
@@ -62,6 +65,7 @@ def plan(
     svg: Annotated[Path | None, typer.Option("--svg", help="Draw the plan on the grid.")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="The same picture as PNG.")] = None,
     time_limit: TimeOpt = 60.0,
+    memory_limit: MemoryOpt = 0,
     force: ForceOpt = False,
     probe_s: Annotated[float | None, typer.Option(
         "--probe", metavar="SECONDS",
@@ -73,6 +77,7 @@ def plan(
     """The fragment planner's analysis: fill order, fragments, accelerators, difficulty."""
     check_seed(seed)
     check_time_limit(time_limit)
+    check_memory_limit(memory_limit)
     if probe_s is not None and not (0 < probe_s <= time_limit):
         raise XwsatError(f"--probe {probe_s:g}: give the seconds per window, more than 0 "
                          f"and at most --time-limit ({time_limit:g})")
@@ -82,7 +87,7 @@ def plan(
             raise XwsatError(f"{path}: --{suffix[1:]} writes a {suffix} file; name it so")
     if probe_s is not None:
         compile_first(["mac"])  # once, before the clock starts
-    with limited(time_limit):
+    with limited(time_limit, memory_limit or None):
         grid_value, word_list = load_inputs(grid, words)
         built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
         report = plan_report(built, seed)

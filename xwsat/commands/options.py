@@ -34,7 +34,8 @@ BanOpt = Annotated[list[str] | None, typer.Option(
     "--ban", help="Leave this word out for this puzzle (repeatable).")]
 BackendOpt = Annotated[str, typer.Option(
     "--backend", "-b",
-    help="auto, auto:POLICY, mac, native, native:VARIANT, sat, sat:SOLVER, cpsat, ace. "
+    help="auto, auto:POLICY, mac, mac:words|phase|renew|reseed, native, native:VARIANT, sat, "
+    "sat:SOLVER, sat:cube, cpsat, cpsat:plan, ace, ace:wdegdom|frba, qxw (see docs/fill.md). "
     "Experimental, for research: mac:planned, native:static, native:balanced, auto:words, "
     "auto:share, auto:reseed, auto:letters, auto:python, auto:race, auto:staged, auto:regions.")]
 TimeOpt = Annotated[float, typer.Option(

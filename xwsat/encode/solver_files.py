@@ -83,7 +83,7 @@ def cnf_comments(built: Built, problem: FillProblem, cnf: CNF, source: str) -> t
     source = source.encode("unicode_escape").decode("ascii")
     lines = [
         f"xwsat {CNF_ENCODING}",
-        f"grid {source}: {built.grid.height}x{built.grid.width}, {problem.n_slots} slots, "
+        f"grid {source}: {built.grid.width}x{built.grid.height}, {problem.n_slots} slots, "
         f"repeats {'allowed' if problem.allow_repeats else 'forbidden'}",
         f"word variables 1..{cnf.n_word_vars}: x[s,k] = x_base[s] + k + 1 (k-th candidate)",
         "families " + ", ".join(f"{n}={c}" for n, c, _ in cnf.families),

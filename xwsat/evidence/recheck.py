@@ -61,7 +61,7 @@ class Question:
     def lines(self) -> list[str]:
         digest = hashlib.sha256("\n".join(self.words).encode("utf-8")).hexdigest()
         grid_digest = hashlib.sha256(self.grid.to_text().encode("utf-8")).hexdigest()
-        return [f"  grid: {self.grid.height}x{self.grid.width}, sha256 {grid_digest[:16]}",
+        return [f"  grid: {self.grid.width}x{self.grid.height}, sha256 {grid_digest[:16]}",
                 *[f"    {row}" for row in self.grid.rows],
                 f"  words: {len(self.words):,} (normalised list, sha256 {digest[:16]})",
                 f"  rules: slots of {self.min_length}+ cells, repeated words "

@@ -79,7 +79,8 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "auto",
         except KeyboardInterrupt as exc:  # Ctrl-C or the command's limit: nothing found yet
             report = SolveReport(None, False, guard.interruption(exc)[1])
             return _finish(spec, words, "patterns", report, started, started, {})
-        if report.rows is not None or backend == "patterns" or report.stopped == "interrupted":
+        if (report.rows is not None or backend == "patterns"
+                or report.stopped in ("interrupted", "memory limit reached")):
             return _finish(spec, words, "patterns", report, started, started, {})
         time_limit -= time.monotonic() - started
         progress(report.stopped + "; trying the line generator")

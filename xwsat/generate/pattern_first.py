@@ -17,6 +17,7 @@ from xwsat.generate.cpsat_lines import SolveReport
 from xwsat.generate.spec import GenerateSpec
 from xwsat.grid import parse_grid
 from xwsat.grid_patterns import MIN_RUN, MIN_SIZE, block_range
+from xwsat.outcome import Stop
 from xwsat.pattern_suggest import PatternRules, suggest_patterns
 from xwsat.words import WordList
 
@@ -48,7 +49,9 @@ def solve(spec: GenerateSpec, words: WordList, deadline: float, seed: int,
                               "auto", progress)
     stats = {"patterns_tried": report.tried, "patterns_unfillable": report.unfillable,
              "patterns_undecided": report.undecided}
-    if report.interrupted:  # Ctrl-C: no later stage (the line generator) either
+    if report.stopped is Stop.MEMORY:  # no later stage (the line generator) either
+        return SolveReport(None, False, "memory limit reached", stats)
+    if report.interrupted:
         return SolveReport(None, False, "interrupted", stats)
     if not report.suggestions:
         return SolveReport(None, False, f"no pattern filled in {report.tried} tried", stats)
