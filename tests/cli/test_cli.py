@@ -473,3 +473,14 @@ def test_an_answer_that_cannot_be_written_is_one_line_and_exit_2(tiny) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("xwsat: error: cannot write the "
                                                             "output")
+
+
+@pytest.mark.parametrize("command", [["count", "{grid}"], ["info", "{grid}"], ["plan", "{grid}"],
+                                     ["encode", "{grid}"], ["generate", "--size", "5x5"],
+                                     ["freeform", "{words}"]])
+def test_every_searching_command_takes_a_memory_limit(tiny, command) -> None:
+    grid, words = tiny
+    args = [a.format(grid=grid, words=words) for a in command]
+    result = invoke(*args, "--memory-limit", "100")
+    assert_one_line_error(result)
+    assert "--memory-limit below 512 MiB" in result.output
