@@ -87,6 +87,16 @@ def test_an_open_grid_names_three_dead_entries_and_asks_for_blocks(page):
     assert page.locator("#grid .dead-outline").count() == 50
 
 
+def test_text_typed_in_a_field_survives_a_reload_without_leaving_the_field(page):
+    new_grid(page, 5, 5)
+    page.click(".tabs button[data-tab='puzzle']")
+    page.click("[data-meta='author']")
+    page.keyboard.type("Ann Example", delay=10)
+    page.reload()  # at once: the field was never left, its "change" never fired
+    page.wait_for_function("window.xwsat && window.xwsat.view && "
+                           "window.xwsat.view.doc.author === 'Ann Example'", timeout=WAIT_MS)
+
+
 def lock_first_row(page, word: str) -> None:
     """A new 5x5 grid with ``word`` locked as its first across entry."""
     new_grid(page, 5, 5)

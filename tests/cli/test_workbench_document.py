@@ -286,3 +286,48 @@ def test_a_selections_refill_changes_an_entry():
         answer = searches.autofill(grid, words, FillOptions("mac", 10.0, seed=seed), 1.0,
                                    current=("AB", "CD", "AC", "BD"))
         assert answer["letters"] == {"0": "A", "1": "C", "2": "B", "3": "D"}, answer
+
+
+def test_another_fill_that_finds_none_keeps_the_fill_shown_and_bans_nothing():
+    """Every fill needs the weakest word: "Another fill" finds none, and the fill shown stays
+    acceptable (it used to vanish on the server while the page still showed it), with a note
+    naming the word; the next plain autofill leaves nothing out."""
+    import asyncio
+
+    sent = []
+
+    async def keep(message):
+        sent.append(message)
+
+    made = Session(Dictionaries(), keep, Limits(), "en")
+    try:
+        made.dispatch({"type": "new", "width": 3, "height": 3})
+        shown = {"status": "filled", "letters": {"0": "C"}, "weakest": [{"word": "TED",
+                                                                        "score": 10}]}
+        made.suggestion = shown
+        job = made.autofill(None, another=True)
+        assert job.tag["another"] == "TED" and "TED" in made.banned and made.suggestion is None
+        message = {"type": "job", "kind": "autofill", "rev": made.rev, "final": True,
+                   "result": {"status": "unfillable", "why": "exhausted"}, **job.tag}
+        asyncio.run(made._job_message(message))
+        assert made.suggestion == shown and not made.banned
+        told = sent[-1]["result"]
+        assert told["letters"] == shown["letters"] and "No other fill without TED" in told["note"]
+        made.banned.add("OTHER")
+        assert made.autofill(None).tag["another"] is None and not made.banned
+    finally:
+        made.close()
+
+
+def test_an_entry_below_the_minimum_score_is_said_so():
+    made = Session(Dictionaries(), _quiet, Limits(), "en")
+    try:
+        words = made.dictionaries.get("en", 0)
+        low = next(w for w, s in zip(words.words, words.scores) if len(w) == 5 and s < 50)
+        made.dispatch({"type": "new", "width": 5, "height": 5})
+        made.dispatch({"type": "letters", "cells": {str(i): ch for i, ch in enumerate(low)}})
+        made.set_dictionary("en", 50)
+        dead = made.view()["insight"]["dead"]
+        assert "below the minimum score 50" in dead["1A"] and low in dead["1A"]
+    finally:
+        made.close()

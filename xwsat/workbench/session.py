@@ -8,6 +8,7 @@ library: ``xwsat.insight`` after every edit, ``xwsat.pattern_stats``, and the se
 
 from __future__ import annotations
 
+import bisect
 import io
 import secrets
 import shutil
@@ -77,6 +78,7 @@ class Session:
         self.selected: str | None = None
         self.suggestion: dict[str, Any] | None = None
         self.banned: set[str] = set()
+        self.before_another: dict[str, Any] | None = None  # the fill "Another fill" replaces
         self.seed = 0
         self.folder = Path(tempfile.mkdtemp(prefix="xwsat-workbench-"))
         self.certificate: bytes | None = None
@@ -236,6 +238,7 @@ class Session:
             self.buildable = True
             slots = built.slots
             state["insight"] = insight_of(built, started).as_dict()
+            self._below_minimum(built, state["insight"]["dead"])
             state["numbers"] = {str(s.cells[0]): s.number for s in built.slots}
             state["clue_hints"] = _hints(built)
         except XwsatError as exc:
@@ -244,6 +247,23 @@ class Session:
         state["stats"] = pattern_stats(doc.grid, self.symmetry, slots).as_dict()
         state["ms"] = round((time.perf_counter() - started) * 1000, 1)
         return state
+
+    def _below_minimum(self, built: Built, dead: dict[str, str]) -> None:
+        """A complete entry no word of the list matches because it scores below the page's
+        minimum is said so: the list has the word, the minimum is what rules it out."""
+        if not self.min_score or not dead:
+            return
+        full = self.dictionaries.get(self.dictionary, 0)
+        for slot in built.slots:
+            entry = "".join(built.grid.cell(c) for c in slot.cells)
+            ids = full.ids_of_length(len(entry)) if slot.name in dead else ()
+            if len(ids) == 0:
+                continue
+            lo, hi = int(ids[0]), int(ids[-1]) + 1  # one length's words: sorted, together
+            at = bisect.bisect_left(full.words, entry, lo, hi)
+            if at < hi and full.words[at] == entry:
+                dead[slot.name] = (f"slot {slot.name}: {entry} scores {int(full.scores[at])}, "
+                                   f"below the minimum score {self.min_score}")
 
     def candidates_now(self, slot: str) -> dict[str, Any]:
         """The slot's words ranked by score, marked by arc consistency (at once), or all
@@ -309,9 +329,15 @@ class Session:
         """The search that fills the grid, or the rectangle ``region`` (top, left, bottom,
         right, 0-based), keeping locked entries; ``another`` asks for a different fill than
         the last. Prepared anywhere, started by ``jobs.start`` on the event loop."""
+        left_out = None  # "Another fill": the word the next fill does without
         if another and self.suggestion and self.suggestion.get("weakest"):
-            self.banned.add(self.suggestion["weakest"][0]["word"])
+            left_out = self.suggestion["weakest"][0]["word"]
+            self.banned.add(left_out)
             self.seed += 1
+            self.before_another = self.suggestion  # shown again if no other fill comes
+        elif not another:
+            self.banned = set()  # a new autofill, not another one: nothing left out
+            self.before_another = None
         doc, words = self.doc, self.words()
         grid = doc.grid
         current: tuple[str, ...] | None = None  # a selection's entries now: a refill changes one
@@ -344,7 +370,7 @@ class Session:
                    (grid, words, self.options(self.limits.autofill_s), self.limits.improve_s,
                     explain_s, current),
                    self.limits.autofill_s + self.limits.improve_s + explain_s + 2.0,
-                   {"region": region, "whole": whole})
+                   {"region": region, "whole": whole, "another": left_out})
 
     def suggest_patterns(self, count: int = 3) -> Job:
         """The search for block patterns around the grid's letters (its theme entries) by
@@ -418,6 +444,16 @@ class Session:
             await self.send({"type": "job", "kind": "decide", "rev": self.rev,
                              "final": message["final"], "result": {
                                  **result, "method": "autofill"}})
+        if (message["kind"] == "autofill" and message["final"] and "letters" not in result
+                and message.get("another") and self.before_another is not None):
+            # no other fill: the one shown stays, acceptable, and the word is no longer left out
+            word = message["another"]
+            self.banned.discard(word)
+            self.suggestion, self.before_another = self.before_another, None
+            proven = result.get("status") == "unfillable"
+            note = (f"No other fill without {word}: every fill at this level needs it"
+                    if proven else f"No other fill without {word} found in time")
+            message = {**message, "result": {**self.suggestion, "note": note}}
         if message["kind"] == "certificate" and message["final"] and result.get("directory"):
             self.certificate = _zipped(Path(result["directory"]))
             result = {k: v for k, v in result.items() if k != "directory"}

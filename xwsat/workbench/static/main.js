@@ -186,7 +186,7 @@ function onJob(msg) {
     ui.candidates = r;
   } else if (msg.kind === "autofill") {
     ui.autofillSent = false;
-    ui.autofill = { ...r, final: msg.final };
+    ui.autofill = { ...r, final: msg.final, region: msg.region };
     if (r.letters) ui.suggestion = r.letters;
     if (r.status === "rejected") ui.suggestion = null;
   } else if (msg.kind === "certificate") {
@@ -205,6 +205,43 @@ function noBlocks() {
   const rows = view.doc.rows;
   if (rows.length < 8 || rows.some((row) => row.includes("#"))) return "";
   return " A grid this size needs blocks: double-click a square, or Suggest patterns.";
+}
+
+// Text typed in a clue or a puzzle field is sent a moment after the typing pauses, not only
+// when the field is left: a reload or a closed tab keeps what was typed.
+const SOON_MS = 600;
+const waiting = new Map(); // key -> [timer, commit]
+const waitingText = new Map(); // key -> the text waiting
+function soon(key, commit, text) {
+  waitingText.set(key, text);
+  if (waiting.has(key)) clearTimeout(waiting.get(key)[0]);
+  waiting.set(key, [setTimeout(() => now(key, commit), SOON_MS), commit]);
+}
+function now(key, commit) {
+  if (waiting.has(key)) { clearTimeout(waiting.get(key)[0]); waiting.delete(key); }
+  commit();
+}
+// The page is going (a reload, a closed tab): send the text that waits, and put it, with the
+// letters typed that no state from the server holds yet, in the kept grid the next page opens.
+function goingAway() {
+  const kept = stored(KEPT + tab);
+  for (const [key, [, commit]] of [...waiting]) {
+    now(key, commit);
+    const [kind, name] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
+    if (kept && kind === "clue") kept.clues = { ...(kept.clues || {}), [name]: waitingText.get(key) };
+    if (kept && kind === "meta") kept[name] = waitingText.get(key);
+  }
+  if (!kept || !kept.rows) return;
+  const w = kept.rows[0].length, size = kept.rows.length * w;
+  const locked = new Set((kept.locks || []).flatMap((lock) => lock.cells || []));
+  const rows = [...kept.rows];
+  for (const p of pending) {
+    if (p.cell >= size || locked.has(p.cell) || rows[Math.floor(p.cell / w)][p.cell % w] === "#") continue;
+    const r = Math.floor(p.cell / w), c = p.cell % w;
+    rows[r] = rows[r].slice(0, c) + (p.letter || ".") + rows[r].slice(c + 1);
+  }
+  kept.rows = rows;
+  try { localStorage.setItem(KEPT + tab, JSON.stringify(kept)); } catch { /* storage full */ }
 }
 
 function setVerdict(kind, badge, why) {
@@ -252,14 +289,18 @@ function renderFill() {
       const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
       const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
       const state = a.final ? (a.proven ? "done" : "best found") : "improving…";
-      text = `Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state}) · weakest: ${weak}`;
+      text = `${a.note ? `${a.note}. The fill shown stays: ` : ""}Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state}) · weakest: ${weak}`;
       const w = a.why_not;
       if (w) text += ` · Why not ${w.level}: these ${w.slots.length} entries cannot all score ${w.level} or more${w.minimal ? " (none can be left out)" : ""}: ${w.slots.join(", ")}`;
-    } else if (a.status === "unfillable") text = `No fill: ${a.why || "proven unfillable"}`;
+    } else if (a.status === "unfillable") {
+      text = a.region ? "No other fill of this selection: its entries are the only ones that fit (proven)."
+        : "No fill: the grid cannot be filled at this minimum score (proven; the verdict names the entries to blame).";
+    }
     else if (a.status === "rejected") text = ui.stopped ? "Autofill stopped." : "Suggestion rejected.";
     else if (a.final) text = `No fill found: ${a.why || a.stopped || a.status}`;
   }
   $("fill-status").textContent = text;
+  $("fill-status").title = a && a.why ? a.why : ""; // the method's own words, for the curious
 }
 
 function renderPatterns() {
@@ -298,7 +339,10 @@ function render() {
   drawCandidates($("candidates"), $("cand-count"), ui.candidates, pick);
   // the 78-word cap is a 15x15's: the size passed only when the grid is square
   drawStats($("stats"), view.stats, view.doc.rows.length === view.doc.rows[0].length ? view.doc.rows.length : 0);
-  drawClues($("clues"), view, ui.selectedSlot, (slotName, text) => act({ type: "clue", slot: slotName, text }));
+  drawClues($("clues"), view, ui.selectedSlot, (slotName, text, typing) => {
+    const commit = () => act({ type: "clue", slot: slotName, text });
+    if (typing) soon(`clue:${slotName}`, commit, text); else now(`clue:${slotName}`, commit);
+  });
   $("undo").disabled = !view.can_undo;
   $("redo").disabled = !view.can_redo;
   const dict = view.dictionary.name.startsWith("upload:") ? "upload" : view.dictionary.name;
@@ -563,8 +607,11 @@ function wireControls() {
     if (send({ type: "certificate" })) $("certificate").textContent = "Writing and checking the certificate…";
   };
   for (const input of document.querySelectorAll("[data-meta]")) {
-    input.addEventListener("change", () => act({ type: "meta", field: input.dataset.meta, value: input.value }));
+    const commit = () => act({ type: "meta", field: input.dataset.meta, value: input.value });
+    input.addEventListener("input", () => soon(`meta:${input.dataset.meta}`, commit, input.value));
+    input.addEventListener("change", () => now(`meta:${input.dataset.meta}`, commit));
   }
+  window.addEventListener("pagehide", goingAway);
   for (const tab of document.querySelectorAll(".tabs button")) {
     tab.onclick = () => {
       for (const other of document.querySelectorAll(".tabs button")) other.classList.toggle("on", other === tab);

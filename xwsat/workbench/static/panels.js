@@ -89,7 +89,8 @@ export function drawClues(box, view, selected, setClue) {
     for (const s of (view.insight.slots || []).filter((t) => t.name.endsWith(dir))) {
       const input = h("input", { dataset: { slot: s.name }, value: clues[s.name] || "",
         placeholder: hints[s.name] || "" });
-      input.addEventListener("change", () => setClue(s.name, input.value));
+      input.addEventListener("input", () => setClue(s.name, input.value, true));
+      input.addEventListener("change", () => setClue(s.name, input.value, false));
       box.append(h("div", { class: `clue${s.name === selected ? " on" : ""}` },
         h("span", {}, s.name), h("div", {}, input, h("div", { class: "ans" }, s.pattern))));
     }
