@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,14 @@ def test_html_embeds_the_puzzle():
     html = render_puzzle(puzzle("enye"), "x.html")
     assert html.startswith("<!DOCTYPE html>") and "ÑOS#" in html and "first ; clue" in html
     assert "<script src" not in html and "http" not in html.split("<script")[1].split("</")[0]
+
+
+def test_html_shows_the_credits_and_notes_escaped():
+    shown = replace(puzzle("latin"), author="Ann <b>", copyright="© 2026", notes="A & B")
+    html = render_puzzle(shown, "x.html")
+    assert '<div id="credits">Ann &lt;b&gt; · © 2026</div>' in html
+    assert '<p id="notes">A &amp; B</p>' in html
+    assert 'id="credits"' not in render_puzzle(replace(puzzle("latin"), author=""), "x.html")
 
 
 @pytest.mark.parametrize("case,heading", [("latin", "Across"), ("cyrillic", "По горизонтали"),

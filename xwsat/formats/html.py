@@ -20,7 +20,8 @@ _PAGE = """<!DOCTYPE html>
 <title>%(title)s</title>
 <style>
 body{font-family:"DejaVu Sans",Arial,sans-serif;margin:16px;color:#111;background:#fafafa}
-h1{font-size:20px;margin:0 0 8px}
+h1{font-size:20px;margin:0 0 8px}#credits{margin:-4px 0 8px;color:#444;font-size:14px}
+#notes{max-width:760px;font-size:14px;color:#333;white-space:pre-wrap}
 #wrap{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
 #grid{display:grid;border:2px solid #111;background:#111;gap:1px;user-select:none}
 .cell{position:relative;background:#fff;width:var(--s);height:var(--s);box-sizing:border-box;
@@ -40,14 +41,14 @@ h1{font-size:20px;margin:0 0 8px}
 #bar{margin:8px 0;display:flex;gap:6px;align-items:center}
 #current{min-height:1.4em;margin:6px 0;font-weight:bold}#msg{margin-left:8px}
 </style></head><body>
-<h1>%(title)s</h1>
+<h1>%(title)s</h1>%(credits)s
 <div id="bar"><button id="check">%(check)s</button><button id="revealcell">%(letter)s</button>
 <button id="revealword">%(word)s</button><button id="reveal">%(all)s</button>
 <button id="clear">%(clear)s</button><span id="msg"></span></div>
 <div id="current"></div>
 <div id="wrap"><div id="grid"></div><div id="clues">
 <div><h2>%(across)s</h2><ol id="A"></ol></div><div><h2>%(down)s</h2><ol id="D"></ol></div>
-</div></div>
+</div></div>%(notes)s
 <script id="puzzle" type="application/json">%(data)s</script>
 <script>
 "use strict";
@@ -287,8 +288,12 @@ def write_html(puzzle: Puzzle, lang: str | None = None) -> str:
     # whatever the script's type: "<", ">" and "&" only occur in JSON strings, so escape them all.
     payload = (json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
                .replace(">", "\\u003e").replace("&", "\\u0026"))
+    credits = [c for c in (puzzle.author, puzzle.copyright) if c]  # said as the files say them
     return _PAGE % {
         "lang": escape(lang), "title": escape(puzzle.title or "Crossword"),
+        "credits": (f'<div id="credits">{" · ".join(escape(c) for c in credits)}</div>'
+                    if credits else ""),
+        "notes": f'<p id="notes">{escape(puzzle.notes)}</p>' if puzzle.notes else "",
         "across": escape(across), "down": escape(down), "data": payload,
         "check": escape(check), "letter": escape(letter), "word": escape(word),
         "all": escape(everything), "clear": escape(clear), "solved": escape(solved),
