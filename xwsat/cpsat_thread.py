@@ -10,6 +10,8 @@ import time
 from contextlib import suppress
 from typing import Any
 
+from xwsat import guard
+
 
 def solve_stoppable(solver: Any, model: Any, stop: threading.Event | None = None,
                     callback: Any = None, deadline: float | None = None
@@ -37,7 +39,8 @@ def solve_stoppable(solver: Any, model: Any, stop: threading.Event | None = None
     while not done.is_set():
         try:
             done.wait(0.05)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:  # (a Ctrl-C is then the command's: see guard)
+            guard.interruption(exc)
             interrupted = True
         if interrupted or (stop is not None and stop.is_set()) or (
                 deadline is not None and time.monotonic() > deadline):

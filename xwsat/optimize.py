@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from xwsat import guard
 from xwsat.backends.cpsat import PRESOLVE_TUPLE_LIMIT
 from xwsat.cpsat_thread import solve_stoppable
 from xwsat.encode.cpsat_tables import encode_cpsat
@@ -197,7 +198,8 @@ def optimize_fill(built: Built, start: tuple[int, ...], time_limit: float, seed:
         try:
             refill, _, solved, stopped = _solve(sub.problem, value, best, min(left, ROUND_S),
                                                 rng.randrange(1 << 30), threads, deadline)
-        except KeyboardInterrupt:  # between two CP-SAT calls
+        except KeyboardInterrupt as exc:  # between two CP-SAT calls
+            guard.interruption(exc)
             stopped = True
             break
         if refill is not None and value.total(refill) > total:

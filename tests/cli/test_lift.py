@@ -145,7 +145,12 @@ def test_ctrl_c_during_the_lift_keeps_a_whole_fill(monkeypatch):
         return real(model, state, budget)
 
     monkeypatch.setattr("xwsat.compiled_search.aot.runner", lambda: interrupted_second_time)
-    done = lift(built.problem, result.outcome.fill, built.words.scores, exempt_slots(built), 2)
+    from xwsat import guard
+
+    with guard.one_command():  # within a command, the Ctrl-C is the command's: it ends stopped
+        done = lift(built.problem, result.outcome.fill, built.words.scores, exempt_slots(built),
+                    2)
+        assert guard.user_stopped()
     assert len(calls) == 2 and done.regions == 2
     assert standing(built, done.fill) >= standing(built, result.outcome.fill)
 

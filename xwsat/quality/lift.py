@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from xwsat import guard
 from xwsat.compiled_search.model import Model, Start
 from xwsat.errors import XwsatError
 from xwsat.guard import Tick
@@ -214,8 +215,8 @@ def lift(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
                     break
             if not gained:
                 break
-    except KeyboardInterrupt:
-        pass  # the fill so far is a whole fill: the caller reports it
+    except KeyboardInterrupt as exc:  # the fill so far is a whole fill: the caller reports it,
+        guard.interruption(exc)  # and a Ctrl-C is the command's (no later stage runs)
     return Lifted(tuple(current), tried, refilled, time.perf_counter() - started)
 
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from xwsat import guard
 from xwsat.optimize import Progress, with_fill
 from xwsat.pipeline import FillOptions, FillResult
 from xwsat.quality.best import Best, best_at_level
@@ -58,7 +59,8 @@ def improve(result: FillResult, options: FillOptions, time_limit: float,
         try:
             best = best_at_level(built, climbed.fill, climbed.level, exempt, climbed.proven,
                                  left, options.seed, progress)
-        except KeyboardInterrupt:  # the command's limit or Ctrl-C: the climb's fill stands
+        except KeyboardInterrupt as exc:  # the command's limit or Ctrl-C: the climb's fill
+            guard.interruption(exc)  # stands, and a Ctrl-C ends the command as stopped
             climbed = replace(climbed, interrupted=True)
     found = Quality(climbed, best, exempt, {}, max(levels(built.problem, exempt), default=0))
     found = replace(found, tiers=tier_counts(built, found.fill, exempt))
