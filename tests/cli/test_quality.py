@@ -392,6 +392,31 @@ def test_cli_optimize_certificate_proves_the_level_above(files, tmp_path):
     assert alone.exit_code == 2 and "--optimize" in alone.output
 
 
+@pytest.mark.parametrize("stop", ["limit", "ctrl-c"])
+def test_a_certificate_stopped_keeps_the_fill(files, tmp_path, monkeypatch, stop):
+    """The time limit or Ctrl-C while the certificate is written: the fill is printed and
+    written, and the folder is left as it was (the whole record was once lost)."""
+    import xwsat.quality.certify as certify
+    from xwsat import guard
+    from xwsat.outcome import Stop
+
+    def stopped(*args, **kwargs):
+        if stop == "limit":
+            raise guard.LimitReached(Stop.TIME, "time limit of 10 s reached")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(certify, "level_certificate", stopped)
+    grid, words = files
+    folder, out = tmp_path / "cert", tmp_path / "out.txt"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--certificate", str(folder), "--json", "--out", str(out)])
+    record = json.loads(result.stdout)
+    assert record["status"] == "filled" and out.exists() and not folder.exists()
+    assert "no certificate of level" in record["optimize"]["certificate"][0]
+    assert (result.exit_code, record["stop"]) == ((0, None) if stop == "limit"
+                                                  else (3, "interrupted")), result.output
+
+
 def test_cli_certificate_at_the_top_score_says_there_is_nothing_above(tmp_path):
     words = tmp_path / "w.txt"
     words.write_text("".join(f"{w};50\n" for w in WORDS), encoding="utf-8")

@@ -450,10 +450,15 @@ def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Pa
         placed = {s.name: w for s, w in zip(result.built.slots, result.outcome.fill or ())
                   if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
         facts.update(locked=placed, placed_only=sorted(result.built.words.placed_only))
-    run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,
-                            str(grid), budget(search.time_limit, started).for_child(),
-                            search.backend, facts, search.seed, status_line,
-                            rules.min_length, rules.allow_repeats)
+    try:
+        run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,
+                                str(grid), budget(search.time_limit, started).for_child(),
+                                search.backend, facts, search.seed, status_line,
+                                rules.min_length, rules.allow_repeats)
+    except KeyboardInterrupt as exc:  # the limit or Ctrl-C: the fill found stands, printed
+        _, message = guard.interruption(exc)  # and written; the folder is left as it was
+        clear_status_line()
+        return [f"(no certificate of level {above}: {message})"]
     clear_status_line()
     return [f"certificate of level {above}:", *evidence_text.certificate_lines(run)]
 
