@@ -71,9 +71,13 @@ class Commands(TyperGroup):
         given = [*_command_words(ctx), *ctx.args]
         wants_json = given[0] if given and "--json" in given else None  # the command's name
         common.new_command()
+        stopped = False  # a stop signal came during the command (it clears as the span ends)
         try:
             with guard.one_command():
-                return super().invoke(ctx)
+                try:
+                    return super().invoke(ctx)
+                finally:
+                    stopped = guard.user_stopped()
         except XwsatError as exc:
             common.clear_status_line()
             typer.echo(f"xwsat: error: {one_line(str(exc))}", err=True)
@@ -92,7 +96,8 @@ class Commands(TyperGroup):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             with contextlib.suppress(OSError):  # stderr may be that same stream (2>&1)
                 typer.echo(f"xwsat: error: cannot write the output ({exc.strerror})", err=True)
-            raise typer.Exit(ExitCode.BAD_INPUT) from None
+            # a hang-up both stops the command and closes its terminal: it ends as stopped
+            raise typer.Exit(ExitCode.UNDECIDED if stopped else ExitCode.BAD_INPUT) from None
         except guard.LimitReached as exc:
             common.clear_status_line()
             common.stopped_record(wants_json, exc.stop.value, exc.message)

@@ -466,13 +466,15 @@ def test_written_files_follow_the_umask_not_mkstemp(tmp_path) -> None:
 def test_an_answer_that_cannot_be_written_is_one_line_and_exit_2(tiny) -> None:
     """stdout on a full disk: the answer is lost, so the exit says so (not 0, not a bug)."""
     grid, words = tiny
+    out = grid.parent / "kept.txt"  # the file is written first: it does not depend on stdout
     with open("/dev/full", "w") as full:
-        done = subprocess.run([XWSAT, "fill", str(grid), "--dict",
-                               str(words)], stdout=full, stderr=subprocess.PIPE, text=True,
+        done = subprocess.run([XWSAT, "fill", str(grid), "--dict", str(words), "--out",
+                               str(out)], stdout=full, stderr=subprocess.PIPE, text=True,
                               timeout=120)
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("xwsat: error: cannot write the "
                                                             "output")
+    assert out.read_text(encoding="utf-8").strip()
 
 
 @pytest.mark.parametrize("command", [["count", "{grid}"], ["info", "{grid}"], ["plan", "{grid}"],

@@ -249,21 +249,23 @@ def status_line(elapsed: float, busy: str) -> None:
     """Progress on stderr: on a terminal one line updated in place, cut to the terminal's width;
     otherwise a plain line every few seconds once a run has lasted a while."""
     text = f"[xwsat] {elapsed:6.1f} s  solving with {busy}  (Ctrl-C stops)"
-    if sys.stderr.isatty():
-        width = shutil.get_terminal_size((100, 24)).columns
-        sys.stderr.write("\r\x1b[2K" + text[:max(width - 1, 10)])
-        sys.stderr.flush()
-    elif elapsed >= NOT_A_TTY_EVERY_S and elapsed - _last_line["at"] >= NOT_A_TTY_EVERY_S:
-        _last_line["at"] = elapsed
-        sys.stderr.write(text + "\n")
-        sys.stderr.flush()
+    with contextlib.suppress(OSError):  # a closed terminal (a hang-up) ends the progress,
+        if sys.stderr.isatty():  # not the search: the result still goes to --out
+            width = shutil.get_terminal_size((100, 24)).columns
+            sys.stderr.write("\r\x1b[2K" + text[:max(width - 1, 10)])
+            sys.stderr.flush()
+        elif elapsed >= NOT_A_TTY_EVERY_S and elapsed - _last_line["at"] >= NOT_A_TTY_EVERY_S:
+            _last_line["at"] = elapsed
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
 
 
 def clear_status_line() -> None:
     _last_line["at"] = 0.0
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[2K")
-        sys.stderr.flush()
+    with contextlib.suppress(OSError):
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
 
 
 def print_record(data: object) -> None:

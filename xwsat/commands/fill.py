@@ -343,6 +343,8 @@ def fill(
         if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
             typer.echo(note, err=True)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
+    if data is not None and out is not None:  # first: a closed terminal (a broken pipe, a
+        write_atomic(out, data)  # hang-up) may fail the printing, and the file is the answer
     if json_out:
         record = as_json(result)
         record["lists"] = list(words.dictionary)  # as given: with their score scales
@@ -376,8 +378,6 @@ def fill(
             typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
             if explain:
                 typer.echo("\n".join(_why_lines(quality, why, explain_hint)))
-    if data is not None and out is not None:
-        write_atomic(out, data)
     if stopped:  # what was found is printed and written; the command itself was stopped
         typer.echo("xwsat: interrupted", err=True)
         raise typer.Exit(ExitCode.UNDECIDED)
