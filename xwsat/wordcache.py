@@ -65,29 +65,47 @@ class LazyClues(Mapping[int, str]):
 
 
 def load(raw: bytes, options: dict, source: str) -> WordList | None:
-    """The cached word list for these bytes and options, or None."""
+    """The cached word list for these bytes and options, or None (then the caller parses).
+    A damaged entry (cut short, bits flipped, arrays that disagree) is removed, never used."""
     folder = cache_dir()
     if folder is None:
         return None
     path = folder / f"{key_of(raw, options)}.npz"
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(bytes(data["meta"]).decode("utf-8"))
-            if meta.get("format") != FORMAT:
-                return None
-            scores = data["scores"]
-            codes_all = data["codes"]
-            words = tuple(bytes(data["words"]).decode("utf-8").split("\n"))
-            clues_blob = bytes(data["clues"])
-        os.utime(path)  # recently used
-    except (OSError, ValueError, KeyError, UnicodeDecodeError, json.JSONDecodeError):
+    if not path.exists():
         return None
-    by_length, codes, at = {}, {}, 0
+    try:
+        found = _read(path, source)
+    except Exception:  # whatever the damage: a cache must never stop a run
+        found = None
+    if found is None:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # recently used
+    return found
+
+
+def _read(path: Path, source: str) -> WordList | None:
+    """The entry at ``path``, checked whole: None for another format or arrays that disagree."""
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(bytes(data["meta"]).decode("utf-8"))
+        if meta.get("format") != FORMAT:
+            return None
+        scores = data["scores"]
+        codes_all = data["codes"]
+        words = tuple(bytes(data["words"]).decode("utf-8").split("\n"))
+        clues_blob = bytes(data["clues"])
+    by_length, codes, at, count = {}, {}, 0, 0
     for length, start, end in meta["ranges"]:
+        if start != count or end < start or any(len(w) != length for w in words[start:end]):
+            return None
         by_length[length] = np.arange(start, end, dtype=np.int32)
         size = (end - start) * length
         codes[length] = codes_all[at:at + size].reshape(end - start, length)
-        at += size
+        at, count = at + size, end
+    if count != len(words) or len(scores) != len(words) or at != len(codes_all):
+        return None
     clues: Mapping[int, str] = LazyClues(clues_blob) if meta["clues"] else {}
     return WordList(Alphabet(meta["letters"]), words, scores, clues, source, by_length, codes,
                     int(meta.get("skipped", 0)))

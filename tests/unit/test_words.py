@@ -240,6 +240,46 @@ def test_the_word_cache_gives_back_the_same_list_and_follows_content(tmp_path, m
     assert load_words(str(path)).words == ("CAT", "DOG")  # a damaged entry is parsed anew
 
 
+def _damaged(entry, how):
+    """The cache entry ``entry`` damaged ``how``: cut short, emptied, or re-saved with arrays
+    that disagree (each once made every run fail until the file was deleted)."""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    data = entry.read_bytes()
+    if how == "cut":
+        entry.write_bytes(data[:len(data) // 3])
+    elif how == "empty":
+        entry.write_bytes(b"")
+    elif how == "flipped":
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            offset = z.getinfo("scores.npy").header_offset + 80
+        entry.write_bytes(data[:offset] + bytes([data[offset] ^ 0xFF]) + data[offset + 1:])
+    else:
+        with np.load(entry) as z:
+            arrays = dict(z)
+        arrays["scores" if how == "short" else "meta"] = (
+            arrays["scores"][:-1] if how == "short" else np.frombuffer(b"[]", dtype=np.uint8))
+        with open(entry, "wb") as handle:
+            np.savez(handle, **arrays)
+
+
+@pytest.mark.parametrize("how", ["cut", "empty", "flipped", "short", "meta"])
+def test_a_damaged_cache_entry_is_parsed_anew_and_replaced(tmp_path, monkeypatch, how):
+    monkeypatch.delenv("XWSAT_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "w.txt"
+    path.write_text("cat;60;a pet\ndog;40\nemu\nACE;50;one\n", encoding="utf-8")
+    first = load_words(str(path))
+    (entry,) = (tmp_path / "cache" / "xwsat" / "words").glob("*.npz")
+    _damaged(entry, how)
+    again = load_words(str(path))
+    assert again.words == first.words and (again.scores == first.scores).all()
+    assert load_words(str(path)).words == first.words  # and the entry made again is good
+
+
 def test_the_count_of_lines_left_out_survives_the_cache(tmp_path, monkeypatch) -> None:
     monkeypatch.delenv("XWSAT_NO_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
