@@ -67,8 +67,14 @@ def text_lines(text: str) -> list[str]:
 _LINE_BREAKING = {cp: " " for cp in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]}
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # from JSON's "\ud800": no UTF-8 for it
+
+
 def clean_clue(text: str) -> str | None:
-    """A clue on one line: control characters and line/paragraph separators become spaces."""
+    """A clue on one line: control characters and line/paragraph separators become spaces, and
+    a lone surrogate (which no file can be written with) the replacement character."""
+    if not text.isprintable():
+        text = _LONE_SURROGATE.sub("\ufffd", text)
     cleaned = text if text.isprintable() else text.translate(_LINE_BREAKING)
     if "  " in cleaned or cleaned != cleaned.strip():
         cleaned = " ".join(cleaned.split())

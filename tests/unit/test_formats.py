@@ -402,3 +402,15 @@ def test_a_json_whose_solution_disagrees_with_its_pattern_is_refused(edit, messa
     edit(data)
     with pytest.raises(XwsatError, match=message):
         read_json(json.dumps(data), "x.json")
+
+
+@pytest.mark.parametrize("ext", [".json", ".ipuz", ".svg", ".html", ".puz"])
+def test_a_lone_surrogate_in_a_title_or_clue_is_written_as_a_replacement_character(ext):
+    """JSON can spell "\\ud800", which no UTF-8 file can hold: it failed the write after the
+    whole search (exit 4)."""
+    data = json.loads(render_puzzle(puzzle("latin"), "x.json"))
+    data["title"] = "bad \\ud800 title"
+    data["entries"][0]["clue"] = "clue \\udfff"
+    read = read_json(json.dumps(data), "x.json")
+    written = render_puzzle(read, f"x{ext}")
+    assert written  # (.puz writes "?" for what Latin-1 lacks)
