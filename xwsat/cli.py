@@ -75,6 +75,8 @@ class Commands(TyperGroup):
         try:
             with guard.one_command():
                 try:
+                    if _early_stop["yes"]:  # Ctrl-C while the command line was loading
+                        raise KeyboardInterrupt
                     return super().invoke(ctx)
                 finally:
                     stopped = guard.user_stopped()
@@ -154,13 +156,18 @@ def root(version: bool = typer.Option(False, "--version", is_eager=True, callbac
     """The group itself takes no options but --version."""
 
 
-def main() -> None:
-    """Entry point: the process's clock and signals, then ``run``, then a quick exit."""
+def main(held: list[int] | None = None) -> None:
+    """Entry point: the process's clock and signals, then ``run``, then a quick exit.
+    ``held``: stop signals that came before (``xwsat.start``); the command then stops at once."""
     from xwsat.commands import common
 
     common.STARTED = guard.process_started()
     guard.stop_on_termination()
+    _early_stop["yes"] = bool(held)
     finish(run(sys.argv[1:] or ["--help"]))
+
+
+_early_stop = {"yes": False}
 
 
 def run(argv: list[str]) -> int:
