@@ -312,6 +312,14 @@ def test_ctrl_c_during_the_explanation_is_3_with_a_message(unfillable, monkeypat
         timer.cancel()
     assert result.exit_code == 3, result.output
     assert "UNFILLABLE" in result.stdout and result.stderr.strip() == "xwsat: interrupted"
+    timer = interrupt_after(1.5)
+    try:
+        as_json = run("prove", grid, "--dict", words, "--explain", "-t", "30", "--json")
+    finally:
+        timer.cancel()
+    record = json.loads(as_json.stdout)  # the verdict stands, and the record says it stopped
+    assert as_json.exit_code == 3 and record["status"] == "unfillable"
+    assert record["stop"] == "interrupted"
 
 
 def test_ctrl_c_after_a_first_explanation_shows_it_not_minimal_then_is_3(

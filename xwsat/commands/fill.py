@@ -344,7 +344,11 @@ def fill(
             typer.echo(note, err=True)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
     if data is not None and out is not None:  # first: a closed terminal (a broken pipe, a
-        write_atomic(out, data)  # hang-up) may fail the printing, and the file is the answer
+        try:  # hang-up) may fail the printing, and the file is the answer
+            write_atomic(out, data)
+        except KeyboardInterrupt as exc:  # a stop while writing: no file (never half of
+            guard.interruption(exc)  # one); the record is still printed, and says it stopped
+            stopped = True
     if json_out:
         record = as_json(result)
         record["lists"] = list(words.dictionary)  # as given: with their score scales

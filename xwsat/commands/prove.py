@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from xwsat import guard
 from xwsat.commands import options
 from xwsat.commands.common import (
     budget,
@@ -159,7 +160,12 @@ def prove(
             if cc.agree is False:
                 code = ExitCode.ERROR
     if data is not None:
+        if guard.user_stopped() and not data.get("stop"):  # a later stage (the certificate's
+            data["stop"] = "interrupted"  # check, the explanation) was stopped: said on top
         print_record(data)
+        if guard.user_stopped():
+            typer.echo("xwsat: interrupted", err=True)
+            raise typer.Exit(ExitCode.UNDECIDED)
     raise typer.Exit(code)
 
 
@@ -188,7 +194,11 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
                                  min_length=rules.min_length, seed=search.seed)
     clear_status_line()
     if expl is None and stop is not None:
-        raise stop
+        if data is None:  # the verdict is printed already; the command line says it stopped
+            raise stop
+        guard.interruption(stop)  # --json: the record keeps its verdict and says it stopped
+        _say(data, "explanation", None, ["(no explanation: stopped)"])
+        return
     if expl is None:
         _say(data, "explanation", None, ["(no explanation: the time limit came first)"])
         return
