@@ -555,3 +555,22 @@ def test_comment_lines_are_dropped_exactly_however_the_text_is_cut() -> None:
                 piece, state = _strip_comments(text[a:b], state)
                 out.append(piece)
         assert b"".join(out) == kept, (text, cuts)
+
+
+def test_a_dead_runs_staging_folder_is_cleared_and_a_live_one_named(tmp_path):
+    """SIGKILL leaves ``.staging-PID``: the next run removes it when that process is gone (it
+    was refused as "not empty" while the folder looked empty); a live one's is named."""
+    import os
+
+    from xwsat.errors import XwsatError
+    from xwsat.evidence.certificate import prepare_folder
+
+    dead = tmp_path / "dead"
+    (dead / ".staging-999999999").mkdir(parents=True)
+    (dead / ".staging-999999999" / "formula.cnf").write_text("p cnf 1 1\n")
+    prepare_folder(dead)
+    assert not any(dead.iterdir())
+    live = tmp_path / "live"
+    (live / f".staging-{os.getpid()}").mkdir(parents=True)
+    with pytest.raises(XwsatError, match=rf"it holds \.staging-{os.getpid()}"):
+        prepare_folder(live)

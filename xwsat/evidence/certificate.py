@@ -185,12 +185,32 @@ def prepare_folder(directory: Path) -> Path:
         raise XwsatError(f"{directory}: directory {directory.parent} does not exist")
     if directory.exists() and not directory.is_dir():
         raise XwsatError(f"{directory}: exists and is not a directory")
-    if directory.is_dir() and any(directory.iterdir()):
-        raise XwsatError(f"{directory}: the folder is not empty; give a new or empty folder "
-                         "for the certificate")
+    if directory.is_dir():
+        _drop_dead_stages(directory)
+        held = sorted(entry.name for entry in directory.iterdir())
+        if held:
+            hidden = [name for name in held if name.startswith(".")]
+            said = f" (it holds {', '.join(hidden[:3])})" if hidden else ""
+            raise XwsatError(f"{directory}: the folder is not empty{said}; give a new or empty "
+                             "folder for the certificate")
     if not os.access(directory if directory.is_dir() else directory.parent, os.W_OK):
         raise XwsatError(f"{directory}: cannot write there (permission denied)")
     return directory
+
+
+def _drop_dead_stages(directory: Path) -> None:
+    """Remove the staging folders (``.staging-PID``) of xwsat runs that died without cleaning
+    up (SIGKILL): xwsat's own, and their process is gone. A live one is left alone."""
+    for entry in directory.glob(".staging-*"):
+        pid = entry.name.removeprefix(".staging-")
+        if not pid.isdigit() or not entry.is_dir() or entry.is_symlink():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            pass  # alive (someone else's): left alone
 
 
 def _discard(directory: Path, stage: Path, created: bool) -> None:
