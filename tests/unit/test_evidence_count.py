@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -64,6 +65,10 @@ def test_cli_count(tmp_path) -> None:
     result = CliRunner().invoke(app, ["count", str(tmp_path / "g.txt"), "--dict",
                                       str(tmp_path / "w.txt"), "--allow-repeats"])
     assert result.exit_code == 0 and result.stdout.startswith("exactly ")
+    as_json = CliRunner().invoke(app, ["count", str(tmp_path / "g.txt"), "--dict",
+                                       str(tmp_path / "w.txt"), "--allow-repeats", "--json"])
+    record = json.loads(as_json.stdout)
+    assert record["status"] == "counted" and record["exact"] and "stop" not in record
     bad = CliRunner().invoke(app, ["count", str(tmp_path / "g.txt"), "--dict",
                                    str(tmp_path / "w.txt"), "--limit", "-1"])
     assert bad.exit_code == 2 and "--limit" in bad.stderr

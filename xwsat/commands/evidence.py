@@ -120,8 +120,10 @@ def count(
         result = count_fills(built, limit or None, budget(time_limit).for_child(), status_line,
                              rules.min_length, method)
         clear_status_line()
-    if json_out:
-        print_record({"count": result.count, "exact": result.exact, "reason": result.reason,
+    reached = bool(limit and result.count >= limit)
+    if json_out:  # "status" as every --json record has it: "unknown" when a stop cut it short
+        print_record({"status": "counted" if result.exact or reached else "unknown",
+                      "count": result.count, "exact": result.exact, "reason": result.reason,
                       **({"stop": result.stop} if result.stop else {}),
                       "seconds": round(result.seconds, 3), "method": result.method})
     else:
@@ -129,7 +131,6 @@ def count(
         noun = "fill" if result.count == 1 else "fills"
         typer.echo(f"{kind} {result.count:,} {noun} ({result.reason}; {result.method}, "
                    f"{result.seconds:.2f} s)")
-    reached = limit and result.count >= limit
     raise typer.Exit(ExitCode.OK if result.exact or reached else ExitCode.UNDECIDED)
 
 
