@@ -331,3 +331,16 @@ def test_an_entry_below_the_minimum_score_is_said_so():
         assert "below the minimum score 50" in dead["1A"] and low in dead["1A"]
     finally:
         made.close()
+
+
+def test_autofill_of_a_full_grid_says_there_is_nothing_to_fill():
+    made = Session(Dictionaries(), _quiet, Limits(), "en")
+    try:
+        made.dispatch({"type": "new", "width": 3, "height": 3})
+        made.dispatch({"type": "letters", "cells": {str(i): ch
+                                                   for i, ch in enumerate("CATOREWED")}})
+        with pytest.raises(XwsatError, match="every square is filled already"):
+            made.autofill(None)
+        assert made.autofill([0, 0, 2, 2]).kind == "autofill"  # a selection's refill is asked
+    finally:
+        made.close()

@@ -340,6 +340,9 @@ class Session:
             self.before_another = None
         doc, words = self.doc, self.words()
         grid = doc.grid
+        if not region and not another and all(EMPTY not in row for row in grid.rows):
+            raise XwsatError("every square is filled already: select a rectangle to refill "
+                             "it, or clear some entries")
         current: tuple[str, ...] | None = None  # a selection's entries now: a refill changes one
         if region:
             top, left, bottom, right = _rectangle(region, grid)
