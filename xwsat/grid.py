@@ -96,6 +96,7 @@ def parse_grid(text: str, source: str = "grid") -> Grid:
 
     Blank lines at the ends and trailing spaces are ignored; rows must all be the same width.
     """
+    text = text.strip("\r\n")  # (first: a file of millions of blank lines is not split)
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
     while lines and not lines[-1]:
         lines.pop()

@@ -414,3 +414,18 @@ def test_a_lone_surrogate_in_a_title_or_clue_is_written_as_a_replacement_charact
     read = read_json(json.dumps(data), "x.json")
     written = render_puzzle(read, f"x{ext}")
     assert written  # (.puz writes "?" for what Latin-1 lacks)
+
+
+def test_a_puzzle_file_of_tens_of_megabytes_is_refused_before_it_is_read(tmp_path):
+    """Hundreds of MB of blank lines took 16 s and 4 GB, past every limit, to say "empty"."""
+    from xwsat.formats import MAX_PUZZLE_BYTES
+
+    for name in ("big.txt", "big.puz"):
+        path = tmp_path / name
+        path.write_bytes(b"\n" * (MAX_PUZZLE_BYTES + 1))
+        with pytest.raises(XwsatError, match="larger than 64 MiB; not a puzzle"):
+            read_puzzle(path)
+    blank = tmp_path / "blank.txt"
+    blank.write_bytes(b"\n" * (8 << 20))
+    with pytest.raises(XwsatError, match="the grid is empty"):
+        read_puzzle(blank)

@@ -50,15 +50,26 @@ def read_puzzle(path: Path) -> Puzzle:
     return _read_puzzle(path)
 
 
+# A puzzle file is kilobytes (a 50x50 grid with long clues, a few hundred): anything past this
+# is not one, and reading hundreds of MB of it would outlast the time and memory limits.
+MAX_PUZZLE_BYTES = 64 << 20
+
+
 def _read_puzzle(path: Path) -> Puzzle:
     if _extension(path) == ".puz":
         try:
-            data = path.read_bytes()
+            with path.open("rb") as handle:
+                data = handle.read(MAX_PUZZLE_BYTES + 1)
         except OSError as exc:
             raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
+        if len(data) > MAX_PUZZLE_BYTES:
+            raise XwsatError(f"{path}: larger than {MAX_PUZZLE_BYTES >> 20} MiB; not a puzzle")
     else:
-        data = read_bytes(path)
-    return puzzle_from_bytes(data, str(path))
+        try:
+            data = read_bytes(path, MAX_PUZZLE_BYTES)
+        except XwsatError as error:
+            raise XwsatError(str(error).replace("; split it", "; not a puzzle")) from None
+    return puzzle_from_bytes(data, str(path), MAX_PUZZLE_BYTES)
 
 
 # Files a user may have at hand that hold no readable grid: xwsat's own pictures and pages
@@ -66,9 +77,10 @@ def _read_puzzle(path: Path) -> Puzzle:
 NOT_READ = frozenset({".svg", ".html", ".htm", ".png", ".jpg", ".jpeg", ".gif", ".pdf"})
 
 
-def puzzle_from_bytes(data: bytes, name: str) -> Puzzle:
-    """A puzzle from a file's bytes, its format chosen by ``name``'s extension (a file the
-    workbench was sent: read as a file would be, never through a path)."""
+def puzzle_from_bytes(data: bytes, name: str, most: int = MAX_PUZZLE_BYTES) -> Puzzle:
+    """A puzzle from a file's bytes (unpacked to at most ``most``), its format chosen by
+    ``name``'s extension (a file the workbench was sent: read as a file would be, never
+    through a path)."""
     ext = _extension(Path(name))
     if ext in NOT_READ:
         raise XwsatError(f"{name}: xwsat does not read {ext} files; give the grid as text "
@@ -76,7 +88,10 @@ def puzzle_from_bytes(data: bytes, name: str) -> Puzzle:
     try:
         if ext == ".puz":
             return read_puz(data, name)
-        text = decode_text(data, name)
+        try:
+            text = decode_text(data, name, most)
+        except XwsatError as error:
+            raise XwsatError(str(error).replace("; split it", "; not a puzzle")) from None
         if ext == ".ipuz":
             return read_ipuz(text, name)
         if ext == ".json":
