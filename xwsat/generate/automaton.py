@@ -114,9 +114,22 @@ def build_line_automaton(words: WordList, length: int, min_length: int,
     table = np.array(rows, dtype=np.int32)
     n_states = len(children) + 1
     layers = _layers(table, n_states, finals, length)
-    used = np.unique(np.concatenate(layers), axis=0) if layers else table[:0]
+    used = _unique_rows(np.concatenate(layers), n_states, block + 1) if layers else table[:0]
     return LineAutomaton(length, block, n_states, tuple(finals), used, layers, trie_nodes,
                          len(children))
+
+
+def _unique_rows(rows: np.ndarray, n_states: int, n_symbols: int) -> np.ndarray:
+    """``np.unique(rows, axis=0)`` for (state, symbol, state) rows, through one int64 key per
+    row in the same order: 10x faster on a 21x21's two million rows (1.4 s in one C call,
+    which no time limit can interrupt, against 0.1 s)."""
+    src, sym, dst = (rows[:, i].astype(np.int64) for i in range(3))
+    keys = np.unique((src * n_symbols + sym) * n_states + dst)
+    out = np.empty((len(keys), 3), dtype=rows.dtype)
+    out[:, 2] = keys % n_states
+    out[:, 1] = (keys // n_states) % n_symbols
+    out[:, 0] = keys // (n_states * n_symbols)
+    return out
 
 
 def _layers(table: np.ndarray, n_states: int, finals: list[int],
