@@ -98,8 +98,9 @@ def _read(path: Path, source: str) -> WordList | None:
         clues_blob = bytes(data["clues"])
     by_length, codes, at, count = {}, {}, 0, 0
     for length, start, end in meta["ranges"]:
-        if start != count or end < start or any(len(w) != length for w in words[start:end]):
-            return None
+        if start != count or end < start or end > len(words) or (end > start and not (
+                len(words[start]) == length == len(words[end - 1]))):  # (sorted by length:
+            return None  # its two ends tell a range's words)
         by_length[length] = np.arange(start, end, dtype=np.int32)
         size = (end - start) * length
         codes[length] = codes_all[at:at + size].reshape(end - start, length)

@@ -216,7 +216,7 @@ def _parse_score(text: str, where: str, scale: tuple[int, int] | None = None) ->
     return round((value - low) * 100 / (high - low))
 
 
-def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
+def read_bytes(path: Path, most: int = MAX_TEXT_BYTES, too_big: str = "split it") -> bytes:
     """A file's bytes, with a one-line error for every way reading can fail. Read in pieces,
     so an endless or huge input (``/dev/zero``, a wrong path) is refused at its first binary
     bytes or at ``most``, before it fills the memory."""
@@ -233,11 +233,12 @@ def read_bytes(path: Path, most: int = MAX_TEXT_BYTES) -> bytes:
     except OSError as exc:
         raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
     if len(first) + len(rest) > most:
-        raise XwsatError(f"{path}: larger than {most >> 20} MiB; split it")
+        raise XwsatError(f"{path}: larger than {most >> 20} MiB; {too_big}")
     return first + rest
 
 
-def _gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> bytes:
+def _gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES,
+            too_big: str = "split it") -> bytes:
     """Every gzip member of ``data``, refused past ``most`` bytes unpacked (a small file can
     unpack to gigabytes)."""
     out: list[bytes] = []
@@ -250,7 +251,8 @@ def _gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> bytes:
                 data = unpack.unconsumed_tail
                 size += len(piece)
                 if size > most:
-                    raise XwsatError(f"{path}: unpacks to more than {most >> 20} MiB; split it")
+                    raise XwsatError(f"{path}: unpacks to more than {most >> 20} MiB; "
+                                     f"{too_big}")
                 out.append(piece)
                 if unpack.eof:
                     break
@@ -297,12 +299,13 @@ def _unmarked_wide(head: bytes) -> str | None:
     return None
 
 
-def decode_text(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES) -> str:
+def decode_text(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES,
+                too_big: str = "split it") -> str:
     """UTF-8 (optionally gzip, unpacked to at most ``most`` bytes) text, or UTF-16/32 told by
     its byte order mark or the place of its NUL bytes, refusing binaries with a clear
     message."""
     if data[:2] == GZIP_MAGIC:
-        data = _gunzip(data, path, most)
+        data = _gunzip(data, path, most, too_big)
     wide = wide_encoding(data[:SNIFF_BYTES])
     if wide is None and b"\x00" in data[:SNIFF_BYTES]:
         raise XwsatError(f"{path}: looks like a binary file, not text")

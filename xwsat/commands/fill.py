@@ -343,17 +343,18 @@ def fill(
         if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
             typer.echo(note, err=True)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
+    write_stop = "interrupted"
     if data is not None and out is not None:  # first: a closed terminal (a broken pipe, a
         try:  # hang-up) may fail the printing, and the file is the answer
             write_atomic(out, data)
         except KeyboardInterrupt as exc:  # a stop while writing: no file (never half of
-            guard.interruption(exc)  # one); the record is still printed, and says it stopped
-            stopped = True
+            write_stop = guard.interruption(exc)[0].value  # one); the record is still
+            stopped = True  # printed, and says why it stopped
     if json_out:
         record = as_json(result)
         record["lists"] = list(words.dictionary)  # as given: with their score scales
         if stopped:
-            record["stop"] = record.get("stop") or "interrupted"
+            record["stop"] = record.get("stop") or write_stop
         if quality is not None and result.outcome.fill is not None:
             from xwsat.quality.report import quality_json
 

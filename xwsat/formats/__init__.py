@@ -53,6 +53,7 @@ def read_puzzle(path: Path) -> Puzzle:
 # A puzzle file is kilobytes (a 50x50 grid with long clues, a few hundred): anything past this
 # is not one, and reading hundreds of MB of it would outlast the time and memory limits.
 MAX_PUZZLE_BYTES = 64 << 20
+NOT_A_PUZZLE = "not a puzzle"  # what a file past it is told
 
 
 def _read_puzzle(path: Path) -> Puzzle:
@@ -63,12 +64,9 @@ def _read_puzzle(path: Path) -> Puzzle:
         except OSError as exc:
             raise XwsatError(f"{path}: cannot read ({exc.strerror})") from None
         if len(data) > MAX_PUZZLE_BYTES:
-            raise XwsatError(f"{path}: larger than {MAX_PUZZLE_BYTES >> 20} MiB; not a puzzle")
+            raise XwsatError(f"{path}: larger than {MAX_PUZZLE_BYTES >> 20} MiB; {NOT_A_PUZZLE}")
     else:
-        try:
-            data = read_bytes(path, MAX_PUZZLE_BYTES)
-        except XwsatError as error:
-            raise XwsatError(str(error).replace("; split it", "; not a puzzle")) from None
+        data = read_bytes(path, MAX_PUZZLE_BYTES, NOT_A_PUZZLE)
     return puzzle_from_bytes(data, str(path), MAX_PUZZLE_BYTES)
 
 
@@ -88,10 +86,7 @@ def puzzle_from_bytes(data: bytes, name: str, most: int = MAX_PUZZLE_BYTES) -> P
     try:
         if ext == ".puz":
             return read_puz(data, name)
-        try:
-            text = decode_text(data, name, most)
-        except XwsatError as error:
-            raise XwsatError(str(error).replace("; split it", "; not a puzzle")) from None
+        text = decode_text(data, name, most, NOT_A_PUZZLE)
         if ext == ".ipuz":
             return read_ipuz(text, name)
         if ext == ".json":

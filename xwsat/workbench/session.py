@@ -329,6 +329,9 @@ class Session:
         """The search that fills the grid, or the rectangle ``region`` (top, left, bottom,
         right, 0-based), keeping locked entries; ``another`` asks for a different fill than
         the last. Prepared anywhere, started by ``jobs.start`` on the event loop."""
+        if not region and not another and all(EMPTY not in row for row in self.doc.grid.rows):
+            raise XwsatError("every square is filled already: select a rectangle to refill "
+                             "it, or clear some entries")  # (before any state changes)
         left_out = None  # "Another fill": the word the next fill does without
         if another and self.suggestion and self.suggestion.get("weakest"):
             left_out = self.suggestion["weakest"][0]["word"]
@@ -340,9 +343,6 @@ class Session:
             self.before_another = None
         doc, words = self.doc, self.words()
         grid = doc.grid
-        if not region and not another and all(EMPTY not in row for row in grid.rows):
-            raise XwsatError("every square is filled already: select a rectangle to refill "
-                             "it, or clear some entries")
         current: tuple[str, ...] | None = None  # a selection's entries now: a refill changes one
         if region:
             top, left, bottom, right = _rectangle(region, grid)

@@ -234,11 +234,10 @@ function goingAway() {
   if (!kept || !kept.rows) return;
   const w = kept.rows[0].length, size = kept.rows.length * w;
   const locked = new Set((kept.locks || []).flatMap((lock) => lock.cells || []));
-  const rows = [...kept.rows];
+  let rows = kept.rows;
   for (const p of pending) {
     if (p.cell >= size || locked.has(p.cell) || rows[Math.floor(p.cell / w)][p.cell % w] === "#") continue;
-    const r = Math.floor(p.cell / w), c = p.cell % w;
-    rows[r] = rows[r].slice(0, c) + (p.letter || ".") + rows[r].slice(c + 1);
+    rows = withLetter(rows, w, p.cell, p.letter);
   }
   kept.rows = rows;
   try { localStorage.setItem(KEPT + tab, JSON.stringify(kept)); } catch { /* storage full */ }
@@ -384,10 +383,13 @@ function reselect(force) {
 // An edit shown at once, before the server's state comes back with it, so the keys that
 // follow (Backspace after a letter) see the grid as typed; the server's next state replaces it.
 function typed(cell, letter) {
-  const w = width(), r = Math.floor(cell / w), c = cell % w;
-  const rows = [...view.doc.rows];
-  rows[r] = rows[r].slice(0, c) + (letter || ".") + rows[r].slice(c + 1);
-  view.doc = { ...view.doc, rows };
+  view.doc = { ...view.doc, rows: withLetter(view.doc.rows, width(), cell, letter) };
+}
+
+function withLetter(rows, w, cell, letter) { // a copy with the cell's letter ("" empties it)
+  const r = Math.floor(cell / w), c = cell % w, out = [...rows];
+  out[r] = rows[r].slice(0, c) + (letter || ".") + rows[r].slice(c + 1);
+  return out;
 }
 
 function setLetter(cell, letter) {
