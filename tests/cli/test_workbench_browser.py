@@ -149,6 +149,8 @@ def test_autofill_accept_and_download_a_puz_that_puzpy_reads(page, tmp_path):
     back = puz.read(str(path))
     assert back.width == 5 and back.height == 5
     assert back.solution.replace(".", "#") == "".join(filled)
+    message = page.locator("#message")  # the page says what the file lacks
+    assert message.is_visible() and "entries have no clue yet" in message.inner_text()
 
 
 def test_accepting_one_entry_of_a_region_fill(page):

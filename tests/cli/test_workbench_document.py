@@ -110,8 +110,9 @@ def test_saved_puz_reads_back_with_its_clues_and_credits(session):
                                                   enumerate("CATAREten")}})
     session.dispatch({"type": "meta", "field": "title", "value": "Tiny"})
     session.dispatch({"type": "clue", "slot": "1A", "text": "Feline"})
-    data, name, _ = session.save("puz")
-    assert name == "Tiny.puz"
+    data, name, _, note = session.save("puz")
+    assert name == "Tiny.puz"  # the list's clues fill 1D, 5A, 3D; 4A and 2D are left
+    assert note == "2 of 6 entries have no clue yet"
     back = puzzle_from_bytes(data, name)
     assert back.solution.rows == ("CAT", "ARE", "TEN") and back.title == "Tiny"
     assert back.clues["1A"] == "Feline"
@@ -120,6 +121,19 @@ def test_saved_puz_reads_back_with_its_clues_and_credits(session):
     for title, stem in (("Puzzle ★ 1", "Puzzle 1"), ("a/b: c?", "a b c"), ("★", "puzzle")):
         session.dispatch({"type": "meta", "field": "title", "value": title})
         assert session.save("txt")[1] == f"{stem}.txt"
+
+
+def test_a_saved_puz_says_what_its_one_byte_text_cannot_hold(session):
+    session.dispatch({"type": "new", "width": 3, "height": 3})
+    session.dispatch({"type": "letters", "cells": {str(i): ch for i, ch in
+                                                  enumerate("CATAREten")}})
+    for slot in ("1A", "4A", "5A", "1D", "2D", "3D"):
+        session.dispatch({"type": "clue", "slot": slot, "text": "Plain — dashes fit"})
+    assert session.save("puz")[3] is None  # a dash is spelt "--": nothing is lost
+    session.dispatch({"type": "clue", "slot": "1A", "text": "Кот"})
+    note = session.save("puz")[3]
+    assert note and "1 clue or title text uses characters a .puz cannot hold" in note
+    assert session.save("ipuz")[3] is None  # .ipuz keeps the text as it is
 
 
 def test_an_opened_file_with_letters_the_list_lacks_is_refused(session):
@@ -220,7 +234,7 @@ def test_a_saved_json_reopens_with_its_locked_entries(session, full):
     session.dispatch({"type": "lock", "slot": "1A", "word": "QZXJV"})
     if full:  # a complete grid is saved as a blank pattern and a solution
         session.dispatch({"type": "letters", "cells": {str(i): "A" for i in range(5, 25)}})
-    data, name, _ = session.save("json")
+    data, name, _, _ = session.save("json")
     session.dispatch({"type": "new", "width": 15, "height": 15})
     session.open(data, name)
     assert session.doc.rows[0] == "QZXJV"

@@ -127,8 +127,11 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
 
     async def save(request: Request) -> Response:
         session = session_of(request)
-        data, name, media = session.save(request.path_params["fmt"])
-        return Response(data, media_type=media, headers={"Content-Disposition": attachment(name)})
+        data, name, media, note = session.save(request.path_params["fmt"])
+        headers = {"Content-Disposition": attachment(name)}
+        if note:  # HTTP headers are Latin-1: the page decodes it
+            headers["X-Xwsat-Note"] = quote(note, safe=" ,;:()'.")
+        return Response(data, media_type=media, headers=headers)
 
     async def certificate(request: Request) -> Response:
         session = session_of(request)

@@ -22,6 +22,8 @@ from typing import Any
 from xwsat.candidates import ranked
 from xwsat.errors import GridTooLarge, XwsatError
 from xwsat.formats import puzzle_from_bytes, render_puzzle
+from xwsat.formats.across_lite import lost_text_note
+from xwsat.formats.puzzle import Puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.insight import insight_of
 from xwsat.lock import Region, region_grid, with_words, without_words
@@ -464,8 +466,10 @@ class Session:
         await self.send(message)
 
     # --- files ---------------------------------------------------------------------------
-    def save(self, fmt: str) -> tuple[bytes, str, str]:
-        """The puzzle as a file: (bytes, file name, media type)."""
+    def save(self, fmt: str) -> tuple[bytes, str, str, str | None]:
+        """The puzzle as a file: (bytes, file name, media type, a note for the page or None).
+        The note tells what the file does not hold: entries still without a clue, and text a
+        .puz cannot spell (its one-byte encoding turns it into '?')."""
         if fmt not in SAVE_FORMATS:
             raise XwsatError(f"save as one of {', '.join(SAVE_FORMATS)}")
         doc = self.doc
@@ -478,7 +482,7 @@ class Session:
         puzzle = replace(puzzle, clues={**hints, **puzzle.clues})  # the list's clues fill gaps
         data = render_puzzle(puzzle, name, lang)
         return (data.encode("utf-8") if isinstance(data, str) else data), name, \
-            SAVE_FORMATS[fmt]
+            SAVE_FORMATS[fmt], _save_note(puzzle, name)
 
     def view_hints(self) -> dict[str, str]:
         try:
@@ -505,6 +509,20 @@ def _rectangle(region: Any, grid: Grid) -> tuple[int, int, int, int]:
     if not (0 <= top <= bottom < grid.height and 0 <= left <= right < grid.width):
         raise XwsatError("the selection is not inside the grid")
     return top, left, bottom, right
+
+
+def _save_note(puzzle: Puzzle, name: str) -> str | None:
+    """What a saved file lacks, in one sentence: clues still to write, '?' in a .puz."""
+    slots = extract_slots(puzzle.pattern, puzzle.min_length)
+    unclued = sum(1 for slot in slots if not (puzzle.clues.get(slot.name) or "").strip())
+    notes = []
+    if unclued:
+        notes.append(f"{unclued} of {len(slots)} entries have no clue yet")
+    lost = lost_text_note(name, [*puzzle.clues.values(), puzzle.title, puzzle.author,
+                                 puzzle.copyright, puzzle.notes])
+    if lost:
+        notes.append(lost.removeprefix("note: "))
+    return "; ".join(notes) or None
 
 
 def _hints(built: Built) -> dict[str, str]:

@@ -569,6 +569,8 @@ async function download(url) {
     return;
   }
   const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+  const note = response.headers.get("X-Xwsat-Note");  // what the file lacks: said, not hidden
+  if (note) say(`Saved; ${decodeURIComponent(note)}`, true);
   const link = document.createElement("a");
   link.href = URL.createObjectURL(await response.blob());
   link.download = name ? name[1] : "puzzle";
