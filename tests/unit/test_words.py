@@ -381,8 +381,20 @@ def test_a_tab_before_a_number_is_a_score(line, expected):
 def test_old_mac_line_ends_break_lines():
     from xwsat.words import text_lines
 
-    assert text_lines("CAT;50\rDOG;40\r") == ["CAT;50", "DOG;40", ""]
-    assert text_lines("CAT\r\nDOG\n") == ["CAT", "DOG", ""]
+    assert list(text_lines("CAT;50\rDOG;40\r")) == ["CAT;50", "DOG;40", ""]
+    assert list(text_lines("CAT\r\nDOG\n")) == ["CAT", "DOG", ""]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 8, 1 << 22])
+def test_lines_split_a_few_at_a_time_are_the_same_lines(monkeypatch, chunk):
+    from xwsat import words
+
+    monkeypatch.setattr(words, "LINES_CHUNK", chunk)
+    for text in ("CAT;50\nDOG;40\n", "CAT\r\nDOG\r\nEMU", "\n\nA\n\n", "A\rB\rC", "",
+                 "ONE", "X;1;a clue\r\n\r\nY\n"):
+        plain = text.split("\r") if "\n" not in text and "\r" in text else [
+            line.removesuffix("\r") for line in text.split("\n")]
+        assert list(words.text_lines(text)) == plain, text
 
 
 def test_typographic_apostrophes_are_dropped():
