@@ -17,8 +17,8 @@ letter (Spanish alphabetises it after N), spaces/hyphens/apostrophes dropped; on
 27 letters A-Z and Ñ and 2..21 letters are kept. Spellings that fold together (SÍ, SI)
 are one entry whose score sums their frequencies.
 
-Score (integer 0..100): ``round((zipf - 1) / 6 * 100)`` clamped, floor 10 (the same
-mapping as English).
+Score (integer 0..100): ``round((zipf - 1) / 6 * 100)`` clamped, floor 10
+(``zipf_score.py``, shared with Russian).
 
 Output: gzip (mtime=0) UTF-8 text, ``WORD;SCORE`` lines sorted by WORD.
 
@@ -37,7 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_en_dictionary import score, write_dictionary  # noqa: E402
+from build_en_dictionary import write_dictionary  # noqa: E402
+from zipf_score import score  # noqa: E402
 
 WSPANISH_PATH = Path("/usr/share/dict/spanish")
 OUT_PATH = Path(__file__).resolve().parent.parent / "xwsat" / "data" / "es.txt.gz"

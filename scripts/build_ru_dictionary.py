@@ -29,8 +29,8 @@ Normalisation: NFC, upper case, hyphens/spaces dropped; only words of the 33 Rus
 letters (А-Я and Ё) and 2..21 letters are kept. Ё is kept as its own letter; xwsat's
 ``--fold-yo`` folds it into Е at load time.
 
-Score (integer 0..100): ``round((zipf - 1) / 6 * 100)`` clamped, floor 10 (the same
-mapping as English); geographic and first names at most ``GEO_CAP``.
+Score (integer 0..100): ``round((zipf - 1) / 6 * 100)`` clamped, floor 10
+(``zipf_score.py``, shared with Spanish); geographic and first names at most ``GEO_CAP``.
 
 Output: gzip (mtime=0) UTF-8 text, ``WORD;SCORE`` lines sorted by WORD.
 
@@ -48,7 +48,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_en_dictionary import score, write_dictionary  # noqa: E402
+from build_en_dictionary import write_dictionary  # noqa: E402
+from zipf_score import score  # noqa: E402
 
 OUT_PATH = Path(__file__).resolve().parent.parent / "xwsat" / "data" / "ru.txt.gz"
 MIN_LEN, MAX_LEN = 2, 21
