@@ -15,7 +15,9 @@ build is reproducible offline, and both allow redistribution (``xwsat/data/NOTIC
 Normalisation: NFC, upper case, accents folded (Á -> A, Ü -> U) but Ñ kept as its own
 letter (Spanish alphabetises it after N), spaces/hyphens/apostrophes dropped; only the
 27 letters A-Z and Ñ and 2..21 letters are kept. Spellings that fold together (SÍ, SI)
-are one entry whose score sums their frequencies.
+are one entry whose score sums their frequencies. A web-text token that is a common word with Ñ
+typed as N (ESPANA, SENOR, NINO, MANANA) is left out when wspanish lacks it and the spelling
+with Ñ scores ``ENYE_GAP`` or more above it.
 
 Score (integer 0..100): ``round((zipf - 1) / 6 * 100)`` clamped, floor 10
 (``zipf_score.py``, shared with Russian).
@@ -28,6 +30,7 @@ Rebuild:  apt-get install -y wspanish && python scripts/build_es_dictionary.py
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import re
 import sys
@@ -46,6 +49,7 @@ MIN_LEN, MAX_LEN = 2, 21
 _STRIP = re.compile(r"['’.\-\s]")
 _ES = re.compile(r"[A-ZÑ]+")
 _VOWEL = re.compile(r"[AEIOU]")  # every Spanish word of two letters or more has one
+ENYE_GAP = 25  # score points (a zipf of 1.5: 30 times rarer) that make N a mistyped Ñ
 
 
 def normalise(word: str) -> str | None:
@@ -79,6 +83,7 @@ def build(wordfreq_additions: bool = True) -> dict[str, int]:
             norm = normalise(raw)
             if norm:
                 words.add(norm)
+    spelled = set(words)  # wspanish's own: never taken for a typing without Ñ
     if wordfreq_additions:
         for token, freq in freqs.items():
             norm = normalise(token)
@@ -92,7 +97,23 @@ def build(wordfreq_additions: bool = True) -> dict[str, int]:
     for word in words:
         freq = folded.get(word, 0.0)
         entries[word] = score(math.log10(freq * 1e9) if freq > 0 else 0.0)
+    for word in [w for w in entries if w not in spelled and _typed_without_enye(w, entries)]:
+        del entries[word]
     return entries
+
+
+def _typed_without_enye(word: str, entries: dict[str, int]) -> bool:
+    """Whether ``word`` (a web-text token, not in wspanish) is a word with Ñ typed as N: the
+    spelling with Ñ is in the list and scored ENYE_GAP or more above it (ESPANA 37 against
+    ESPAÑA 76). A real word that differs by its Ñ is about as frequent as its twin (CANAS 40,
+    CAÑAS 43; CAMPANAS 46, CAMPAÑAS 57), so it stays."""
+    at = [i for i, ch in enumerate(word) if ch == "N"]
+    for k in range(1, len(at) + 1):
+        for chosen in itertools.combinations(at, k):
+            twin = "".join("Ñ" if i in chosen else ch for i, ch in enumerate(word))
+            if entries.get(twin, -1) >= entries[word] + ENYE_GAP:
+                return True
+    return False
 
 
 def main() -> int:

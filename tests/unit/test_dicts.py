@@ -118,6 +118,15 @@ def test_embedded_files_are_deterministic_gzip():
         assert text == sorted(text) and all(line.count(";") == 1 for line in text[:1000])
 
 
+def test_spanish_keeps_its_enye():
+    """Web text types ESPAÑA as ESPANA: the typed-without-Ñ twin of a common word is left out,
+    a real word that differs by its Ñ is not."""
+    words = set(load_words("es").words)
+    assert {"ESPAÑA", "SEÑOR", "NIÑO", "MAÑANA", "AÑOS"} <= words
+    assert not {"ESPANA", "SENOR", "NINO", "MANANA", "ESPANOL"} & words
+    assert {"CANAS", "CAÑAS", "CAMPANAS", "ANO", "PENA", "PEÑA"} <= words
+
+
 @pytest.mark.slow
 def test_spanish_build_is_byte_reproducible(tmp_path):
     out = tmp_path / "es.txt.gz"
