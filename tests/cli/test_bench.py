@@ -333,6 +333,8 @@ def test_report_leaves_a_sweep_record_it_cannot_read_alone(tiny_suite: Path,
     ({"file": 5}, "each grid needs a 'file'"),
     ({"file": "g.txt", "dictionaries": "w.txt"}, "'dictionaries' is a list"),
     ({"file": "g.txt", "dictionaries": ["w.txt"], "known": 5}, "'known' maps"),
+    ({"file": "g.txt", "dictionaries": ["w.txt"], "known": {"wamerican": "filled"}},
+     "'known' names wamerican, which g.txt is not paired with"),  # was silently no check
 ])
 def test_a_malformed_suite_entry_is_one_line(tmp_path, entry, message) -> None:
     # "file": 5 was a TypeError, a string of dictionaries was read letter by letter
@@ -341,6 +343,16 @@ def test_a_malformed_suite_entry_is_one_line(tmp_path, entry, message) -> None:
     (tmp_path / "suite.json").write_text(json.dumps({"suite": "x", "grids": [entry]}))
     with pytest.raises(XwsatError, match=message):
         load_suite(str(tmp_path / "suite.json"))
+
+
+def test_a_known_status_keyed_by_the_file_name_is_checked(tmp_path) -> None:
+    # {"lex.txt": ...} was dropped without a word, so a wrong verdict went unflagged
+    (tmp_path / "g.txt").write_text("..\n")
+    (tmp_path / "w.txt").write_text("AB\n")
+    (tmp_path / "suite.json").write_text(json.dumps({"suite": "x", "grids": [
+        {"file": "g.txt", "dictionaries": ["w.txt"], "known": {"w.txt": "unfillable"}}]}))
+    assert [i.known for i in load_suite(str(tmp_path / "suite.json")).instances] == [
+        "unfillable"]
 
 
 def test_readme_splice_refuses_markers_out_of_order_and_keeps_every_other_byte() -> None:
@@ -371,14 +383,35 @@ def test_report_never_writes_through_a_link_among_the_plots(tiny_suite: Path,
     assert not [p for p in out.iterdir() if p.name.startswith(".cactus")]
 
 
+def test_a_report_says_when_its_sweep_was_stopped_before_its_end(tiny_suite: Path,
+                                                                 tmp_path: Path) -> None:
+    # a Ctrl-C'd sweep's report read as the whole suite's: "3 runs: 2 instances", no warning
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    assert "Unfinished sweep" not in (out / "report.md").read_text()
+    lines = (out / "rows.jsonl").read_text().splitlines(keepends=True)
+    (out / "rows.jsonl").write_text("".join(lines[:-1]))  # the last run never ended
+    assert bench("report", out).exit_code == 0
+    text = (out / "report.md").read_text()
+    assert f"**Unfinished sweep:** 1 of the {len(lines)} runs its command planned" in text
+    assert json.loads(lines[-1])["key"].split("|")[0] in text.split("Unfinished")[1]
+
+
 def test_a_readme_that_is_not_utf8_is_one_line(tiny_suite: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     _swept(tiny_suite, out)
     readme = tmp_path / "latin1.md"
     readme.write_bytes(b"caf\xe9\n")
-    result = bench("report", out, "--readme", readme)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    result = bench("report", out, "--readme", readme, "--baseline", "native", "--force")
     assert result.exit_code == 2 and "not UTF-8" in result.stderr
     assert readme.read_bytes() == b"caf\xe9\n"
+    half = tmp_path / "half.md"  # a lone start marker: refused too
+    half.write_text("<!-- xwsat bench out: start -->\nmine\n")
+    result = bench("report", out, "--readme", half, "--force")
+    assert result.exit_code == 2 and "not one pair" in result.stderr
+    # exit 2 changed nothing: the report files were rewritten before the README was read
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 @pytest.mark.parametrize("name,text", [("sweep.json", '{"mine": 1}\n'), ("sweep.json", "[1, 2]\n"),

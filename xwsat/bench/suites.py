@@ -137,6 +137,11 @@ def load_suite(spec: str, dictionaries: list[str] | None = None) -> Suite:
                              f"{{\"en\": \"filled\"}} (for {entry['file']})")
         own = {dictionary_label(n): n for n in (entry.get("dictionaries") or default)
                if isinstance(n, str)}
+        known = {dictionary_label(str(key)): status for key, status in known.items()}
+        if stray := sorted(set(known) - set(own)):  # "lex.txt" is "lex"; a typo is no check
+            raise XwsatError(f"{manifest_path}: 'known' names {', '.join(stray)}, which "
+                             f"{entry['file']} is not paired with (its dictionaries: "
+                             f"{', '.join(own) or 'none'})")
         for dict_name in names:
             label = dictionary_label(dict_name)
             path = resolve_dictionary(dict_name, folder)

@@ -332,8 +332,11 @@ def report_files(rows: list[dict[str, Any]], baseline: str) -> list[str]:
 
 
 def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None,
-                 command: str, title: str) -> dict[str, str]:
-    """Markdown and CSV texts by file name (plots are written into ``out_dir`` directly)."""
+                 command: str, title: str,
+                 unrun: tuple[list[str], int] = ([], 0)) -> dict[str, str]:
+    """Markdown and CSV texts by file name (plots are written into ``out_dir`` directly).
+    ``unrun``: the run keys the folder's commands planned that have no row, and how many they
+    planned in all."""
     every = runs_of(rows)
     seeds = sorted({row["seed"] for row in rows})
     backends = backends_in(every)
@@ -372,6 +375,15 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
           f" Every `filled` was verified by the independent checker, in the run and again "
           f"outside it.", "",
           "Command:", "", "```", command, "```", ""]
+    missing, planned = unrun
+    if missing:
+        instances_left = sorted({key.split("|", 1)[0] for key in missing})
+        shown = ", ".join(instances_left[:10]) + (
+            f" and {len(instances_left) - 10} more" if len(instances_left) > 10 else "")
+        md += [f"**Unfinished sweep:** {len(missing)} of the {planned} runs its command "
+               f"planned have no row (it was stopped before its end; run the command again to "
+               f"finish): {len(instances_left)} instances not run by every back-end and seed: "
+               f"{shown}.", ""]
     if gaps:
         md += [f"**Incomplete rows:** the tables, ratios and plots compare the "
                f"{instances - len(gaps)} instances every back-end ran with all its seeds; "

@@ -173,10 +173,10 @@ def run(
         for path in sorted({t["dictionary_path"] for t in tasks}):
             load_words(path)  # a damaged dictionary is bad input now, not a column of crashes
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
-                           cluster, out_dir)
+                           cluster, out_dir, rerun)
         executor, client = _executor(jobs, cluster)  # a bad --cluster: nothing written yet
         out_dir.mkdir(parents=True, exist_ok=True)
-        _record(out_dir, command, suites, names)
+        _record(out_dir, command, [t["key"] for t in tasks])
         if client is not None:  # the ETA divides by the cluster's worker threads
             jobs = max(1, sum(client.nthreads().values()))
     except OSError as exc:
@@ -264,7 +264,7 @@ def _ours(folder: Path) -> bool:
 
 def _command(suites: list[str], backends: list[str], dictionary: list[str] | None,
              time_limit: float, memory_limit: int, seeds: list[int], jobs: int,
-             cluster: str | None, out: Path) -> str:
+             cluster: str | None, out: Path, rerun: str | None = None) -> str:
     parts = ["xwsat", "bench", "run", *suites, "--backends", ",".join(backends)]
     for d in dictionary or []:
         parts += ["--dict", d]
@@ -272,11 +272,14 @@ def _command(suites: list[str], backends: list[str], dictionary: list[str] | Non
               "--seeds", ",".join(map(str, seeds)), "--jobs", str(jobs)]
     if cluster:
         parts += ["--cluster", cluster]
+    if rerun:
+        parts += ["--rerun", rerun]
     return shlex.join([*parts, "--out", str(out)])
 
 
-def _record(out_dir: Path, command: str, suites: list[str], backends: list[str]) -> None:
-    """Keep every command that wrote into this folder (sweep.json), for the report."""
+def _record(out_dir: Path, command: str, keys: list[str]) -> None:
+    """Keep every command that wrote into this folder, and the runs they planned (sweep.json),
+    for the report: a sweep stopped before its end is said to be one."""
     path = out_dir / SWEEP
     data: dict[str, Any] = {"commands": []}
     if path.exists():
@@ -286,6 +289,8 @@ def _record(out_dir: Path, command: str, suites: list[str], backends: list[str])
             data = {"commands": []}
     if command not in data.setdefault("commands", []):
         data["commands"].append(command)
+    planned = data.get("planned") if isinstance(data.get("planned"), list) else []
+    data["planned"] = sorted({*(k for k in planned if isinstance(k, str)), *keys})
     write_atomic(path, json.dumps(data, indent=2) + "\n", replace=True)  # the folder's own
 
 
@@ -322,8 +327,11 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
             stale.unlink()
             written.pop(stale.name, None)
     there = {name for name in names if (out_dir / name).is_file()}  # checked just above
+    planned = sweep.get("planned") if isinstance(sweep.get("planned"), list) else []
+    done = {row.get("key") for row in rows}
+    missing = [key for key in planned if isinstance(key, str) and key not in done]
     files = build_report(rows, out_dir, baseline, command,
-                         title or f"xwsat bench: {out_dir.name}")
+                         title or f"xwsat bench: {out_dir.name}", (missing, len(planned)))
     for name, text in files.items():
         write_atomic(out_dir / name, text, replace=name in there)
     ours = "commands" in sweep or "written" in sweep or not (out_dir / SWEEP).exists()
@@ -408,16 +416,17 @@ def report(
     try:
         if not (folder / ROWS).is_file():
             raise XwsatError(f"{folder}: no {ROWS} here (run xwsat bench first)")
-        if readme is not None:
+        if readme is not None:  # all of it read and checked before any report file changes
             _check_readme(readme, folder)
-        text = _write_report(folder, baseline, title, force)
-        if readme is not None:
             existed, old = readme.is_file(), _readme_text(readme)
-            section = readme_section(text, folder, readme)
+            marker = marker_name(folder, readme, old)
             try:
-                spliced = splice(old, marker_name(folder, readme, old), section)
+                splice(old, marker, "")
             except XwsatError as exc:
                 raise XwsatError(f"{readme}: {exc}") from None
+        text = _write_report(folder, baseline, title, force)
+        if readme is not None:
+            spliced = splice(old, marker, readme_section(text, folder, readme))
             write_atomic(readme, spliced, replace=existed)
     except OSError as exc:  # the folder or --readme cannot be read or written
         raise XwsatError(f"{exc.filename or folder}: cannot write the report "
