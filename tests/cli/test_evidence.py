@@ -190,6 +190,7 @@ def test_cli_cross_check_disagreement_is_loud_and_exits_4(tmp_path, monkeypatch)
 
 @pytest.mark.parametrize("args,message", [
     (["--certificate", "/nonexistent/dir/cert"], "does not exist"),
+    (["--certificate", "-"], "a certificate is a folder"),  # was a folder named "-" in cwd
     (["--certificate", "{tmp}/cert", "--proof-method", "magic"], "--proof-method"),
     (["--certificate", "{tmp}/cert", "--proof-solver", "maplesat"], "--proof-solver"),
     (["--certificate", "{tmp}/cert", "--proof-checker", "drat-trim"], "unknown proof checker"),
@@ -229,3 +230,37 @@ def test_a_certificate_stopped_by_its_time_limit_says_so_in_its_json(tmp_path) -
     assert result.exit_code == 3, result.output
     record = json.loads(result.stdout)
     assert record["status"] == "unknown" and record["stop"] == "timeout"
+
+
+def test_explain_without_a_refutation_says_why(tmp_path) -> None:
+    # an undecided run said "the grid is not unfillable" of a grid that is
+    (tmp_path / "g.txt").write_text("..\n..\n")
+    (tmp_path / "w.txt").write_text("AB\nCD\nAC\nBD\n")
+    filled = invoke("prove", tmp_path / "g.txt", "--dict", tmp_path / "w.txt", "--explain")
+    assert filled.exit_code == 0 and "(nothing to explain: the grid has a fill)" in filled.output
+    root = Path(__file__).resolve().parents[2]
+    undecided = invoke("prove", root / "grids/blank/blank6x6.txt", "--dict",
+                       root / "grids/dictionaries/lex.txt", "-b", "native", "--explain",
+                       "-t", "1")
+    assert undecided.exit_code == 3, undecided.output
+    assert "the grid was not decided, so there is no refutation to explain" in undecided.output
+
+
+@pytest.mark.parametrize("edit", ["lower", "alphabet"])
+def test_a_list_outside_its_alphabet_is_rejected_in_words(tmp_path, make_words, edit) -> None:
+    # both were rejected with "IndexError: index 26 is out of bounds for axis 0 with size 26"
+    import gzip
+
+    certify(built_of(make_words, AC_UNFILLABLE), tmp_path / "cert", "grid.txt", 30)
+    folder = tmp_path / "cert"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    if edit == "lower":
+        text = gzip.decompress((folder / "words.txt.gz").read_bytes()).decode()
+        (folder / "words.txt.gz").write_bytes(gzip.compress(text.lower().encode()))
+        manifest["files"]["words.txt.gz"]["sha256"] = sha256_file(folder / "words.txt.gz")
+    else:
+        manifest["rules"]["alphabet"] = "A"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    lines, verdict = recheck(folder, "auto", 30)
+    assert verdict == "rejected" and "Error" not in lines[-1], lines
+    assert "is not in the manifest's alphabet" in lines[-1], lines

@@ -147,7 +147,9 @@ def prove(
         if (explain or explain_svg) and status is Status.UNFILLABLE:
             _explain(built, grid, certificate, explain_svg, rules, search, data, first)
         elif explain or explain_svg:
-            _say(data, "explanation", None, ["(nothing to explain: the grid is not unfillable)"])
+            why = ("the grid has a fill" if status is Status.FILLED else
+                   "the grid was not decided, so there is no refutation to explain")
+            _say(data, "explanation", None, [f"(nothing to explain: {why})"])
         if cross_check and status.definitive:
             from xwsat.evidence.crosscheck import cross_check as run_cross_check
 

@@ -181,6 +181,8 @@ def prepare_folder(directory: Path) -> Path:
     """Check, before any work, that ``directory`` can take a certificate: its parent exists and
     it is new or empty. A folder holding anything is refused: xwsat never deletes or replaces
     files it did not write in this run."""
+    if str(directory) == "-":  # as every output: "-" is standard output, which holds no folder
+        raise XwsatError("-: a certificate is a folder of files; give the folder's name")
     if not directory.parent.is_dir():
         raise XwsatError(f"{directory}: directory {directory.parent} does not exist")
     if directory.exists() and not directory.is_dir():
@@ -494,7 +496,8 @@ def _recheck_text(cnf_name: str, proof_name: str) -> list[str]:
     plain = [n[:-3] if n.endswith(".gz") else n for n in (cnf_name, proof_name)]
     steps = [f"gunzip -k {n}" for n in (cnf_name, proof_name) if n.endswith(".gz")]
     steps.append(f"drat-trim {plain[0]} {plain[1]}   # any DRAT checker: drat-trim, dpr-trim, "
-                 "or python -c 'import dratify' (check_proof)")
+                 "or dratify's check_proof(..., check_rat=False) (its RAT check, on by "
+                 "default, accepts forged proofs; xwsat's proofs have no RAT step)")
     steps.append("xwsat check-proof DIR --grid GRID --dict DICTIONARY   # rebuilds the formula "
                  "from your grid and dictionary, then checks the proof (--engine dratify: "
                  "another checker)")

@@ -42,7 +42,9 @@ def certificate_lines(run: CertificateRun) -> list[str]:
         head = f"CERTIFICATE REJECTED by {checker_label(check)}: {message}"
     times = m.get("times", {})
     formula = m.get("formula")
-    kept = (f"the {len(formula['slots'])} of {formula['of']} slots the refutation needs, "
+    kept = ((f"the one slot (of {formula['of']}) the refutation needs, "
+             if len(formula["slots"]) == 1 else
+             f"the {len(formula['slots'])} of {formula['of']} slots the refutation needs, ")
             if formula else "")
     lines = [head,
              f"  folder {run.directory}: " + ", ".join(

@@ -66,7 +66,8 @@ class Question:
                 f"  words: {len(self.words):,} (normalised list, sha256 {digest[:16]})",
                 f"  rules: slots of {self.min_length}+ cells, repeated words "
                 f"{'allowed' if self.allow_repeats else 'forbidden'}",
-                *([f"  formula: the constraints of {len(self.slots)} slots only ("
+                *([f"  formula: the constraints of {len(self.slots)} "
+                   f"{'slot' if len(self.slots) == 1 else 'slots'} only ("
                    f"{', '.join(self.slots[:8])}{', ...' if len(self.slots) > 8 else ''}); "
                    "any fill of the grid satisfies them"] if self.slots is not None else []),
                 *([f"  locked entries: {', '.join(f'{n}={w}' for n, w in self.locked)}"
@@ -143,8 +144,8 @@ def question_of(directory: Path, manifest: dict) -> Question:
     grid_path, words_path = directory / GRID_FILE, directory / WORDS_FILE
     for path in (grid_path, words_path):
         if not path.is_file():
-            raise XwsatError(f"{directory}: {path.name} is missing (made by an older xwsat? "
-                             "certify again)")
+            raise XwsatError(f"{directory}: {path.name} is missing (removed, or the folder was "
+                             "made by an older xwsat: certify again)")
     # read in pieces, gzip unpacked, within the cap every input has (a bomb is refused)
     grid = parse_grid(read_text_file(grid_path), str(grid_path))
     packed = read_bytes(words_path)
@@ -152,6 +153,13 @@ def question_of(directory: Path, manifest: dict) -> Question:
         raise XwsatError(f"{words_path}: damaged (not gzip)")
     text = decode_text(packed, words_path)
     words = tuple(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"))
+    letters = set(alphabet)
+    if stray := next((w for w in words if not letters.issuperset(w)), None):
+        # else a rebuild fails deep inside with an IndexError, which explains nothing
+        odd = next(ch for ch in stray if ch not in letters)
+        raise XwsatError(f"{directory}: {WORDS_FILE} holds {stray[:40]!r}, whose letter "
+                         f"{odd!r} is not in the manifest's alphabet {alphabet[:60]}: not the "
+                         "normalised list a certificate keeps")
     locked, placed_only = _locks(rules)
     return Question(grid, words, alphabet, min_length, allow_repeats, _kept_slots(manifest),
                     locked, placed_only)
