@@ -533,3 +533,19 @@ def test_the_child_runs_this_xwsat_not_a_tree_in_the_working_directory(tmp_path:
     ours = subprocess.run(child_command(), cwd=tmp_path, input="{}", capture_output=True,
                           text=True, timeout=60)
     assert "shadow tree ran" not in ours.stderr + ours.stdout
+
+
+def test_bad_sweep_paths_are_named_in_their_one_line(tiny_suite: Path, tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x\n")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "words.txt").write_text(WORDS + "ZZ\n")
+    cases = [  # each was a message that did not name the path, or named the wrong fault
+        (["--out", tmp_path / "afile" / "sub"], f"{tmp_path / 'afile' / 'sub'}: cannot create"),
+        (["--dict", tmp_path / "other", "--out", tmp_path / "o1"], "is a folder"),
+        (["--dict", tiny_suite / "words.txt", "--dict", tmp_path / "other" / "words.txt",
+          "--out", tmp_path / "o2"], "two different word lists are both named 'words'"),
+    ]
+    for args, message in cases:
+        result = bench(tiny_suite, "--backends", "native", "-t", "5", *args)
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+    assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()

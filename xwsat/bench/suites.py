@@ -92,6 +92,8 @@ def resolve_dictionary(name: str, folder: Path) -> str:
         if not path.is_file() and path.with_suffix(".txt.gz").is_file():
             path = path.with_suffix(".txt.gz")
     if not path.is_file():
+        if Path(name).is_dir() or (folder / name).is_dir():
+            raise XwsatError(f"dictionary {name!r} is a folder; give a word-list file")
         raise XwsatError(f"dictionary {name!r} not found (looked for {path})")
     return str(path.resolve())
 

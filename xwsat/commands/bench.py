@@ -166,6 +166,14 @@ def run(
         tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
         if not tasks:  # said before the folder is made
             raise XwsatError(f"{', '.join(suites)}: no grid to run (the suite lists none)")
+        labels: dict[str, set[str]] = {}
+        for task in tasks:  # rows name a list by its file stem: two files, one name
+            labels.setdefault(task["key"].split("|", 1)[0].rsplit("@", 1)[1],
+                              set()).add(task["dictionary_path"])
+        if shared := next((name for name, paths in labels.items() if len(paths) > 1), None):
+            raise XwsatError(f"two different word lists are both named {shared!r} "
+                             f"({', '.join(sorted(labels[shared]))}); rows and tables name a "
+                             "list by its file name, so give them different names")
         repeated = [key for key, n in Counter(t["key"] for t in tasks).items() if n > 1]
         if repeated:
             raise XwsatError(f"the sweep lists the same run twice ({repeated[0]}): a grid, "
@@ -180,7 +188,8 @@ def run(
         if client is not None:  # the ETA divides by the cluster's worker threads
             jobs = max(1, sum(client.nthreads().values()))
     except OSError as exc:
-        raise XwsatError(f"cannot create the result folder ({exc.strerror})") from None
+        raise XwsatError(f"{exc.filename or out or 'results'}: cannot create the result folder "
+                         f"({exc.strerror})") from None
     compile_first(names)  # once, before any run's clock
     typer.echo(f"[bench] {len(tasks)} runs ({len(loaded)} suites, {len(names)} back-ends, "
                f"{len(seed_list)} seeds) -> {out_dir / ROWS}", err=True)
