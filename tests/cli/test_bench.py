@@ -549,3 +549,29 @@ def test_bad_sweep_paths_are_named_in_their_one_line(tiny_suite: Path, tmp_path:
         result = bench(tiny_suite, "--backends", "native", "-t", "5", *args)
         assert result.exit_code == 2 and message in result.stderr, result.stderr
     assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()
+
+
+def test_a_solver_stopped_from_outside_has_unknown_counts(tiny_suite: Path, monkeypatch) -> None:
+    # a SAT run ended at its limit wrote "conflicts": 0 and "variables": 0 for 10 s of search
+    from dataclasses import replace as replaced
+
+    from xwsat import pipeline
+    from xwsat.bench import child
+    from xwsat.outcome import Stop, stopped
+
+    real = pipeline.fill_grid
+
+    def ended_at_the_limit(*args, **kwargs):
+        result = real(*args, **kwargs)
+        return replaced(result, outcome=stopped("sat", Stop.TIME, "time limit reached"),
+                        filled=None, verified=False)
+
+    monkeypatch.setattr(pipeline, "fill_grid", ended_at_the_limit)
+    task = {"dictionary_path": str(tiny_suite / "words.txt"),
+            "grid_path": str(tiny_suite / "two.txt"), "backend": "native", "time_limit": 5.0,
+            "seed": 0}
+    row = child.execute(task)
+    assert row["status"] == "timeout"
+    assert row["conflicts"] is None and row["nodes"] is None
+    assert row["sizes"]["variables"] is None and row["times"]["search_s"] is None
+    assert row["sizes"]["slots"] > 0  # what the problem itself says is still known

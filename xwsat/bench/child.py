@@ -21,6 +21,7 @@ from xwsat.errors import XwsatError
 def execute(task: dict[str, Any]) -> dict[str, Any]:
     """Run one task and describe it as a result dict (the parent adds identity and machine)."""
     from xwsat.grid import parse_grid
+    from xwsat.outcome import Stats
     from xwsat.pipeline import FillOptions, fill_grid
     from xwsat.words import load_words, normalize_word, read_text_file
 
@@ -35,6 +36,13 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
     outcome, problem = result.outcome, result.built.problem
     stats = outcome.stats
     evidence = outcome.evidence
+    # a solver stopped from outside (its process ended at the limit) reports nothing: its
+    # counts are unknown (null), not zero conflicts in ten seconds
+    said = outcome.stats != Stats()
+
+    def told(value: float | int, digits: int | None = None) -> float | int | None:
+        return (round(value, digits) if digits is not None else value) if said else None
+
     return {
         "status": outcome.label,
         "verified": result.verified,
@@ -46,9 +54,9 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
             "problem_build_s": round(result.times.get("build_s", 0.0), 4),
             "propagate_s": round(result.times.get("propagate_s", 0.0), 4),
             "solve_wall_s": round(result.times.get("solve_s", 0.0), 4),
-            "encode_s": round(stats.build_s, 4),
-            "solver_load_s": round(stats.load_s, 4),
-            "search_s": round(stats.solve_s, 4),
+            "encode_s": told(stats.build_s, 4),
+            "solver_load_s": told(stats.load_s, 4),
+            "search_s": told(stats.solve_s, 4),
             "lift_s": round(result.times.get("lift_s", 0.0), 4),  # plain fill's lift, after
         },
         "sizes": {
@@ -56,11 +64,11 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
             "cells": problem.n_cells,
             "candidates": int(problem.domain_sizes().sum()),
             "dictionary_words": len(words),
-            "variables": stats.variables,
-            "constraints": stats.constraints,
+            "variables": told(stats.variables),
+            "constraints": told(stats.constraints),
         },
-        "conflicts": stats.conflicts,
-        "nodes": stats.nodes,
+        "conflicts": told(stats.conflicts),
+        "nodes": told(stats.nodes),
         "stats_extra": {k: v for k, v in stats.extra.items()
                         if isinstance(v, int | float | str)},
         "evidence": asdict(evidence) if evidence else None,
