@@ -392,6 +392,20 @@ def test_cli_optimize_certificate_proves_the_level_above(files, tmp_path):
     assert alone.exit_code == 2 and "--optimize" in alone.output
 
 
+def test_cli_optimize_certificate_keeps_its_explanation_as_prove_does(files, tmp_path):
+    # fill --optimize --certificate --explain printed the explanation but kept none of it
+    grid, words = files
+    folder = tmp_path / "cert"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "20",
+                                 "--certificate", str(folder), "--explain"])
+    assert result.exit_code == 0 and "EXPLANATION (minimal)" in result.output, result.output
+    kept = (folder / "explanation.txt").read_text(encoding="utf-8")
+    assert kept.startswith("EXPLANATION (minimal)")
+    assert (folder / "explanation.svg").read_text(encoding="utf-8").startswith("<svg")
+    checked = runner.invoke(app, ["check-proof", str(folder)])
+    assert checked.exit_code == 1 and "sha256 ok: explanation.txt" in checked.output
+
+
 @pytest.mark.parametrize("stop", ["limit", "ctrl-c"])
 def test_a_certificate_stopped_keeps_the_fill(files, tmp_path, monkeypatch, stop):
     """The time limit or Ctrl-C while the certificate is written: the fill is printed and

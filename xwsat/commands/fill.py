@@ -328,6 +328,12 @@ def fill(
             if explain:
                 why = _why(result, quality, budget(search.time_limit, started).for_child(),
                            search.seed)
+                if certificate is not None and why.core is not None:  # kept as prove keeps it
+                    from xwsat.evidence.certificate import add_explanation
+
+                    add_explanation(certificate, why.built, why.core,
+                                    f"{grid.name} at level {why.level}: "
+                                    f"{len(why.core.slots)} slots cannot be filled together")
     shared = bool(max_shared_substring)
     hint = (_prove_hint(grid, words, rules, quality, locks, region, shared=shared)
             if quality is not None else None)

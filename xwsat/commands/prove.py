@@ -204,16 +204,13 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
     if expl is None:
         _say(data, "explanation", None, ["(no explanation: the time limit came first)"])
         return
-    picture = core_svg(built, expl, f"{grid.name}: {len(expl.slots)} slots cannot be filled "
-                       "together")
-    for target in [p for p in (svg, certificate and certificate / "explanation.svg") if p]:
-        write_atomic(target, picture)
+    title = f"{grid.name}: {len(expl.slots)} slots cannot be filled together"
     if certificate is not None:
-        from xwsat.evidence.certificate import add_files
+        from xwsat.evidence.certificate import add_explanation
 
-        write_atomic(certificate / "explanation.txt",
-                     "\n".join(report.explanation_lines(built, expl)) + "\n")
-        add_files(certificate, ["explanation.txt", "explanation.svg"])
+        add_explanation(certificate, built, expl, title)
+    if svg is not None:
+        write_atomic(svg, core_svg(built, expl, title))
     _say(data, "explanation", report.explanation_json(built, expl, cores),
          report.explanation_lines(built, expl))
     if stop is not None:  # Ctrl-C or the command's limit: said with the best core, then as ever

@@ -55,6 +55,8 @@ from xwsat.verify import check_fill
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from xwsat.evidence.explain import Explanation
+
 FORMAT = "xwsat-certificate/1"
 COUNT = "count"  # the proof "method" of a certificate of the no-repeat count
 CORE_SHARE = 0.25  # of the time limit, at most, for finding the slots the refutation needs
@@ -516,6 +518,22 @@ def add_files(directory: Path, names: list[str]) -> None:
         manifest.setdefault("files", {})[name] = {"bytes": target.stat().st_size,
                                                   "sha256": sha256_file(target)}
     write_file(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", replace=True)
+
+
+def add_explanation(directory: Path, built: Built, core: Explanation, title: str) -> str:
+    """Keep an explanation in a written certificate's folder (``explanation.txt`` and
+    ``.svg``, recorded in its manifest); returns the picture. A folder without a manifest (no
+    certificate was written) gets nothing."""
+    from xwsat.evidence import evidence_text
+    from xwsat.evidence.core_svg import core_svg
+
+    picture = core_svg(built, core, title)
+    if (directory / "manifest.json").is_file():
+        write_file(directory / "explanation.svg", picture)
+        write_file(directory / "explanation.txt",
+                   "\n".join(evidence_text.explanation_lines(built, core)) + "\n")
+        add_files(directory, ["explanation.txt", "explanation.svg"])
+    return picture
 
 
 def _publish(directory: Path, stage: Path, files: list[Path], manifest: dict) -> None:
