@@ -575,3 +575,18 @@ def test_a_solver_stopped_from_outside_has_unknown_counts(tiny_suite: Path, monk
     assert row["conflicts"] is None and row["nodes"] is None
     assert row["sizes"]["variables"] is None and row["times"]["search_s"] is None
     assert row["sizes"]["slots"] > 0  # what the problem itself says is still known
+
+
+def test_a_suite_name_that_is_also_a_folder_here_is_refused(tmp_path, monkeypatch) -> None:
+    # ./small/suite.json was silently run in place of the suite small
+    from xwsat.bench.suites import find_suite
+
+    (tmp_path / "small").mkdir()
+    (tmp_path / "small" / "suite.json").write_text('{"grids": []}')
+    monkeypatch.setattr("xwsat.bench.suites.grids_root",
+                        lambda: Path(__file__).resolve().parents[2] / "grids")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(XwsatError, match="give ./small for the folder"):
+        find_suite("small")
+    assert find_suite("./small") == Path("./small")
+    assert bench("run", "small", "--seeds", "1,1").stderr.strip().endswith("--seeds lists 1 twice")

@@ -62,10 +62,14 @@ def find_suite(spec: str) -> Path:
     path = Path(spec)
     if path.is_file() and path.name == MANIFEST:
         return path.parent
+    named = grids_root() / spec
+    if "/" not in spec and (named / MANIFEST).is_file():
+        if (path / MANIFEST).is_file() and path.resolve() != named.resolve():
+            raise XwsatError(f"{spec!r} is both the suite {named} and a folder here; give "
+                             f"./{spec} for the folder")
+        return named
     if (path / MANIFEST).is_file():
         return path
-    if "/" not in spec and (grids_root() / spec / MANIFEST).is_file():
-        return grids_root() / spec
     known = ", ".join(list_suites())
     names = (f" or one of {known}" if known else
              " (the named suites are in the repository's grids/ folder: run from there)")

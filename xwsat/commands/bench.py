@@ -69,8 +69,8 @@ def _split(text: str, what: str) -> list[str]:
     items = [x.strip() for x in text.split(",") if x.strip()]
     if not items:
         raise XwsatError(f"{what} is empty")
-    if len(set(items)) != len(items):
-        raise XwsatError(f"{what} lists the same name twice")
+    if twice := next((x for x in items if items.count(x) > 1), None):
+        raise XwsatError(f"{what} lists {twice} twice")
     return items
 
 
@@ -129,7 +129,8 @@ def run(
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="Seconds per run.")
                           ] = 60.0,
     memory_limit: Annotated[int, typer.Option(
-        "--memory-limit", help="MiB per run, all its processes (0 = none).")] = 4096,
+        "--memory-limit", help="MiB per run, all its processes (0 = none, else 512 or more).")
+    ] = 4096,
     seeds: Annotated[str, typer.Option("--seeds", help="Comma-separated seeds.")] = "0",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Runs at a time (local).")] = 1,
     cluster: Annotated[str | None, typer.Option(
