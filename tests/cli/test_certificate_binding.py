@@ -151,6 +151,7 @@ def test_cli_check_proof_exit_codes(certificate, tmp_path) -> None:
     words.write_text("\n".join([*UNFILLABLE[1], "BBA"]) + "\n")
     other = runner.invoke(app, ["check-proof", str(certificate), "--dict", str(words)])
     assert other.exit_code == 4 and "another word list" in other.stdout
+    assert "only in yours: BBA" in other.stdout  # what differs, not only the certificate's side
     missing = runner.invoke(app, ["check-proof", str(tmp_path / "nowhere")])
     assert missing.exit_code == 2
 

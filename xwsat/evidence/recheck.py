@@ -165,6 +165,20 @@ def question_of(directory: Path, manifest: dict) -> Question:
                     locked, placed_only)
 
 
+def _list_difference(yours: tuple[str, ...], kept: tuple[str, ...]) -> list[str]:
+    """How your list (as the manifest's rules read it) differs from the certificate's: the
+    counts, and a few words of each side."""
+    mine, theirs = set(yours), set(kept)
+    lines = [f"  your list, read with its rules: {len(mine):,} words"]
+    for label, words in (("only in yours", mine - theirs), ("only in the certificate's",
+                                                            theirs - mine)):
+        if words:
+            shown = sorted(words)[:5]
+            more = f" and {len(words) - 5:,} more" if len(words) > 5 else ""
+            lines.append(f"  {label}: {', '.join(shown)}{more}")
+    return lines
+
+
 def _locks(rules: dict) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     """The entries ``prove --lock`` placed, and those of them that are no dictionary word (the
     formula offers them to their own slots only: ``WordList.placed_only``). Not trusted: the
@@ -316,7 +330,7 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
                 *question.lines()], "rejected"
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
         return [*lines, "NOT VERIFIED: the certificate is about another word list:",
-                *question.lines()], "rejected"
+                *question.lines(), *_list_difference(words, question.words)], "rejected"
     proof_facts = manifest.get("proof")
     if isinstance(proof_facts, dict) and str(proof_facts.get("format", "")).startswith(
             "xwsat-count/"):
