@@ -134,6 +134,7 @@ def test_a_saved_puz_says_what_its_one_byte_text_cannot_hold(session):
     note = session.save("puz")[3]
     assert note and "1 clue or title text uses characters a .puz cannot hold" in note
     assert session.save("ipuz")[3] is None  # .ipuz keeps the text as it is
+    assert session.save("txt")[3] == "a .txt keeps the grid alone, not its clues"
 
 
 def test_an_opened_file_with_letters_the_list_lacks_is_refused(session):

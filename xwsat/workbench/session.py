@@ -513,6 +513,9 @@ def _rectangle(region: Any, grid: Grid) -> tuple[int, int, int, int]:
 
 def _save_note(puzzle: Puzzle, name: str) -> str | None:
     """What a saved file lacks, in one sentence: clues still to write, '?' in a .puz."""
+    if name.endswith(".txt"):  # the grid alone, by design
+        return ("a .txt keeps the grid alone, not its clues" if any(
+            text.strip() for text in puzzle.clues.values()) else None)
     slots = extract_slots(puzzle.pattern, puzzle.min_length)
     unclued = sum(1 for slot in slots if not (puzzle.clues.get(slot.name) or "").strip())
     notes = []
