@@ -169,8 +169,7 @@ def run(
             raise XwsatError(f"{', '.join(suites)}: no grid to run (the suite lists none)")
         labels: dict[str, set[str]] = {}
         for task in tasks:  # rows name a list by its file stem: two files, one name
-            labels.setdefault(task["key"].split("|", 1)[0].rsplit("@", 1)[1],
-                              set()).add(task["dictionary_path"])
+            labels.setdefault(task["dictionary"], set()).add(task["dictionary_path"])
         if shared := next((name for name, paths in labels.items() if len(paths) > 1), None):
             raise XwsatError(f"two different word lists are both named {shared!r} "
                              f"({', '.join(sorted(labels[shared]))}); rows and tables name a "
