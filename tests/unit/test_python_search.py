@@ -133,6 +133,9 @@ def test_stats_report_search_work() -> None:
     for key in ("backjumps", "pruned", "accelerator_hits"):
         assert key in stats.extra
     assert stats.solve_s >= 0
+    # the model's size, as every back-end reports its own: a word variable per slot, a
+    # constraint per crossing (3 across x 3 down)
+    assert (stats.variables, stats.constraints) == (6, 9)
 
 
 def test_given_letters_are_kept() -> None:

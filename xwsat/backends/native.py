@@ -73,15 +73,21 @@ class NativeBackend:
             result.extra.update(regions_tried=proof.regions_tried,
                                 regions_filled=proof.regions_filled)
             if proof.region is not None:
-                return Outcome(Status.UNFILLABLE, label, stats=self._stats(result, 0.0, started),
+                return Outcome(Status.UNFILLABLE, label,
+                               stats=self._stats(problem, result, 0.0, started),
                                evidence=region_evidence(proof))
-        stats = self._stats(result, planned - started, started)
+        stats = self._stats(problem, result, planned - started, started)
         return self._outcome(problem, label, result, stats)
 
-    def _stats(self, result: SearchResult, build_s: float, started: float) -> Stats:
+    def _stats(self, problem: FillProblem, result: SearchResult, build_s: float,
+               started: float) -> Stats:
+        # the model searched: a word variable per slot, a constraint per crossing (every variant,
+        # the letter decisions of native:letters included, works on the slots' candidate sets)
         return Stats(
             build_s=build_s,
             solve_s=result.seconds or time.perf_counter() - started - build_s,
+            variables=problem.n_slots,
+            constraints=len(problem.crossings()),
             conflicts=result.conflicts,
             nodes=result.nodes,
             extra={
