@@ -250,7 +250,7 @@ def read_bytes(path: Path, most: int = MAX_TEXT_BYTES, too_big: str = "split it"
     return first + rest
 
 
-def _gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES,
+def gunzip(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES,
             too_big: str = "split it") -> bytes:
     """Every gzip member of ``data``, refused past ``most`` bytes unpacked (a small file can
     unpack to gigabytes)."""
@@ -318,7 +318,7 @@ def decode_text(data: bytes, path: Path | str, most: int = MAX_TEXT_BYTES,
     its byte order mark or the place of its NUL bytes, refusing binaries with a clear
     message."""
     if data[:2] == GZIP_MAGIC:
-        data = _gunzip(data, path, most, too_big)
+        data = gunzip(data, path, most, too_big)
     wide = wide_encoding(data[:SNIFF_BYTES])
     if wide is None and b"\x00" in data[:SNIFF_BYTES]:
         raise XwsatError(f"{path}: looks like a binary file, not text")

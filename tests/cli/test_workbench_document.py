@@ -132,7 +132,7 @@ def test_a_saved_puz_says_what_its_one_byte_text_cannot_hold(session):
     assert session.save("puz")[3] is None  # a dash is spelt "--": nothing is lost
     session.dispatch({"type": "clue", "slot": "1A", "text": "Кот"})
     note = session.save("puz")[3]
-    assert note and "1 clue or title text uses characters a .puz cannot hold" in note
+    assert note and "1 clue, title, credit or note text uses characters a .puz cannot hold" in note
     assert session.save("ipuz")[3] is None  # .ipuz keeps the text as it is
     assert session.save("txt")[3] == "a .txt keeps the grid alone, not its clues"
 

@@ -429,3 +429,98 @@ def test_a_puzzle_file_of_tens_of_megabytes_is_refused_before_it_is_read(tmp_pat
     blank.write_bytes(b"\n" * (8 << 20))
     with pytest.raises(XwsatError, match="the grid is empty"):
         read_puzzle(blank)
+
+
+def _ipuz(tmp_path: Path, name: str, edit) -> Path:
+    doc = json.loads(render_puzzle(puzzle("latin"), "x.ipuz"))
+    edit(doc)
+    return write(tmp_path / name, json.dumps(doc, ensure_ascii=False))
+
+
+def test_an_ipuz_with_bars_is_refused_rather_than_read_as_other_entries(tmp_path):
+    # bars were ignored: the entries read ran past them, and the fill had other lengths
+    def bar(doc):
+        doc["puzzle"][1][2] = {"cell": 0, "style": {"barred": "L"}}
+
+    with pytest.raises(XwsatError, match="row 2, column 3 has bars; .* not barred grids"):
+        read_puzzle(_ipuz(tmp_path, "bars.ipuz", bar))
+
+
+def test_ipuz_clues_follow_the_cells_their_numbers_label(tmp_path):
+    # a file numbering its cells its own way had its clues put on other entries by number
+    grid, solution = parse_grid("...\n...\n...\n"), parse_grid("CAT\nARE\nBEE\n")
+    doc = json.loads(render_puzzle(Puzzle(grid, solution), "x.ipuz"))
+    doc["puzzle"] = [[1, 2, 3], [5, 0, 0], [4, 0, 0]]
+    doc["clues"] = {"Across": [[1, "Feline"], [5, "Exist"], [4, "Buzzer"]],
+                    "Down": [[1, "Taxi"]]}
+    back = read_puzzle(write(tmp_path / "own.ipuz", json.dumps(doc)))
+    assert back.clues == {"1A": "Feline", "4A": "Exist", "5A": "Buzzer", "1D": "Taxi"}
+    assert any("do not follow standard numbering" in note for note in back.dropped)
+
+
+def test_ipuz_reads_decomposed_letters_gives_and_bare_clues(tmp_path):
+    def edit(doc):
+        doc["solution"][0][0] = "N\u0303"  # Ñ as N and a combining tilde (macOS editors)
+        doc["puzzle"][0][0] = {"cell": 1, "value": "N\u0303"}
+        doc["solution"][1][1] = None  # a given letter where the solution says nothing
+        doc["puzzle"][1][1] = {"cell": 0, "value": "B"}
+        doc["clues"]["Across"] = ["first", "second", "third"]  # texts alone, in order
+
+    back = read_puzzle(_ipuz(tmp_path, "x.ipuz", edit))
+    assert back.pattern.cell(0) == "Ñ" and back.solution.cell(0) == "Ñ"
+    assert back.solution.cell(5) == "B"
+    across = [s.name for s in back.slots if s.direction == "A"]
+    assert [back.clues[n] for n in across] == ["first", "second", "third"]
+
+    def clash(doc):
+        doc["puzzle"][1][1] = {"cell": 0, "value": "Z"}
+
+    with pytest.raises(XwsatError, match="row 2, column 2: the given letter 'Z' is not the"):
+        read_puzzle(_ipuz(tmp_path, "clash.ipuz", clash))
+
+
+def test_clues_for_entries_the_grid_lacks_are_dropped_and_said(tmp_path):
+    # convert refused the file as "would not read back"; fill dropped the clue silently
+    doc = json.loads(render_puzzle(puzzle("latin"), "x.json"))
+    doc["entries"].append({"slot": "99A", "clue": "no such"})
+    source = write(tmp_path / "x.json", json.dumps(doc))
+    result = runner.invoke(app, ["convert", str(source), str(tmp_path / "y.json")])
+    assert result.exit_code == 0, result.output
+    assert "clues for entries the grid does not have: 1 (99A), dropped" in result.stderr
+
+
+def test_an_ipuz_far_larger_than_declared_is_refused_before_validation(tmp_path):
+    doc = json.loads(render_puzzle(puzzle("latin"), "x.ipuz"))
+    doc["puzzle"] = [[0] * 400 for _ in range(400)]
+    with pytest.raises(XwsatError, match="not 4x3 as declared"):
+        read_puzzle(write(tmp_path / "liar.ipuz", json.dumps(doc)))
+
+
+def test_puz_gz_and_nul_in_notes_and_a_one_cell_json(tmp_path):
+    import gzip
+
+    import puz
+
+    data = render_puzzle(replace(puzzle("latin"), notes="a\x00b"), "x.puz")
+    assert puz.load(data).notes == "ab"  # the NUL broke the file's checksums
+    back = read_puzzle(write(tmp_path / "x.puz.gz", gzip.compress(data)))
+    assert back.solution == puzzle("latin").solution
+    one = Puzzle(parse_grid("A\n"))
+    assert read_puzzle(write(tmp_path / "one.json", render_puzzle(one, "one.json"))) == one
+
+
+def test_fill_keeps_the_locked_entries_of_a_json_puzzle(tmp_path):
+    # the workbench's locks were dropped by the command line: the fill could replace them
+    words = write(tmp_path / "w.txt", "AB\nCD\nAC\nBD\nEF\nGH\nEG\nFH\n")
+    for locked, seed in (("AB", "0"), ("AB", "1"), ("EF", "0"), ("EF", "1")):
+        other = "CD" if locked == "AB" else "GH"
+        grid = write(tmp_path / "g.json", render_puzzle(Puzzle(
+            parse_grid("..\n..\n"), parse_grid(f"{locked}\n{other}\n"),
+            locked=frozenset({"1A"})), "g.json"))
+        out = tmp_path / "out.json"
+        result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--seed", seed,
+                                     "--out", str(out), "--force"])
+        assert result.exit_code == 0, result.output
+        assert f"its locked entries stay: 1A={locked}" in result.stderr
+        kept = {e["slot"]: e for e in json.loads(out.read_text())["entries"]}
+        assert kept["1A"]["answer"] == locked and kept["1A"]["locked"] is True

@@ -292,7 +292,7 @@ def test_the_count_of_lines_left_out_survives_the_cache(tmp_path, monkeypatch) -
 
 def test_reading_stops_at_binary_bytes_or_the_size_cap(tmp_path) -> None:
     # /dev/zero or a gzip bomb as a dictionary once filled gigabytes before any check
-    from xwsat.words import _gunzip, decode_text, read_bytes
+    from xwsat.words import decode_text, gunzip, read_bytes
 
     with pytest.raises(XwsatError, match="binary"):
         read_bytes(Path("/dev/zero"))
@@ -303,7 +303,7 @@ def test_reading_stops_at_binary_bytes_or_the_size_cap(tmp_path) -> None:
         read_bytes(big, most=100_000)
     bomb = gzip.compress(b"a\n" * 100_000)
     with pytest.raises(XwsatError, match="unpacks to more than"):
-        _gunzip(bomb, "bomb.gz", most=50_000)
+        gunzip(bomb, "bomb.gz", most=50_000)
     two = gzip.compress(b"AB\n") + gzip.compress(b"CD\n")  # members one after another
     assert decode_text(two, "two.gz") == "AB\nCD\n"
     for damaged in (two[:12], two[:-3], two + b"junk"):

@@ -11,7 +11,7 @@ import typer
 from xwsat.commands.common import check_outputs, note_left_out, write_atomic
 from xwsat.commands.options import ForceOpt
 from xwsat.formats import WRITABLE, check_format, read_puzzle, render_puzzle
-from xwsat.formats.across_lite import lost_text_note
+from xwsat.formats.across_lite import lost_text_note, puzzle_texts
 from xwsat.formats.html import unchecked_note
 from xwsat.grid import BLOCK, EMPTY, Grid
 from xwsat.words import load_words
@@ -62,14 +62,21 @@ def convert(
     write_atomic(out, render_puzzle(puzzle, out, lang))
     if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
         typer.echo(note, err=True)
-    if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
+    if note := lost_text_note(out, puzzle_texts(puzzle)):
         typer.echo(note, err=True)
     kept, ext = len(clues), out.suffix.lower() or ".txt"
-    if ext in (".txt", ".svg") and clues:  # the grid alone: no clue goes there
-        typer.echo(f"note: {out}: a {ext} file holds the grid only; "
-                   f"{len(clues)} clues not written (.json, .ipuz, .puz and .html keep them)",
-                   err=True)
+    if ext in (".txt", ".svg"):  # the grid alone: no clue, credit or note goes there
+        left = [what for what, held in ((f"{len(clues)} clues", clues),
+                                        ("the notes", puzzle.notes),
+                                        ("the author", puzzle.author),
+                                        ("the circles", ext == ".txt" and puzzle.circles)) if held]
+        if left:
+            typer.echo(f"note: {out}: a {ext} file holds the grid only; {', '.join(left)} not "
+                       "written (.json, .ipuz, .puz and .html keep them)", err=True)
         kept = 0
+    if puzzle.locked and ext != ".json":
+        typer.echo(f"note: {out}: {len(puzzle.locked)} locked entries are not marked there "
+                   "(.json keeps them)", err=True)
     typer.echo(f"wrote {out} ({puzzle.pattern.width}x{puzzle.pattern.height}, "
                f"{len(puzzle.slots)} entries, {kept} clues)")
 

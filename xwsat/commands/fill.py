@@ -48,7 +48,12 @@ from xwsat.commands.options import (
 from xwsat.errors import XwsatError
 from xwsat.exit_codes import ExitCode
 from xwsat.formats import Puzzle, check_format, read_puzzle, render_puzzle
-from xwsat.formats.across_lite import lost_text_note, refuse_short_runs, refuse_wide_letters
+from xwsat.formats.across_lite import (
+    lost_text_note,
+    puzzle_texts,
+    refuse_short_runs,
+    refuse_wide_letters,
+)
 from xwsat.formats.html import unchecked_note
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.lock import apply_locks, parse_region, region_grid, with_words
@@ -96,8 +101,14 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
     --region the current entry of each slot and the region's open slots (a refill changes)."""
     grid, words = load_inputs(grid_path, words_options)
     puzzle = read_puzzle(grid_path)
+    for what in puzzle.dropped:  # what the file held that the fill's output will not
+        typer.echo(f"note: {grid_path}: {what}", err=True)
+    if kept := _file_locks(puzzle, locks, min_length):
+        locks.extend(kept)  # the caller's list: its prove command and certificate name them
+        typer.echo(f"note: {grid_path}: its locked entries stay: {', '.join(kept)}", err=True)
     fold_yo = words_options.fold_yo
-    refuse_wide_letters(out, words.alphabet.letters)
+    refuse_wide_letters(out, words.alphabet.letters, "the word list has letters that",
+                        ", or leave their words out with --alphabet LETTERS")
     if region:
         area = parse_region(region)
         fold = lambda ch: normalize_word(ch, fold_yo=fold_yo)  # noqa: E731
@@ -210,7 +221,23 @@ def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
     return shlex.join([*_command("prove", grid, words, rules, above, locks), *longer, *tail])
 
 
-def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
+def _file_locks(puzzle: Puzzle, locks: list[str], min_length: int) -> list[str]:
+    """The entries a .json puzzle marks locked (the workbench's locks), as ``--lock`` entries,
+    where their word is whole and no ``--lock`` of the command names the slot."""
+    if not puzzle.locked:
+        return []
+    named = {entry.split("=", 1)[0].strip().upper() for entry in locks}
+    names = {s.cells: s.name for s in extract_slots(puzzle.pattern, min_length)}
+    kept = []
+    for slot in puzzle.slots:
+        word = puzzle.answer(slot) or "".join(puzzle.pattern.cell(c) for c in slot.cells)
+        name = names.get(slot.cells)
+        if slot.name in puzzle.locked and name and name not in named and EMPTY not in word:
+            kept.append(f"{name}={word}")
+    return kept
+
+
+def _puzzle(result: FillResult, given: Puzzle, stem: str, locks: list[str]) -> Puzzle:
     """The puzzle to write: blank pattern (blocks only), the verified fill, and clues: where
     the input was a puzzle whose answer there is unchanged (``--region`` keeps most), its own
     clue, else the dictionary's. The input's title, author, copyright and notes are kept."""
@@ -228,9 +255,10 @@ def _puzzle(result: FillResult, given: Puzzle, stem: str) -> Puzzle:
                 built.words.clues.get(int(word))
             if clue:
                 clues[slot.name] = clue
+    locked = frozenset(entry.split("=", 1)[0].strip().upper() for entry in locks)
     return Puzzle(blank, result.filled, clues, given.title or stem, given.author,
                   min(s.length for s in built.slots), given.copyright, given.notes,
-                  given.circles)
+                  given.circles, locked & {slot.name for slot in built.slots})
 
 
 @grouped
@@ -342,11 +370,11 @@ def fill(
                     if quality is not None and explain else None)
     data = None
     if out is not None and result.filled is not None:
-        puzzle = _puzzle(result, source, grid.stem)
+        puzzle = _puzzle(result, source, grid.stem, locks)
         data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
             typer.echo(note, err=True)
-        if note := lost_text_note(out, [*puzzle.clues.values(), puzzle.title, puzzle.author]):
+        if note := lost_text_note(out, puzzle_texts(puzzle)):
             typer.echo(note, err=True)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
     write_stop = "interrupted"

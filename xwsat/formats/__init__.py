@@ -15,7 +15,7 @@ from xwsat.formats.jsonfile import read_json, write_json
 from xwsat.formats.puzzle import Puzzle, numbering
 from xwsat.formats.svg import render_svg
 from xwsat.grid import BLOCK, EMPTY, Grid, parse_grid
-from xwsat.words import clean_clue, decode_text, read_bytes
+from xwsat.words import GZIP_MAGIC, clean_clue, decode_text, gunzip, read_bytes
 
 __all__ = ["Puzzle", "check_format", "numbering", "puzzle_from_bytes", "read_grid", "read_puzzle",
            "render_puzzle",
@@ -85,12 +85,14 @@ def puzzle_from_bytes(data: bytes, name: str, most: int = MAX_PUZZLE_BYTES) -> P
                          "(.txt), .ipuz, .puz or .json")
     try:
         if ext == ".puz":
-            return read_puz(data, name)
+            if data[:2] == GZIP_MAGIC:  # a .puz.gz, read as the other formats' .gz are
+                data = gunzip(data, name, most, NOT_A_PUZZLE)
+            return _placed_clues(read_puz(data, name))
         text = decode_text(data, name, most, NOT_A_PUZZLE)
         if ext == ".ipuz":
-            return read_ipuz(text, name)
+            return _placed_clues(read_ipuz(text, name))
         if ext == ".json":
-            return read_json(text, name)
+            return _placed_clues(read_json(text, name))
         return Puzzle(parse_grid(text, name))
     except RecursionError:
         raise XwsatError(f"{name}: nested too deeply to be a puzzle") from None
@@ -98,6 +100,25 @@ def puzzle_from_bytes(data: bytes, name: str, most: int = MAX_PUZZLE_BYTES) -> P
         kind = {".ipuz": "ipuz", ".json": "JSON", ".puz": ".puz"}.get(ext, "grid")
         raise XwsatError(f"{name}: malformed {kind} puzzle ({type(exc).__name__}: {exc})"
                          ) from None
+
+
+def _placed_clues(puzzle: Puzzle) -> Puzzle:
+    """The puzzle without the clues of entries its grid does not have (a file edited by hand, a
+    clue numbered past the grid), said in ``dropped``: every command then reads the same clues,
+    and none writes a clue that no entry would read back."""
+    names = {slot.name for slot in puzzle.slots}
+    stray = sorted((k for k in puzzle.clues if k not in names), key=_clue_order)
+    if not stray:
+        return puzzle
+    shown = ", ".join(stray[:5]) + (", ..." if len(stray) > 5 else "")
+    return replace(puzzle, clues={k: v for k, v in puzzle.clues.items() if k in names},
+                   dropped=(*puzzle.dropped, f"clues for entries the grid does not have: "
+                            f"{len(stray)} ({shown}), dropped"))
+
+
+def _clue_order(name: str) -> tuple[str, int, str]:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (name[-1:], int(digits) if digits else 0, name)
 
 
 def read_grid(path: Path | str) -> Grid:

@@ -100,10 +100,12 @@ def write_puz(puzzle: Puzzle) -> bytes:
         for row in puzzle.pattern.rows for ch in row
     )
     slots = sorted(puzzle.slots, key=lambda s: (s.number, s.direction))
-    p.clues = [fitted_text(puzzle.clues.get(s.name, ""), p.encoding) for s in slots]
-    p.title, p.author = fitted_text(p.title, p.encoding), fitted_text(p.author or "", p.encoding)
-    p.copyright = fitted_text(puzzle.copyright, p.encoding)
-    p.notes = fitted_text(puzzle.notes, p.encoding)
+    def text(value: str) -> str:  # a NUL ends a .puz string: the rest would shift
+        return fitted_text(value.replace("\x00", ""), p.encoding)
+
+    p.clues = [text(puzzle.clues.get(s.name, "")) for s in slots]
+    p.title, p.author = text(p.title), text(p.author or "")
+    p.copyright, p.notes = text(puzzle.copyright), text(puzzle.notes)
     if puzzle.circles:  # the GEXT section
         p.markup().set_markup_squares(sorted(puzzle.circles), puz.GridMarkup.Circled)
     try:
@@ -127,8 +129,14 @@ def lost_text_note(path: Path | str, texts: Iterable[str | None]) -> str | None:
     if not lost:
         return None
     texts_word = "text uses" if lost == 1 else "texts use"
-    return (f"note: {path}: {lost} clue or title {texts_word} characters a .puz cannot hold "
-            "(ISO-8859-1); they read '?' there (.ipuz and .json keep them)")
+    return (f"note: {path}: {lost} clue, title, credit or note {texts_word} characters a .puz "
+            "cannot hold (ISO-8859-1); they read '?' there (.ipuz and .json keep them)")
+
+
+def puzzle_texts(puzzle: Puzzle) -> list[str]:
+    """Every text of a puzzle a .puz keeps: clues, title, author, copyright and notes."""
+    return [*puzzle.clues.values(), puzzle.title, puzzle.author, puzzle.copyright,
+            puzzle.notes]
 
 
 def fitted_text(text: str, encoding: str = "ISO-8859-1") -> str:
@@ -159,16 +167,18 @@ def refuse_short_runs(pattern: Grid, min_length: int) -> None:
                          "instead")
 
 
-def refuse_wide_letters(path: Path | None, letters: Iterable[str]) -> None:
-    """Before any search: refuse a .puz output some of whose letters are not one ISO-8859-1
-    byte, rather than find the answer and then fail to write it."""
+def refuse_wide_letters(path: Path | None, letters: Iterable[str],
+                        whose: str = "these letters", advice: str = "") -> None:
+    """Before any search: refuse a .puz output some of whose letters (``whose``: where they
+    come from, since the fill has none yet) are not one ISO-8859-1 byte, rather than find the
+    answer and then fail to write it."""
     if path is None or path.suffix.lower() != ".puz":
         return
     wide = _wide(letters, "ISO-8859-1")
     if wide:
-        raise XwsatError(f"{path}: .puz cells are one ISO-8859-1 byte; these letters do not "
+        raise XwsatError(f"{path}: .puz cells are one ISO-8859-1 byte; {whose} do not "
                          f"fit: {' '.join(wide[:12])}{' ...' if len(wide) > 12 else ''}; write "
-                         ".ipuz instead")
+                         f".ipuz instead{advice}")
 
 
 def _wide(letters: Iterable[str], encoding: str) -> list[str]:

@@ -96,7 +96,7 @@ def read_json(text: str, source: str) -> Puzzle:
         raise XwsatError(f"{source}: 'circles' must list cell numbers (row-major, from 0)")
     min_length = data.get("min_length", 2)
     if not isinstance(min_length, int) or isinstance(min_length, bool) or \
-            not 1 <= min_length <= max(pattern.width, pattern.height):
+            not 1 <= min_length <= max(2, pattern.width, pattern.height):
         raise XwsatError(f"{source}: 'min_length' must be a whole number of letters")
     locked = frozenset(str(e.get("slot")) for e in entries
                        if isinstance(e, dict) and e.get("locked") is True)

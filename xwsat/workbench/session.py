@@ -22,7 +22,7 @@ from typing import Any
 from xwsat.candidates import ranked
 from xwsat.errors import GridTooLarge, XwsatError
 from xwsat.formats import puzzle_from_bytes, render_puzzle
-from xwsat.formats.across_lite import lost_text_note
+from xwsat.formats.across_lite import lost_text_note, puzzle_texts
 from xwsat.formats.puzzle import Puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
 from xwsat.insight import insight_of
@@ -521,8 +521,7 @@ def _save_note(puzzle: Puzzle, name: str) -> str | None:
     notes = []
     if unclued:
         notes.append(f"{unclued} of {len(slots)} entries have no clue yet")
-    lost = lost_text_note(name, [*puzzle.clues.values(), puzzle.title, puzzle.author,
-                                 puzzle.copyright, puzzle.notes])
+    lost = lost_text_note(name, puzzle_texts(puzzle))
     if lost:
         notes.append(lost.removeprefix("note: "))
     return "; ".join(notes) or None
