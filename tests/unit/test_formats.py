@@ -324,7 +324,12 @@ def test_a_page_that_cannot_check_its_answers_says_so(tmp_path):
     source = write(tmp_path / "x.json", render_puzzle(p, "x.json"))
     result = runner.invoke(app, ["convert", str(source), str(tmp_path / "x.html")])
     assert result.exit_code == 0, result.output
-    assert "note: 2 white cells of the solution are in no entry" in result.output
+    assert "note: 2 white cells of the solution have no letter (in no entry)" in result.output
+    # a cell of an entry without a letter (a digit there in a .puz) is no cell in no entry
+    part = Puzzle(parse_grid("...\n...\n"), parse_grid("CAT\nA.E\n"))
+    source = write(tmp_path / "p.json", render_puzzle(part, "p.json"))
+    result = runner.invoke(app, ["convert", str(source), str(tmp_path / "p.html")])
+    assert "1 white cell of the solution has no letter (in an entry)" in result.output
     full = write(tmp_path / "y.json", render_puzzle(puzzle("latin"), "y.json"))
     quiet = runner.invoke(app, ["convert", str(full), str(tmp_path / "y.html")])
     assert quiet.exit_code == 0 and "note:" not in quiet.output

@@ -248,12 +248,18 @@ def unchecked_note(puzzle: Puzzle) -> str | None:
     Check and Reveal."""
     if puzzle.solution is None:
         return None
-    empty = sum(row.count(EMPTY) for row in puzzle.solution.rows)
+    solution = puzzle.solution
+    empty = [c for c in range(solution.width * solution.height) if solution.cell(c) == EMPTY]
     if not empty:
         return None
-    return (f"note: {empty} white cell{'s' if empty != 1 else ''} of the solution "
-            f"{'are' if empty != 1 else 'is'} in no entry and without a letter, so the page "
-            "cannot check or reveal answers")
+    covered = {c for slot in puzzle.slots for c in slot.cells}
+    loose = sum(c not in covered for c in empty)
+    where = ("in no entry" if loose == len(empty) else
+             ("in an entry" if len(empty) == 1 else "in entries") if not loose
+             else f"{loose} of them in no entry")
+    return (f"note: {len(empty)} white cell{'s' if len(empty) != 1 else ''} of the solution "
+            f"{'have' if len(empty) != 1 else 'has'} no letter ({where}), so the page cannot "
+            "check or reveal answers")
 
 
 def page_language(puzzle: Puzzle) -> str:
