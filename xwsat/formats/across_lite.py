@@ -163,8 +163,8 @@ def refuse_short_runs(pattern: Grid, min_length: int) -> None:
     if min_length > 2 and len(extract_slots(pattern, 2)) != len(extract_slots(pattern,
                                                                               min_length)):
         raise XwsatError(f".puz clues every run of 2 or more letters, and this grid has runs "
-                         f"shorter than its shortest entry ({min_length} letters); write .ipuz or .json "
-                         "instead")
+                         f"shorter than its shortest entry ({min_length} letters); write .ipuz "
+                         "or .json instead")
 
 
 def refuse_wide_letters(path: Path | None, letters: Iterable[str],
