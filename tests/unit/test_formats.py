@@ -529,3 +529,9 @@ def test_fill_keeps_the_locked_entries_of_a_json_puzzle(tmp_path):
         assert f"its locked entries stay: 1A={locked}" in result.stderr
         kept = {e["slot"]: e for e in json.loads(out.read_text())["entries"]}
         assert kept["1A"]["answer"] == locked and kept["1A"]["locked"] is True
+
+
+def test_convert_to_standard_output_is_refused_by_name(tmp_path):
+    source = write(tmp_path / "g.txt", "..\n..\n")
+    result = runner.invoke(app, ["convert", str(source), "-"])
+    assert result.exit_code == 2 and "convert writes a file, not standard output" in result.output

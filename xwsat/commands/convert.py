@@ -10,6 +10,7 @@ import typer
 
 from xwsat.commands.common import check_outputs, note_left_out, write_atomic
 from xwsat.commands.options import ForceOpt
+from xwsat.errors import XwsatError
 from xwsat.formats import WRITABLE, check_format, read_puzzle, render_puzzle
 from xwsat.formats.across_lite import lost_text_note, puzzle_texts
 from xwsat.formats.html import unchecked_note
@@ -35,6 +36,9 @@ def convert(
 ) -> None:
     """Convert a puzzle between formats. A complete text grid is taken as the solution (with a
     blank pattern); clues come from the file, or from --dict for the entries without one."""
+    if str(out) == "-":
+        raise XwsatError("convert writes a file, not standard output: give its name (its "
+                         f"extension picks the format: {' '.join(WRITABLE)})")
     check_format(out)
     check_outputs([out], [source, dictionary or None], force)
     words = load_words(dictionary) if dictionary else None
