@@ -188,3 +188,33 @@ def test_the_same_seed_gives_the_same_refill(triplets):
     _, words, filled = triplets
     for seed in (0, 1):
         assert refill(words, filled, seed) == refill(words, filled, seed), seed
+
+
+@pytest.mark.parametrize("scores_seed", range(8))
+def test_a_region_refill_climbed_claims_only_what_holds_for_every_refill(tmp_path, scores_seed):
+    # the climb once ran on the refill's own search problem, where the entry there now was
+    # taken out of one slot: it "proved" no refill at a level that another refill reached
+    import random
+
+    draw = random.Random(scores_seed)
+    scores = {w: draw.choice([10, 20, 30, 40, 50, 60]) for w in TRIPLETS}
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};{s}\n" for w, s in scores.items()), encoding="utf-8")
+    filled = tmp_path / "filled.txt"
+    filled.write_text("ABC\nDEF\nGHI\n", encoding="utf-8")
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "--optimize", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    counted = [e for e in entries(data["grid"]) if e != "ABC"]  # 1A is kept: no level of its own
+    assert apart(data["grid"], ["ABC", "DEF", "GHI"]) >= 1
+    refills = [f for f in brute_fills(OPEN, TRIPLETS, False)
+               if f[0] == "ABC" and apart(list(f), ["ABC", "DEF", "GHI"]) >= 1]
+    best = max(min(scores[e] for e in entries(list(f)) if e != "ABC") for f in refills)
+    record = data.get("optimize")
+    if record is None:  # the refill kept as found
+        return
+    assert record["level"] == min(scores[e] for e in counted)
+    if record["proven"]:
+        assert best == record["level"], (scores, record)
+    assert record["level"] <= best

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from xwsat import guard
-from xwsat.alternatives import Alternatives, differences, entries, find_alternatives, open_slots
+from xwsat.alternatives import Alternatives, find_alternatives, open_slots
 from xwsat.commands.common import (
     budget,
     check_certificate_folder,
@@ -339,17 +339,18 @@ def fill(
             left = budget(search.time_limit, started).for_child()
             # the certificate, then the explanation, take the rest
             share = 0.5 if certificate is not None else WHY_SHARE if explain else 1.0
-            refill = result
-            result, quality = improve(result, options, left * share, status_line)
+            if current is not None and among is not None:
+                from xwsat.quality.refill import improve_refill
+
+                result, quality = improve_refill(result, target, word_list, options, current,
+                                                 among, differ or 1, left * share, status_line)
+                if quality is None:
+                    typer.echo("--optimize: no better refill that changes --differ "
+                               f"{differ or 1} entries of the region was found; the refill is "
+                               "kept as found", err=True)
+            else:
+                result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
-            if current is not None and among is not None and (
-                    result.outcome.fill is None
-                    or differences(entries(result), current, among) < (differ or 1)):
-                # the climb went back towards what was there: the refill stands, unimproved
-                typer.echo("--optimize: its best fill changes fewer than --differ "
-                           f"{differ or 1} entries of the region; the refill is kept as found",
-                           err=True)
-                result, quality = refill, None
             if certificate is not None:
                 cert_lines = _certificate(result, quality, certificate, grid, words, rules,
                                           search, started, locks)

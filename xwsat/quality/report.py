@@ -103,8 +103,9 @@ def quality_json(built: Built, quality: Quality, prove_hint: str | None) -> dict
                        "optimal": best.optimal, "rounds": best.search.rounds,
                        "decisions": best.search.decisions,
                        "seconds": round(c.seconds + best.search.seconds, 2)})
-    else:  # stopped before the best fill at the level: the same fields, unknown
-        record.update({"at_level": None, "fewest_at_level": None, "total_score": None,
+    else:  # no best-fill search (a stop, a region refill): the fill's own counts, no bound
+        record.update({"at_level": quality.tiers.get(c.level, 0), "fewest_at_level": None,
+                       "total_score": sum(score * n for score, n in quality.tiers.items()),
                        "total_bound": None, "optimal": False, "rounds": 0, "decisions": 0,
                        "seconds": round(c.seconds, 2)})
     return record
