@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from xwsat import guard
 from xwsat.errors import XwsatError
 from xwsat.grid import Grid, slot_range
-from xwsat.outcome import Status
+from xwsat.outcome import Status, Stop
 from xwsat.pipeline import FillOptions, fill_grid
 from xwsat.problem import Built, build_problem
 from xwsat.propagate import propagate
@@ -85,6 +86,8 @@ def _decide(grid: Grid, words: WordList, cells: tuple[int, ...], word: str,
     """Place ``word`` and search: (mark, how)."""
     placed = grid.with_letters(dict(zip(cells, word)))
     result = fill_grid(placed, words, options)
+    if result.outcome.stop is Stop.INTERRUPTED:  # the search caught Ctrl-C: the ranking stops
+        raise KeyboardInterrupt  # too, not only this word's search (it went on for seconds)
     status = result.outcome.status
     seconds = sum(result.times.values())
     if status is Status.FILLED and result.verified:
@@ -110,6 +113,8 @@ def decide_candidates(grid: Grid, words: WordList, slot_name: str, options: Fill
         on_change(found)
     open_ones = [i for i, c in enumerate(found) if c.verdict == UNKNOWN][:top]
     for i in open_ones:
+        if guard.user_stopped():  # a Ctrl-C that a search caught and answered (its lift's,
+            raise KeyboardInterrupt  # say): the next word, decided in-process, would not see it
         left = deadline - time.monotonic()
         if left < 0.05:
             break

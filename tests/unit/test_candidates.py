@@ -91,3 +91,18 @@ def test_a_word_another_entry_holds_is_unfillable_by_the_no_repeat_rule(make_gri
     found = {c.word: c for c in ranked(built, find_slot(built, "1A"))}
     assert found["AC"].verdict == UNFILLABLE
     assert found["AC"].how == "no repeats: it is the only word for 1D"
+
+
+def test_a_ctrl_c_a_search_caught_stops_the_ranking(make_grid, monkeypatch):
+    # a search that caught Ctrl-C answered with what it had (its lift's fill); the next word,
+    # decided in-process with no child to refuse to start, went on for seconds, then exit 0
+    import pytest
+
+    from xwsat import guard
+
+    seen: list[int] = []
+    monkeypatch.setitem(guard._interrupted, "yes", True)
+    with pytest.raises(KeyboardInterrupt):
+        decide_candidates(make_grid("..\n..\n"), words(), "1A", FillOptions(), 20.0,
+                          on_change=lambda found: seen.append(len(found)))
+    assert seen == [len(WORDS)]  # ranked, then stopped before any search
