@@ -60,7 +60,9 @@ ALWAYS_FLAGGED = frozenset([
     "MOLEST", "ORGASM", "PENILE", "PENIS", "PERVERSION", "PIMP", "PISS", "PISSED", "PORN", "PORNO",
     "PORNOGRAPHY", "PROSTITUTE", "PUSSY", "RAPE", "RAPED", "RAPIST", "RETARD", "RETARDED",
     "SCROTUM", "SEMEN", "SHITTING", "SHITTY", "SLUT", "SMUT", "SMUTTY", "SPERM", "TESTICLE",
-    "VAGINA", "VULVA", "WANK", "WHORE", "WHOREHOUSE"
+    "VAGINA", "VULVA", "WANK", "WHORE", "WHOREHOUSE", "FUCKING", "SHIT", "SHITS", "SHITTED",
+    "FAG", "FAGS", "FAGGOT", "FAGGING", "FAGOT", "FAGOTS", "CHINK", "COON", "DYKE", "DYKES",
+    "POLACK", "TOSSER"
 ])
 FORMS = ("S", "ED", "ING")
 ABBREVIATION = 0.6
@@ -168,7 +170,9 @@ def flagged_entries(entries: dict[str, Evidence], lemmas: set[str]) -> set[str]:
     flagged = set()
     for word, ev in entries.items():
         base = None if ev.senses else base_of(word, lemmas)
-        if base is None:
+        if word in ALWAYS_FLAGGED or base in ALWAYS_FLAGGED:  # TITS, not judged as TIT is
+            hit = True
+        elif base is None:
             hit = offensive(ev, word)
         else:
             lemma = entries[base]

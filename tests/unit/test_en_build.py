@@ -132,6 +132,11 @@ def test_offensive_entries_are_flagged_everyday_words_kept():
     lemmas = {"ASS", "PIMP", "KIKE", "TACO"}
     flagged = levels.flagged_entries(entries, lemmas)
     assert flagged == {"PIMP", "PIMPS", "KIKE", "XYZZY"}
+    # a listed inflection is flagged though its lemma is clean: TITS was scored 60 as TIT is
+    entries.update(TIT=Evidence(scowl=50, senses=[sense("a small bird")]),
+                   TITS=Evidence(scowl=50, profane=True))
+    flagged = levels.flagged_entries(entries, lemmas | {"TIT"})
+    assert "TITS" in flagged and "TIT" not in flagged
 
 
 def test_clue_senses_follow_crossword_use():
