@@ -168,3 +168,19 @@ def without_words(words: WordList, banned: object) -> WordList:
         if not keep.all():
             by_length[length], codes[length] = ids[keep], words.codes[length][keep]
     return replace(words, by_length=by_length, codes=codes)
+
+
+def refuse_banned_entries(grid: Grid, banned: list[str], min_length: int, fold_yo: bool,
+                          region: bool = False) -> None:
+    """Refuse a --ban of a word the grid already holds as a whole entry: the fill would keep it
+    (outside --region) or could not exist, and either way the user meant something else."""
+    refused = {normalize_word(w, fold_yo=fold_yo) for w in banned}
+    if not refused:
+        return
+    for slot in extract_slots(grid, min_length):
+        word = "".join(grid.cell(c) for c in slot.cells)
+        if word in refused:
+            where = "outside --region" if region else "in the grid"
+            raise XwsatError(f"--ban {word}: {slot.name} {where} already holds it; "
+                             + ("widen --region over it or drop the ban" if region
+                                else "clear that entry or drop the ban"))

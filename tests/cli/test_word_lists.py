@@ -209,6 +209,9 @@ def test_fill_refuses_a_ban_of_a_word_the_grid_keeps(tmp_path):
     given.write_text("CAT\n...\n...\n")
     plain = runner.invoke(app, ["fill", str(given), "-d", str(words), "--ban", "CAT"])
     assert plain.exit_code == 2 and "1A in the grid already holds it" in plain.output
+    # prove answered "unfillable: no dictionary word matches CAT", as if CAT were no word
+    proved = runner.invoke(app, ["prove", str(given), "-d", str(words), "--ban", "cat"])
+    assert proved.exit_code == 2 and "1A in the grid already holds it" in proved.output
 
 
 def test_json_records_name_the_lists_with_their_scales(tmp_path):

@@ -56,7 +56,13 @@ from xwsat.formats.across_lite import (
 )
 from xwsat.formats.html import unchecked_note
 from xwsat.grid import BLOCK, EMPTY, Grid, extract_slots
-from xwsat.lock import apply_locks, parse_region, region_grid, with_words
+from xwsat.lock import (
+    apply_locks,
+    parse_region,
+    refuse_banned_entries,
+    region_grid,
+    with_words,
+)
 from xwsat.outcome import Status
 from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
@@ -119,7 +125,7 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
         current = tuple("".join(start.cell(c) for c in s.cells)
                         for s in extract_slots(grid, min_length))
     known = set(words.alphabet.letters)
-    _refuse_banned_entries(grid, words_options.ban, min_length, fold_yo, bool(region))
+    refuse_banned_entries(grid, words_options.ban, min_length, fold_yo, bool(region))
     grid, words, placed = apply_locks(grid, words, locks, min_length, fold_yo,
                                       words_options.ban)
     among = open_slots(grid, min_length) if region else None
@@ -139,22 +145,6 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
                              f"{row + 1}, column {col + 1} is in no slot of {min_length}+ "
                              "letters; write .ipuz or .json instead")
     return grid, words, puzzle, current if region else None, among
-
-
-def _refuse_banned_entries(grid: Grid, banned: list[str], min_length: int, fold_yo: bool,
-                           region: bool) -> None:
-    """Refuse a --ban of a word the grid already holds as a whole entry: the fill would keep it
-    (outside --region) or could not exist, and either way the user meant something else."""
-    refused = {normalize_word(w, fold_yo=fold_yo) for w in banned}
-    if not refused:
-        return
-    for slot in extract_slots(grid, min_length):
-        word = "".join(grid.cell(c) for c in slot.cells)
-        if word in refused:
-            where = "outside --region" if region else "in the grid"
-            raise XwsatError(f"--ban {word}: {slot.name} {where} already holds it; "
-                             + ("widen --region over it or drop the ban" if region
-                                else "clear that entry or drop the ban"))
 
 
 def _note_foreign_letters(grid: Grid, placed: dict[str, str], known: set[str],

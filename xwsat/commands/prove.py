@@ -42,7 +42,7 @@ from xwsat.errors import XwsatError
 from xwsat.evidence import evidence_text as report
 from xwsat.exit_codes import ExitCode
 from xwsat.grid import Grid
-from xwsat.lock import apply_locks
+from xwsat.lock import apply_locks, refuse_banned_entries
 from xwsat.outcome import Status
 from xwsat.pipeline import fill_grid
 from xwsat.problem import Built, build_problem
@@ -272,6 +272,7 @@ def _inputs(grid: Path, words: Words, rules: Rules,
     """The grid and word list with the locked entries placed (``xwsat.lock.apply_locks``),
     and the locks as slot name -> word."""
     grid_value, word_list = load_inputs(grid, words)
+    refuse_banned_entries(grid_value, words.ban, rules.min_length, words.fold_yo)
     return apply_locks(grid_value, word_list, locks, rules.min_length, words.fold_yo,
                        words.ban)
 
