@@ -6,6 +6,7 @@ edges (output and messages).
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 import zlib
@@ -32,7 +33,7 @@ _SPACES = "".join(map(chr, (0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F
 _DROPPED = str.maketrans("", "", " -'’‘ʼ‐‑_." + _SPACES + "\ufeff\u200b")
 _DESCRIPTION_SEPARATORS = (" — ", " – ", "\t")
 _MAY_DESCRIBE = re.compile("[\t\u2013\u2014]")  # one scan rules out every separator
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")  # ASCII digits only
 
 
 def normalize_word(raw: str, fold_accents: bool = False, fold_yo: bool = False) -> str:
@@ -218,15 +219,14 @@ def _parse_score(text: str, where: str, scale: tuple[int, int] | None = None) ->
     """A score on ``scale`` (0-100 by default) mapped onto 0-100, decimals rounded; anything
     else is a one-line error."""
     low, high = scale or (0, 100)
-    try:
-        value = float(text)
-    except ValueError:
-        raise XwsatError(f"{where}: score {text!r} is not a number") from None
+    if not _NUMBER.fullmatch(text):  # float() takes nan, inf, 1_0 and other scripts' digits
+        raise XwsatError(f"{where}: score {text!r} is not a number")
+    value = float(text)
     if not low <= value <= high:
         bare = f"{where}: score {text} is outside {low}-{high}"
         hint = "" if scale else " (give the list's scale, e.g. --dict FILE:0-50)"
         raise ScoreOutOfRange(bare + hint, bare)
-    return round((value - low) * 100 / (high - low))
+    return math.floor((value - low) * 100 / (high - low) + 0.5)  # halves up: 44.5 is 45
 
 
 def read_bytes(path: Path, most: int = MAX_TEXT_BYTES, too_big: str = "split it") -> bytes:

@@ -96,6 +96,19 @@ def test_infinite_score_is_an_error() -> None:
         entries("CAT;inf")
 
 
+@pytest.mark.parametrize("score", ["nan", "1_0", "\u0661\u0660", "1e1"])
+def test_only_plain_decimal_scores_are_read(score: str) -> None:
+    # float() read nan (then called out of range), 1_0 as 10 and Arabic-Indic digits
+    with pytest.raises(XwsatError, match="is not a number"):
+        entries(f"CAT;{score}")
+
+
+def test_half_scores_round_up() -> None:
+    # round() rounds halves to even: 45.5 was 46 and 44.5 was 44
+    assert entries("CAT;44.5", "DOG;45.5")["CAT"][0] == 45
+    assert entries("DOG;45.5")["DOG"][0] == 46
+
+
 def test_min_score_filters_low_words() -> None:
     assert set(entries("CAT;10", "DOG;60", "EMU", min_score=50)) == {"DOG", "EMU"}
 
