@@ -30,7 +30,8 @@ MARKS = {FILLABLE: "fillable", UNFILLABLE: "unfillable", "unknown": "not yet kno
 def _lines(slot: str, found: list[Candidate], top: int, interrupted: bool) -> list[str]:
     fits = len(found)
     counts = {mark: sum(1 for c in found if c.verdict == mark) for mark in MARKS}
-    lines = [f"{slot}: {fits:,} words fit its letters: "
+    fit = "word fits" if fits == 1 else "words fit"
+    lines = [f"{slot}: {fits:,} {fit} its letters: "
              + ", ".join(f"{counts[mark]:,} {text}" for mark, text in MARKS.items())
              + ("; interrupted" if interrupted else "")]
     width = max((len(c.word) for c in found[:top]), default=4)

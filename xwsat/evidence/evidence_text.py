@@ -34,8 +34,9 @@ def certificate_lines(run: CertificateRun) -> list[str]:
                 "mac": "compiled MAC search (its own DRUP proof)"}.get(
         method, f"CDCL solver {m.get('solver', {}).get('name', '')}")
     if run.checked:
+        steps = check.get("steps")
         head = (f"UNFILLABLE: certificate checked by {checker_label(check)}: "
-                f"{check.get('steps')} proof steps verified, empty clause derived")
+                f"{steps} proof step{'s' if steps != 1 else ''} verified, empty clause derived")
     elif run.checked is None:
         head = f"UNFILLABLE (proof written, NOT checked: {message})"
     else:

@@ -67,7 +67,8 @@ def quality_lines(built: Built, quality: Quality, prove_hint: str | None) -> lis
         state = "optimal" if best.optimal else (
             f"not proven the fewest: {needed}" + (f", total bound {best.total_bound}"
                                                   if best.total_bound is not None else ""))
-        lines.append(f"best fill at level {best.level}: {best.at_level} entries at "
+        lines.append(f"best fill at level {best.level}: {best.at_level} "
+                     f"entr{'y' if best.at_level == 1 else 'ies'} at "
                      f"{best.level}, total score {best.total} ({state}; "
                      f"{best.search.decisions:,} branch-and-bound decisions"
                      + (f", {best.search.rounds} neighbourhoods" if best.search.rounds else "")
