@@ -84,6 +84,7 @@ class Alternatives:
     found: tuple[FillResult, ...]
     last: FillResult
     proven_none: bool = False  # no further fill exists (complete only for D = 1, one fill)
+    none_at_all: bool = False  # nor any fill, the ones to differ from included: ``last`` says why
 
     @property
     def best(self) -> FillResult:
@@ -179,8 +180,14 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
         else:
             break
     ranked = sorted(found, key=lambda r: quality(r).key())
-    return Alternatives(tuple(ranked), result,
-                        len(found) < count and status is Status.UNFILLABLE)
+    proven = len(found) < count and status is Status.UNFILLABLE
+    if proven and not found and earlier and seconds() > 0:
+        # the fills to differ from may be no fills at all (a ban, a kept entry no word fits):
+        # then the grid's own refutation names the cause, which the differing rule would take
+        plain = fill_grid(grid, words, replace(options, time_limit=seconds()), on_tick)
+        if plain.outcome.status is Status.UNFILLABLE:
+            return Alternatives((), plain, True, none_at_all=True)
+    return Alternatives(tuple(ranked), result, proven)
 
 
 def _sample(grid: Grid, words: WordList, slots: list[int],
@@ -237,12 +244,21 @@ def shortfall(found: Alternatives, count: int, differ: int, region: bool) -> str
     n = len(found.found) + 1
     ask = f"{what} {n} of {count}" if count > 1 else f"another {what}"
     entries_word = "entry" if differ == 1 else "entries"
+    if found.none_at_all:
+        last = found.last.outcome
+        why = f"{last.method}: {last.evidence.detail}" if last.evidence else last.method
+        kept = "the entries there now" if region else "the fills to differ from"
+        return f"UNFILLABLE: no {what} at all, {kept} included ({why})"
     if found.proven_none:
         than = "the current one" if region and n == 1 else \
             "the current one and the refills above" if region else "the fills above"
         head = "UNFILLABLE" if not found.found else f"{ask}: none exists"
+        last = found.last.outcome
+        # the proof's own words: a ban, a lock or a kept entry no word fits is named there,
+        # where the differing rule alone would take the blame
+        why = f": {last.evidence.detail}" if last.evidence and last.evidence.detail else ""
         return (f"{head}: no {what} differs from {than} in {differ} {entries_word} "
-                f"(proven by {found.last.outcome.method})")
+                f"(proven by {last.method}{why})")
     return f"{ask}: not found within the limits ({found.last.outcome.message or 'undecided'})"
 
 

@@ -148,6 +148,16 @@ def test_region_with_no_other_refill_is_proven_so(files, tmp_path):
     assert result.exit_code == 1 and "UNFILLABLE: no refill of the region" in result.output
 
 
+def test_a_region_with_no_refill_at_all_says_so_not_that_none_differs(triplets):
+    # a ban that leaves no refill, the entries there now included, was blamed on --differ
+    _, words, filled = triplets
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "--ban", "DEF", "--ban", "DEX", "--ban", "JKF"])
+    assert result.exit_code == 1, result.output
+    assert "UNFILLABLE: no refill of the region at all, the entries there now included" in \
+        result.output
+
+
 @pytest.mark.parametrize("args, message", [
     (["--count", "0"], "--count must be between"),
     (["--count", "101"], "--count must be between"),
