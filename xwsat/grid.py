@@ -95,6 +95,7 @@ def parse_grid(text: str, source: str = "grid") -> Grid:
     """Read the text format: one row per line, '.'/'_'/'?' empty, '#' block, a letter pre-placed.
 
     Blank lines at the ends and trailing spaces are ignored; rows must all be the same width.
+    Cells one space apart (the grid as ``fill`` prints it, pasted into a file) are read too.
     """
     text = text.strip("\r\n")  # (first: a file of millions of blank lines is not split)
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
@@ -104,6 +105,8 @@ def parse_grid(text: str, source: str = "grid") -> Grid:
         lines.pop(0)
     if not lines:
         raise XwsatError(f"{source}: the grid is empty")
+    if all(len(line) > 1 and len(line) % 2 and line[1::2].strip(" ") == "" for line in lines):
+        lines = [line[::2] for line in lines]  # "B A L E #": the grid as xwsat prints it
     check_size(len(lines), max(len(unicodedata.normalize("NFC", line)) for line in lines),
                source)
     rows: list[str] = []

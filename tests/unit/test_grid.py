@@ -118,3 +118,10 @@ def test_grid_without_slots_gives_no_slots() -> None:
 def test_to_text_round_trips() -> None:
     grid = parse_grid("A.#\n..Ж\n")
     assert parse_grid(grid.to_text()) == grid
+
+
+def test_the_grid_as_fill_prints_it_is_read_back() -> None:
+    # "B A L E #" pasted from the terminal was "unexpected character ' '"
+    assert parse_grid("B A L E #\n. . . . #\n").rows == ("BALE#", "....#")
+    with pytest.raises(XwsatError, match="unexpected character"):
+        parse_grid("B A L\nCDE\n")  # one row spaced, one not: no such reading
