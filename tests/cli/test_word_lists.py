@@ -276,3 +276,14 @@ def test_a_given_letter_in_no_entry_needs_no_word(tmp_path):
     result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["grid"][0][0] == "Q"
+
+
+def test_a_grid_letter_the_list_writes_without_its_accent_is_said(tmp_path):
+    # BALÉ in the grid was filled and written as BALE without a word
+    words = tmp_path / "w.txt"
+    words.write_text("BALE\nBA\nAL\nLE\nEB\n", encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("BALÉ\n", encoding="utf-8")
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words)])
+    assert result.exit_code == 0, result.output
+    assert "the grid's letters read as the word list writes them: É as E" in result.stderr

@@ -65,14 +65,23 @@ def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     grid read with the embedded Spanish list, which folds accents and keeps Ñ)."""
     grid, word_list = load_grid(grid_path, words.fold_yo), load_word_list(words)
     letters = set(word_list.alphabet.letters)
+    folded_here: dict[str, str] = {}
 
     def fitted(ch: str) -> str:
         if ch in letters:
             return ch
         folded = normalize_word(ch, fold_accents=True, fold_yo=words.fold_yo)
-        return folded if folded in letters else ch  # else the usual one-line error later
+        if folded in letters:
+            folded_here[ch] = folded
+            return folded
+        return ch  # else the usual one-line error later
 
-    return grid.map_letters(fitted), word_list
+    grid = grid.map_letters(fitted)
+    if folded_here:  # said: a theme entry's accent would otherwise vanish without a word
+        pairs = ", ".join(f"{a} as {b}" for a, b in sorted(folded_here.items()))
+        sys.stderr.write(f"xwsat: note: the grid's letters read as the word list writes them: "
+                         f"{pairs}\n")
+    return grid, word_list
 
 
 def fill_options(search: Search, rules: Rules, started: float | None = None,
