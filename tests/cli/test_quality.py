@@ -535,3 +535,14 @@ def test_cli_optimize_says_how_the_best_fill_was_searched(files):
     assert data["decisions"] > 0 and data["rounds"] == 0
     text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10"])
     assert "branch-and-bound decisions in" in text.output and "neighbourhoods" not in text.output
+
+
+def test_optimize_explain_on_an_unfillable_grid_points_at_prove_explain(tmp_path):
+    # it printed the verdict alone: --explain explains a level, and there was none
+    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
+    grid.write_text("..\n..\n")
+    words.write_text("AB;50\nCD;40\n")
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "--explain"])
+    assert result.exit_code == 1, result.output
+    assert "which slots cannot be filled together: xwsat prove" in result.stdout
+    assert result.stdout.rstrip().endswith("--explain")

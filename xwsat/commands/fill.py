@@ -402,6 +402,10 @@ def fill(
         typer.echo(describe(result, "fill"))
         if result.outcome.status is Status.UNKNOWN and not region and not lock:
             typer.echo(_probe_hint(grid, words, rules))
+        if explain and result.outcome.status is Status.UNFILLABLE:  # no level to explain
+            typer.echo("  which slots cannot be filled together: "
+                       + shlex.join([*_command("prove", grid, words, rules, words.min_score, locks),
+                                     "--explain"]))
         if quality is not None and result.outcome.fill is not None:
             from xwsat.quality.report import quality_lines
 
