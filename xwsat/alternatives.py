@@ -27,7 +27,7 @@ from xwsat.grid import EMPTY, Grid, extract_slots
 from xwsat.guard import Tick, interruption
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.pipeline import FillOptions, FillResult, fill_grid, verified
-from xwsat.problem import Built
+from xwsat.problem import Built, build_problem
 from xwsat.words import WordList
 
 Entries = tuple[str, ...]  # one word per slot, in the problem's slot order
@@ -155,11 +155,11 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
             else:  # every choice of slots refuted: the exact question to CP-SAT
                 result = exact_alternative(grid, words, options, before, differ, slots,
                                            seconds())
-        except KeyboardInterrupt as exc:  # Ctrl-C or a limit: the fills found stand
-            if not found:
-                raise
-            stop, message = interruption(exc)
-            result = FillResult(stopped("alternatives", stop, message), found[-1].built)
+        except KeyboardInterrupt as exc:  # Ctrl-C or a limit: the fills found stand (none:
+            stop, message = interruption(exc)  # said as undecided, as a plain fill says it)
+            built = found[-1].built if found else build_problem(
+                grid, words, options.min_length, options.allow_repeats, options.max_shared)
+            result = FillResult(stopped("alternatives", stop, message), built)
         status = result.outcome.status
         if sampled and status is not Status.FILLED and result.outcome.stop is not \
                 Stop.INTERRUPTED:
@@ -292,7 +292,6 @@ def exact_alternative(grid: Grid, words: WordList, options: FillOptions,
 
     from xwsat.cpsat_thread import solve_stoppable
     from xwsat.encode.cpsat_tables import encode_cpsat
-    from xwsat.problem import build_problem
     from xwsat.propagate import propagate
 
     started = time.perf_counter()

@@ -228,3 +228,18 @@ def test_a_region_refill_climbed_claims_only_what_holds_for_every_refill(tmp_pat
     if record["proven"]:
         assert best == record["level"], (scores, record)
     assert record["level"] <= best
+
+
+def test_a_stop_before_the_first_fill_is_answered_as_undecided(monkeypatch):
+    # the KeyboardInterrupt went up to the command, which printed nothing on standard output
+    import xwsat.alternatives as alternatives
+    from xwsat.outcome import Status, Stop
+
+    def stopped_search(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(alternatives, "fill_grid", stopped_search)
+    words = build_wordlist({w: (50, None) for w in WORDS}, source="inline")
+    found = find_alternatives(parse_grid(OPEN), words, FillOptions("mac"), 2, 1, lambda: 5.0)
+    assert found.found == () and found.status is Status.UNKNOWN
+    assert found.last.outcome.stop is Stop.INTERRUPTED
