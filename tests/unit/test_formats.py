@@ -535,3 +535,13 @@ def test_convert_to_standard_output_is_refused_by_name(tmp_path):
     source = write(tmp_path / "g.txt", "..\n..\n")
     result = runner.invoke(app, ["convert", str(source), "-"])
     assert result.exit_code == 2 and "convert writes a file, not standard output" in result.output
+
+
+def test_a_puzzle_file_named_as_a_text_grid_is_told_by_its_content(tmp_path):
+    # an .ipuz named .txt was "the grid is 33x132"; a .puz named .txt "a binary file"
+    ipuz = write(tmp_path / "p.txt", render_puzzle(puzzle("latin"), "x.ipuz"))
+    with pytest.raises(XwsatError, match="looks like JSON, not a text grid"):
+        read_puzzle(ipuz)
+    puz = write(tmp_path / "q.txt", render_puzzle(puzzle("latin"), "x.puz"))
+    with pytest.raises(XwsatError, match="looks like an Across Lite puzzle; name it .puz"):
+        read_puzzle(puz)

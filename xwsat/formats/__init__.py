@@ -4,6 +4,7 @@ SVG and a solving HTML page. The format is chosen by the file's extension, in on
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -66,8 +67,18 @@ def _read_puzzle(path: Path) -> Puzzle:
         if len(data) > MAX_PUZZLE_BYTES:
             raise XwsatError(f"{path}: larger than {MAX_PUZZLE_BYTES >> 20} MiB; {NOT_A_PUZZLE}")
     else:
-        data = read_bytes(path, MAX_PUZZLE_BYTES, NOT_A_PUZZLE)
+        try:
+            data = read_bytes(path, MAX_PUZZLE_BYTES, NOT_A_PUZZLE)
+        except XwsatError:  # "a binary file": an Across Lite puzzle under another name?
+            with contextlib.suppress(OSError), path.open("rb") as handle:
+                _refuse_misnamed_puz(handle.read(14), str(path))
+            raise
     return puzzle_from_bytes(data, str(path), MAX_PUZZLE_BYTES)
+
+
+def _refuse_misnamed_puz(head: bytes, name: str) -> None:
+    if head[2:14] == b"ACROSS&DOWN\x00":
+        raise XwsatError(f"{name}: looks like an Across Lite puzzle; name it .puz")
 
 
 # Files a user may have at hand that hold no readable grid: xwsat's own pictures and pages
@@ -88,7 +99,12 @@ def puzzle_from_bytes(data: bytes, name: str, most: int = MAX_PUZZLE_BYTES) -> P
             if data[:2] == GZIP_MAGIC:  # a .puz.gz, read as the other formats' .gz are
                 data = gunzip(data, name, most, NOT_A_PUZZLE)
             return _placed_clues(read_puz(data, name))
+        if ext not in (".ipuz", ".json"):
+            _refuse_misnamed_puz(data[:14], name)
         text = decode_text(data, name, most, NOT_A_PUZZLE)
+        if ext not in (".ipuz", ".json") and text.lstrip()[:1] in ("{", "["):
+            raise XwsatError(f"{name}: looks like JSON, not a text grid; name an ipuz file "
+                             ".ipuz and an xwsat puzzle .json")
         if ext == ".ipuz":
             return _placed_clues(read_ipuz(text, name))
         if ext == ".json":
