@@ -174,9 +174,13 @@ def run(argv: list[str]) -> int:
     """One command line, its exit code returned: the group maps what the commands raise; here
     only usage errors (exit 2) and bugs (one line, exit 4) remain."""
     try:
+        _refuse_repeated_options(argv)
         code = app(args=argv, prog_name="xwsat", standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
+    except XwsatError as exc:  # bad input seen before any command ran
+        typer.echo(f"xwsat: error: {exc}", err=True)
+        code = ExitCode.BAD_INPUT
     except (KeyboardInterrupt, typer.Abort):  # before a command started
         typer.echo("xwsat: interrupted", err=True)
         code = ExitCode.UNDECIDED
@@ -194,6 +198,33 @@ def run(argv: list[str]) -> int:
                        err=True)
             code = ExitCode.ERROR
     return int(code) if isinstance(code, int) else ExitCode.OK
+
+
+def _refuse_repeated_options(argv: list[str]) -> None:
+    """An option that takes one value, given twice (``--out a.puz --out a.svg``): Click keeps
+    the last in silence, so the first file is never written; said as bad input instead.
+    (Typer carries its own Click, so its classes are told by their attributes.)"""
+    command: Any = typer.main.get_command(app)
+    words = list(argv)
+    while hasattr(command, "get_command") and words and not words[0].startswith("-"):
+        command = command.get_command(typer.Context(command), words.pop(0))  # loaded lazily
+    if command is None:
+        return  # an unknown command: Click says so
+    single = {name: param.opts[0] for param in command.params
+              if getattr(param, "param_type_name", "") == "option" and not param.multiple
+              and not param.is_flag and not param.count
+              for name in (*param.opts, *param.secondary_opts)}
+    seen: dict[str, int] = {}
+    for word in words:
+        if word == "--":
+            break
+        name = word.split("=", 1)[0]
+        if name in single:
+            seen[single[name]] = seen.get(single[name], 0) + 1
+    for name, count in seen.items():
+        if count > 1:
+            raise XwsatError(f"{name} is given {count} times; it takes one value (the last would "
+                             "be used in silence)")
 
 
 def finish(code: int) -> None:

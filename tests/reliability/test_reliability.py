@@ -446,6 +446,20 @@ def test_a_usage_error_points_to_the_subcommand_help(capsys) -> None:
     assert "(see 'xwsat dict export --help')" in capsys.readouterr().err
 
 
+def test_an_option_of_one_value_given_twice_is_refused(capsys, tmp_path) -> None:
+    # fill --out a.puz --out a.svg wrote a.svg alone, in silence
+    from xwsat.cli import run as run_command_line
+
+    grid = tmp_path / "g.txt"
+    grid.write_text("..\n..\n")
+    first, second = tmp_path / "a.puz", tmp_path / "a.svg"
+    assert run_command_line(["fill", str(grid), "--out", str(first), f"--out={second}"]) == 2
+    assert "--out is given 2 times" in capsys.readouterr().err
+    assert not first.exists() and not second.exists()
+    assert run_command_line(["bench", "run", "small", "-t", "1", "--time-limit", "2"]) == 2
+    assert "--time-limit is given 2 times" in capsys.readouterr().err
+
+
 def test_a_non_ascii_grid_path_makes_a_certificate(tmp_path) -> None:
     folder = tmp_path / "grïd ✓ ñ" / "дир\nline"
     folder.mkdir(parents=True)
