@@ -183,7 +183,7 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
             outcome.evidence, detail=f"{outcome.evidence.detail} (with {rule})"))
     if outcome.status is not Status.FILLED:
         return FillResult(outcome, built, times=times)
-    if options.upper_first and searched_by_mac and not options.exclude:
+    if options.upper_first and searched_by_mac:
         from xwsat.quality.lift import lifted
 
         if on_first is not None:  # a page shows this fill while the lift works on it
