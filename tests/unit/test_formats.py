@@ -545,3 +545,13 @@ def test_a_puzzle_file_named_as_a_text_grid_is_told_by_its_content(tmp_path):
     puz = write(tmp_path / "q.txt", render_puzzle(puzzle("latin"), "x.puz"))
     with pytest.raises(XwsatError, match="looks like an Across Lite puzzle; name it .puz"):
         read_puzzle(puz)
+
+
+def test_an_ipuz_rebus_keeps_its_first_letter_as_a_puz_rebus_does(tmp_path):
+    # a rebus in an .ipuz solution was an error where the same .puz was read with a note
+    def edit(doc):
+        doc["solution"][0][0] = "CAT"
+
+    back = read_puzzle(_ipuz(tmp_path, "rebus.ipuz", edit))
+    assert back.solution.cell(0) == "C"
+    assert any("rebus cells (several letters in one square): 1" in n for n in back.dropped)

@@ -112,7 +112,7 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                 out.append(EMPTY)
         pattern.append(out)
     solution = None
-    on_blocks = holes = 0  # solution letters on blocks, blocks on open cells: said
+    on_blocks = holes = rebus = 0  # solution letters on blocks, blocks on open cells: said
     raw_solution = data.get("solution")
     if isinstance(raw_solution, list):
         if len(raw_solution) != height or any(
@@ -132,7 +132,11 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                     out.append(EMPTY)
                     holes += value == block
                 else:
-                    out.append(_letter(value, source, f"solution row {r + 1}, column {c + 1}"))
+                    text = unicodedata.normalize("NFC", str(value).strip())
+                    if len(text) > 1 and text.isalpha():  # a rebus: kept as a .puz reader keeps it
+                        rebus += 1
+                        text = text[0]
+                    out.append(_letter(text, source, f"solution row {r + 1}, column {c + 1}"))
             grid.append(out)
         for r, row in enumerate(pattern):
             for c, ch in enumerate(row):
@@ -176,6 +180,9 @@ def read_ipuz(text: str, source: str) -> Puzzle:
                  if on_blocks else ()),
                *((f"solution blocks on the puzzle's open cells: {holes}, left empty",)
                  if holes else ())]
+    if rebus:
+        dropped.append(f"rebus cells (several letters in one square): {rebus}, only their "
+                       "first letter kept")
     if own:
         dropped.append("its clue numbers do not follow standard numbering: each clue is put on "
                        "the entry starting at the cell its number labels, and numbered again")
