@@ -26,6 +26,10 @@ from xwsat.quality.levels import fill_level, levels, tier_counts
 from xwsat.quality.run import Quality, improve
 from xwsat.words import WordList
 
+# of the time, at most, for the climb and the best fill on the whole problem: the rest is kept
+# for the search of a refill that differs, when their fill goes back to the entries there now
+CLIMB_SHARE = 0.7
+
 
 def improve_refill(refill: FillResult, grid: Grid, words: WordList, options: FillOptions,
                    current: Entries, among: Sequence[int], differ: int, time_limit: float,
@@ -36,7 +40,7 @@ def improve_refill(refill: FillResult, grid: Grid, words: WordList, options: Fil
     whole = build_problem(grid, words, options.min_length, options.allow_repeats,
                           options.max_shared)
     base = replace(refill, built=whole)  # the same slots and word ids: the refill fills it too
-    result, found = improve(base, options, time_limit, progress)
+    result, found = improve(base, options, time_limit * CLIMB_SHARE, progress)
     if found.interrupted or result.outcome.fill is None:
         return (result, found) if result.outcome.fill is not None and differs(
             result, current, among, differ) else (refill, None)
