@@ -127,9 +127,9 @@ def test_html_embeds_the_puzzle():
 
 
 def test_html_shows_the_credits_and_notes_escaped():
-    shown = replace(puzzle("latin"), author="Ann <b>", copyright="© 2026", notes="A & B")
+    shown = replace(puzzle("latin"), author="Ann <Bo>", copyright="© 2026", notes="A & B")
     html = render_puzzle(shown, "x.html")
-    assert '<div id="credits">Ann &lt;b&gt; · © 2026</div>' in html
+    assert '<div id="credits">Ann &lt;Bo&gt; · © 2026</div>' in html
     assert '<p id="notes">A &amp; B</p>' in html
     assert 'id="credits"' not in render_puzzle(replace(puzzle("latin"), author=""), "x.html")
 
@@ -555,3 +555,27 @@ def test_an_ipuz_rebus_keeps_its_first_letter_as_a_puz_rebus_does(tmp_path):
     back = read_puzzle(_ipuz(tmp_path, "rebus.ipuz", edit))
     assert back.solution.cell(0) == "C"
     assert any("rebus cells (several letters in one square): 1" in n for n in back.dropped)
+
+
+def test_ipuz_clue_markup_is_kept_in_ipuz_and_spelt_out_in_puz_and_html(tmp_path):
+    # a .puz showed "<i>Feline</i> pet" and "Long &amp; ago" as they were
+    def edit(doc):
+        numbers = [entry[0] for entry in doc["clues"]["Across"]]
+        texts = ["<i>Feline</i> pet", "R&amp;B &lt;3", "AT&T, x < y"]
+        doc["clues"]["Across"] = [[n, t] for n, t in zip(numbers, texts, strict=True)]
+
+    source = _ipuz(tmp_path, "m.ipuz", edit)
+    notes = []
+    for ext in (".puz", ".html", ".ipuz"):
+        result = runner.invoke(app, ["convert", str(source), str(tmp_path / f"out{ext}")])
+        assert result.exit_code == 0, result.output
+        notes.append("HTML markup" in result.stderr)
+    assert notes == [True, True, False]
+    across = sorted((s.name for s in puzzle("latin").slots if s.direction == "A"),
+                    key=lambda n: int(n[:-1]))
+    puz_clues = read_puzzle(tmp_path / "out.puz").clues
+    assert [puz_clues[n] for n in across] == ["Feline pet", "R&B <3", "AT&T, x < y"]
+    assert "<i>" not in (tmp_path / "out.html").read_text()
+    assert "Feline pet" in (tmp_path / "out.html").read_text()
+    ipuz_clues = read_puzzle(tmp_path / "out.ipuz").clues
+    assert [ipuz_clues[n] for n in across] == ["<i>Feline</i> pet", "R&amp;B &lt;3", "AT&T, x < y"]

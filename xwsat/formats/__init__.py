@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from xwsat.errors import XwsatError
-from xwsat.formats.across_lite import fitted_text, read_puz, write_puz
+from xwsat.formats.across_lite import puz_text, read_puz, write_puz
 from xwsat.formats.html import write_html
 from xwsat.formats.ipuzfile import read_ipuz, write_ipuz
 from xwsat.formats.jsonfile import read_json, write_json
@@ -221,7 +221,8 @@ def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) ->
             and back.circles == puzzle.circles
             and (ext != ".json" or back.locked == puzzle.locked)
             and {k: v for k, v in back.clues.items() if v}
-            == {k: fitted_text(v) if ext == ".puz" else v for k, v in puzzle.clues.items() if v})
+            == {k: puz_text(v) if ext == ".puz" else v for k, v in puzzle.clues.items()
+                if (puz_text(v) if ext == ".puz" else v)})
     if not same:
         raise XwsatError(f"{path}: refusing to write: the {ext} file would not read back as "
                          "the same grid and clues")

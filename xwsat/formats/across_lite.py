@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from xwsat.errors import XwsatError
+from xwsat.formats.markup import markup_count, plain_text
 from xwsat.formats.puzzle import Puzzle, make_grid
 from xwsat.grid import BLOCK, EMPTY, Grid, check_size, extract_slots
 
@@ -100,12 +101,10 @@ def write_puz(puzzle: Puzzle) -> bytes:
         for row in puzzle.pattern.rows for ch in row
     )
     slots = sorted(puzzle.slots, key=lambda s: (s.number, s.direction))
-    def text(value: str) -> str:  # a NUL ends a .puz string: the rest would shift
-        return fitted_text(value.replace("\x00", ""), p.encoding)
-
-    p.clues = [text(puzzle.clues.get(s.name, "")) for s in slots]
-    p.title, p.author = text(p.title), text(p.author or "")
-    p.copyright, p.notes = text(puzzle.copyright), text(puzzle.notes)
+    p.clues = [puz_text(puzzle.clues.get(s.name, ""), p.encoding) for s in slots]
+    p.title, p.author = puz_text(p.title, p.encoding), puz_text(p.author or "", p.encoding)
+    p.copyright, p.notes = (puz_text(puzzle.copyright, p.encoding),
+                            puz_text(puzzle.notes, p.encoding))
     if puzzle.circles:  # the GEXT section
         p.markup().set_markup_squares(sorted(puzzle.circles), puz.GridMarkup.Circled)
     try:
@@ -122,15 +121,33 @@ _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201
 
 def lost_text_note(path: Path | str, texts: Iterable[str | None]) -> str | None:
     """Said when a .puz cannot hold some clue (or title) text: characters outside its one-byte
-    encoding become '?' (``fitted_text``), which the file keeps silently."""
-    if Path(path).suffix.lower() != ".puz":
+    encoding become '?' (``fitted_text``), which the file keeps silently; and when a .puz or
+    the solving page spells out an .ipuz clue's markup as plain text."""
+    ext = Path(path).suffix.lower()
+    if ext not in (".puz", ".html"):
         return None
-    lost = sum(1 for text in texts if text and fitted_text(text).count("?") > text.count("?"))
-    if not lost:
-        return None
-    texts_word = "text uses" if lost == 1 else "texts use"
-    return (f"note: {path}: {lost} clue, title, credit or note {texts_word} characters a .puz "
-            "cannot hold (ISO-8859-1); they read '?' there (.ipuz and .json keep them)")
+    texts = [text for text in texts if text]
+    said = []
+    if ext == ".puz":
+        lost = sum(1 for text in texts
+                   if fitted_text(plain_text(text)).count("?") > plain_text(text).count("?"))
+        if lost:
+            texts_word = "text uses" if lost == 1 else "texts use"
+            said.append(f"{lost} clue, title, credit or note {texts_word} characters a .puz "
+                        "cannot hold (ISO-8859-1); they read '?' there (.ipuz and .json keep "
+                        "them)")
+    marked = markup_count(texts)
+    if marked:
+        texts_word = "text has" if marked == 1 else "texts have"
+        said.append(f"{marked} clue or title {texts_word} HTML markup (<i>, &amp;...), written "
+                    f"as plain text in the {ext} (.ipuz and .json keep it)")
+    return f"note: {path}: " + "; ".join(said) if said else None
+
+
+def puz_text(value: str, encoding: str = "ISO-8859-1") -> str:
+    """A text as a .puz holds it: no markup, no NUL (a NUL ends a .puz string, so the rest
+    would shift), in the file's one-byte encoding."""
+    return fitted_text(plain_text(value).replace("\x00", ""), encoding)
 
 
 def puzzle_texts(puzzle: Puzzle) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from html import escape
 
+from xwsat.formats.markup import plain_text
 from xwsat.formats.puzzle import Puzzle
 from xwsat.grid import BLOCK, EMPTY
 
@@ -285,7 +286,7 @@ def write_html(puzzle: Puzzle, lang: str | None = None) -> str:
         "circles": sorted(puzzle.circles),
         "slots": [
             {"number": s.number, "dir": s.direction, "cells": list(s.cells),
-             "clue": puzzle.clues.get(s.name, "")}
+             "clue": plain_text(puzzle.clues.get(s.name, ""))}
             for s in puzzle.slots
         ],
     }
@@ -294,12 +295,12 @@ def write_html(puzzle: Puzzle, lang: str | None = None) -> str:
     # whatever the script's type: "<", ">" and "&" only occur in JSON strings, so escape them all.
     payload = (json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
                .replace(">", "\\u003e").replace("&", "\\u0026"))
-    credits = [c for c in (puzzle.author, puzzle.copyright) if c]  # said as the files say them
+    credits = [plain_text(c) for c in (puzzle.author, puzzle.copyright) if c]  # as the files say
     return _PAGE % {
-        "lang": escape(lang), "title": escape(puzzle.title or "Crossword"),
+        "lang": escape(lang), "title": escape(plain_text(puzzle.title) or "Crossword"),
         "credits": (f'<div id="credits">{" · ".join(escape(c) for c in credits)}</div>'
                     if credits else ""),
-        "notes": f'<p id="notes">{escape(puzzle.notes)}</p>' if puzzle.notes else "",
+        "notes": f'<p id="notes">{escape(plain_text(puzzle.notes))}</p>' if puzzle.notes else "",
         "across": escape(across), "down": escape(down), "data": payload,
         "check": escape(check), "letter": escape(letter), "word": escape(word),
         "all": escape(everything), "clear": escape(clear), "solved": escape(solved),
