@@ -62,6 +62,7 @@ class WordList:
     by_length: dict[int, np.ndarray] = field(default_factory=dict)
     codes: dict[int, np.ndarray] = field(default_factory=dict)
     skipped: int = 0  # lines read but left out: not a word, or letters outside the alphabet
+    first_skipped: str = ""  # the first of them, as a note shows it: "line 12: 'NEW YORK'"
     # the constructor's entries that are not dictionary words (``xwsat.lock``): a slot may take
     # one only where the grid gives all its letters
     placed_only: frozenset[str] = frozenset()

@@ -81,7 +81,9 @@ def stacked_words(specs: Sequence[str], min_score: int = 0, alphabet: str | None
                          + (" once the banned words are left out" if banned else ""))
     letters = alphabet if alphabet is not None else _letters(loaded)
     merged = build_wordlist(entries, letters, source)
-    return replace(merged, skipped=sum(words.skipped for words in loaded)), notes
+    first = next((f"{w.source}: {w.first_skipped}" for w in loaded if w.first_skipped), "")
+    return replace(merged, skipped=sum(words.skipped for words in loaded),
+                   first_skipped=first), notes
 
 
 def _letters(loaded: list[WordList]) -> str:

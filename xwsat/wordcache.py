@@ -22,7 +22,8 @@ import numpy as np
 
 from xwsat.word_list import Alphabet, WordList
 
-FORMAT = 5  # 5: WORD<tab>SCORE lines, CR-only line ends, more apostrophes; 4: a list without
+FORMAT = 6  # 6: the first line left out kept; 5: WORD<tab>SCORE lines, CR-only line ends,
+# more apostrophes; 4: a list without
 # a byte order mark is read as UTF-16/32 only when it breaks lines so
 KEEP = 24  # entries kept; the least recently used go first
 
@@ -109,7 +110,7 @@ def _read(path: Path, source: str) -> WordList | None:
         return None
     clues: Mapping[int, str] = LazyClues(clues_blob) if meta["clues"] else {}
     return WordList(Alphabet(meta["letters"]), words, scores, clues, source, by_length, codes,
-                    int(meta.get("skipped", 0)))
+                    int(meta.get("skipped", 0)), str(meta.get("first_skipped", "")))
 
 
 def save(words: WordList, raw: bytes, options: dict) -> None:
@@ -123,7 +124,8 @@ def save(words: WordList, raw: bytes, options: dict) -> None:
         ranges = [[length, int(words.by_length[length][0]), int(words.by_length[length][-1]) + 1]
                   for length in lengths if len(words.by_length[length])]
         meta = {"format": FORMAT, "letters": words.alphabet.letters, "ranges": ranges,
-                "clues": bool(words.clues), "skipped": words.skipped}
+                "clues": bool(words.clues), "skipped": words.skipped,
+                "first_skipped": words.first_skipped}
         arrays = {
             "meta": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
             "scores": np.asarray(words.scores, dtype=np.int16),

@@ -134,7 +134,7 @@ def parse_entries(
     fold_accents: bool = False,
     fold_yo: bool = False,
     scale: tuple[int, int] | None = None,
-) -> tuple[dict[str, tuple[int, str | None]], int]:
+) -> tuple[dict[str, tuple[int, str | None]], Skipped]:
     """Parse dictionary lines; returns entries and the number of lines skipped as unusable.
 
     Formats: ``WORD``, ``WORD;SCORE``, ``WORD;SCORE;CLUE``, and ``word — description``. With
@@ -195,15 +195,29 @@ def parse_entries(
                 raise XwsatError(f"{source}: more than {MAX_WORDS:,} words; split the dictionary")
         elif previous[0] < score:
             entries[word] = (score, clue or previous[1])
-    if not entries and not below and first_skipped is not None:  # say why, not only "no
-        number, line = first_skipped  # usable words": a CSV, another separator...
-        shown = line if len(line) <= 40 else line[:37] + "..."
-        why = "not words, or letters outside --alphabet" if allowed else "not words"
-        raise XwsatError(
+    first = ""
+    if first_skipped is not None:
+        number, line = first_skipped
+        first = f"line {number}: {(line if len(line) <= 40 else line[:37] + '...')!r}"
+    if not entries and not below and first:  # say why, not only "no usable words": a CSV,
+        why = "not words, or letters outside --alphabet" if allowed else "not words"  # another
+        raise XwsatError(  # separator...
             f"{source}: no usable words: {skipped:,} line{'s' if skipped != 1 else ''} left "
-            f"out ({why}), the first line {number}: {shown!r} (lines are WORD, WORD;SCORE or "
+            f"out ({why}), the first {first} (lines are WORD, WORD;SCORE or "
             "WORD;SCORE;CLUE: docs/word-lists.md)")
-    return entries, skipped
+    return entries, Skipped(skipped, first)
+
+
+class Skipped(int):
+    """How many lines were left out, and the first of them (``line 12: 'NEW YORK'``), so
+    that a note can show the user what kind of line it was."""
+
+    first: str
+
+    def __new__(cls, count: int, first: str = "") -> Skipped:
+        value = super().__new__(cls, count)
+        value.first = first
+        return value
 
 
 def _split_description(line: str) -> tuple[str, str | None] | None:
@@ -391,6 +405,7 @@ def words_from_bytes(raw: bytes, source: str, min_score: int = 0, alphabet: str 
             f"{source}: no usable words"
             + (f" with score >= {min_score}" if min_score else "")
         )
-    words = replace(build_wordlist(entries, alphabet, source), skipped=skipped)
+    words = replace(build_wordlist(entries, alphabet, source), skipped=int(skipped),
+                    first_skipped=skipped.first)
     wordcache.save(words, raw, options)
     return words

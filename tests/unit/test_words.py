@@ -114,8 +114,9 @@ def test_min_score_filters_low_words() -> None:
 
 
 def test_words_with_digits_are_skipped() -> None:
-    found, skipped = parse_entries(["R2D2", "CAT"], "test")
-    assert found == {"CAT": (50, None)} and skipped == 1
+    found, skipped = parse_entries(["CAT", "R2D2", "C3PO"], "test")
+    assert found == {"CAT": (50, None)} and skipped == 2
+    assert skipped.first == "line 2: 'R2D2'"  # the note shows what kind of line it was
 
 
 def test_declared_alphabet_skips_words_with_other_letters() -> None:
@@ -376,7 +377,8 @@ def test_a_line_left_out_is_always_noted(tmp_path) -> None:
     words.write_text("ICE\u00a0CREAM\nB@D WORD\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["fill", str(grid), "--dict", str(words)])
     assert result.exit_code == 0 and "ICECREAM" in result.stdout.replace(" ", ""), result.output
-    assert "note: 1 line of the dictionary left out (not words); 1 word kept" in result.stderr
+    assert ("note: 1 line of the dictionary left out (not words), the first line 2: "
+            "'B@D WORD'; 1 word kept") in result.stderr
 
 
 @pytest.mark.parametrize("line,expected", [

@@ -55,8 +55,9 @@ def note_left_out(word_list: WordList, declared: bool = False) -> None:
         why = "letters outside --alphabet, or not words" if declared else "not words"
         lines = "line" if word_list.skipped == 1 else "lines"
         kept = "word" if len(word_list) == 1 else "words"
+        first = f", the first {word_list.first_skipped}" if word_list.first_skipped else ""
         sys.stderr.write(f"xwsat: note: {word_list.skipped:,} {lines} of the dictionary left "
-                         f"out ({why}); {len(word_list):,} {kept} kept\n")
+                         f"out ({why}){first}; {len(word_list):,} {kept} kept\n")
 
 
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
