@@ -546,3 +546,20 @@ def test_optimize_explain_on_an_unfillable_grid_points_at_prove_explain(tmp_path
     assert result.exit_code == 1, result.output
     assert "which slots cannot be filled together: xwsat prove" in result.stdout
     assert result.stdout.rstrip().endswith("--explain")
+
+
+def test_a_few_favourites_scored_above_the_list_do_not_make_its_top_tier_weak(tmp_path):
+    # a personal list scoring two favourites 100 over a list scored up to 50 made every 50 of
+    # the grid "weak (below the top score 100)"
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};50\n" for w in WORDS), encoding="utf-8")
+    mine = tmp_path / "mine.txt"
+    mine.write_text("AXOLOTL;100\nQUETZAL;100\n", encoding="utf-8")
+    grid = tmp_path / "g.txt"
+    grid.write_text("...####\n...####\n...####\n#######\n.......\n", encoding="utf-8")
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(mine), "-d", str(words),
+                                 "--optimize", "-t", "10", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)["optimize"]
+    assert (data["top"], data["top_tier"], data["level"]) == (100, 50, 50)
+    assert data["weak"] == []

@@ -28,6 +28,16 @@ def levels(problem: FillProblem, exempt: frozenset[int]) -> list[int]:
     return np.unique(open_scores(problem, exempt)).tolist()
 
 
+def top_tier(problem: FillProblem, exempt: frozenset[int]) -> int:
+    """The highest score that at least half of the counted slots have among their candidates:
+    the list's top tier as this grid meets it. A few favourites scored 100 in a personal list
+    stacked over a list scored up to 50 fit a few slots only, so they do not make every 50 of
+    the grid look weak."""
+    best = sorted((int(sc.max(initial=0)) for s, sc in enumerate(problem.scores)
+                   if s not in exempt), reverse=True)
+    return best[(len(best) - 1) // 2] if best else 0
+
+
 def at_level(problem: FillProblem, level: int, exempt: frozenset[int]) -> FillProblem:
     """The problem with each counted slot down to its words scored ``level`` or more."""
     keep = [np.arange(len(c)) if s in exempt else np.flatnonzero(problem.scores[s] >= level)

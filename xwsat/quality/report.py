@@ -5,6 +5,7 @@ entries, and the best fill's standing against its bound."""
 from __future__ import annotations
 
 from xwsat.problem import Built
+from xwsat.quality.levels import top_tier
 from xwsat.quality.run import Quality
 
 SHOWN = 10  # weakest entries listed in the text
@@ -12,10 +13,24 @@ BANDS_FROM = 8  # more distinct scores than this are counted in bands of ten
 
 
 def weak_entries(built: Built, quality: Quality) -> list[tuple[str, str, int]]:
-    """The counted entries below the top score, weakest first, as (slot, word, score)."""
+    """The counted entries below the top tier (``top_tier``) that their slot could beat (a
+    slot whose best candidate scores lower holds no weak entry at that score), weakest first,
+    as (slot, word, score)."""
+    tier = top_tier(built.problem, quality.exempt)
     rows = [(int(built.words.scores[w]), s, built.slots[s].name, built.words.words[w])
             for s, w in enumerate(quality.fill) if s not in quality.exempt]
-    return [(name, word, score) for score, _, name, word in sorted(rows) if score < quality.top]
+    return [(name, word, score) for score, s, name, word in sorted(rows)
+            if score < min(tier, int(built.problem.scores[s].max(initial=0)))]
+
+
+def _by_slot(built: Built, quality: Quality) -> str:
+    """Said when some slot's best candidate is below the top tier, so that its entry at that
+    score is not counted weak."""
+    tier = top_tier(built.problem, quality.exempt)
+    if all(int(sc.max(initial=0)) >= tier for s, sc in enumerate(built.problem.scores)
+           if s not in quality.exempt):
+        return ""
+    return ", or below the best their slot can take"
 
 
 def _bands(tiers: dict[int, int]) -> dict[str, int]:
@@ -76,7 +91,8 @@ def quality_lines(built: Built, quality: Quality, prove_hint: str | None) -> lis
     lines.append("entries per score: " + ", ".join(f"{score}: {count}" for score, count
                                                    in _bands(quality.tiers).items()))
     weak = weak_entries(built, quality)
-    lines.append(f"weak entries (below the top score {quality.top}): {len(weak)}")
+    lines.append(f"weak entries (below the top tier {top_tier(built.problem, quality.exempt)}"
+                 f"{_by_slot(built, quality)}): {len(weak)}")
     lines += [f"  {name:>5} {word} ({score})" for name, word, score in weak[:SHOWN]]
     if len(weak) > SHOWN:
         lines.append(f"  ... and {len(weak) - SHOWN} more")
@@ -95,7 +111,7 @@ def quality_json(built: Built, quality: Quality, prove_hint: str | None) -> dict
                    "reached": s.reached} for s in c.steps],
         "interrupted": quality.interrupted,
         "tiers": {str(score): count for score, count in quality.tiers.items()},
-        "top": quality.top,
+        "top": quality.top, "top_tier": top_tier(built.problem, quality.exempt),
         "weak": [{"slot": n, "word": w, "score": s} for n, w, s in weak_entries(built, quality)],
     }
     if best is not None:
