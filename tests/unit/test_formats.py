@@ -579,3 +579,21 @@ def test_ipuz_clue_markup_is_kept_in_ipuz_and_spelt_out_in_puz_and_html(tmp_path
     assert "Feline pet" in (tmp_path / "out.html").read_text()
     ipuz_clues = read_puzzle(tmp_path / "out.ipuz").clues
     assert [ipuz_clues[n] for n in across] == ["<i>Feline</i> pet", "R&amp;B &lt;3", "AT&T, x < y"]
+
+
+def test_a_letter_with_no_one_letter_capital_is_named_in_puz_and_ipuz(tmp_path):
+    # a .puz holding ß was refused as "cell 'SS' is not ... one letter"
+    import puz
+
+    p = puz.Puzzle()
+    p.width, p.height, p.solution, p.fill, p.clues = 3, 1, "A\u00dfE", "---", ["x"]
+    source = tmp_path / "sz.puz"
+    source.write_bytes(p.tobytes())
+    with pytest.raises(XwsatError, match="column 2: letter 'ß' has no single upper-case form"):
+        read_puzzle(source)
+
+    def edit(doc):
+        doc["solution"][0][1] = "\u00df"
+
+    with pytest.raises(XwsatError, match="letter 'ß' has no single upper-case form"):
+        read_puzzle(_ipuz(tmp_path, "sz.ipuz", edit))

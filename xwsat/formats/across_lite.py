@@ -15,7 +15,7 @@ from pathlib import Path
 
 from xwsat.errors import XwsatError
 from xwsat.formats.markup import markup_count, plain_text
-from xwsat.formats.puzzle import Puzzle, make_grid
+from xwsat.formats.puzzle import Puzzle, make_grid, upper_letter
 from xwsat.grid import BLOCK, EMPTY, Grid, check_size, extract_slots
 
 _PUZ_EMPTY = "-"
@@ -51,9 +51,10 @@ def read_puz(data: bytes, source: str) -> Puzzle:
                 prow.append(BLOCK)
                 srow.append(BLOCK)
                 continue
+            where = f"row {r + 1}, column {c + 1}"
             given = fill.isalpha() and (locked or not sol.isalpha() or fill.upper() == sol.upper())
-            prow.append(fill.upper() if given else EMPTY)
-            srow.append(sol.upper() if sol.isalpha() else EMPTY)
+            prow.append(upper_letter(fill, source, where) if given else EMPTY)
+            srow.append(upper_letter(sol, source, where) if sol.isalpha() else EMPTY)
             unlettered += not sol.isalpha() and sol != _PUZ_EMPTY
         pattern.append(prow)
         solution.append(srow)

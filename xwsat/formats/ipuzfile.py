@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from xwsat.errors import XwsatError
-from xwsat.formats.puzzle import Puzzle, make_grid, numbering
+from xwsat.formats.puzzle import Puzzle, make_grid, numbering, upper_letter
 from xwsat.grid import BLOCK, EMPTY, Grid, check_size, extract_slots
 
 VERSION = "http://ipuz.org/v2"
@@ -23,7 +23,10 @@ _DIRECTIONS = {"across": "A", "down": "D"}
 
 def _letter(value: Any, source: str, where: str) -> str:
     # NFC: an editor that writes Ñ as N and a combining tilde means the one letter Ñ
-    text = unicodedata.normalize("NFC", str(value).strip()).upper()
+    text = unicodedata.normalize("NFC", str(value).strip())
+    if len(text) == 1 and text.isalpha():
+        return upper_letter(text, source, where)
+    text = text.upper()
     if len(text) != 1 or not text.isalpha():
         raise XwsatError(f"{source}: {where}: {value!r} is not one letter (rebus cells are not "
                          "supported)")

@@ -68,6 +68,16 @@ def numbering(grid: Grid, min_length: int = 2) -> dict[int, int]:
     return {s.cells[0]: s.number for s in extract_slots(grid, min_length)}
 
 
+def upper_letter(ch: str, source: str, where: str) -> str:
+    """A cell's letter in upper case; a letter with no one-letter capital (ß is SS) is refused
+    as a text grid refuses it, naming the letter the file holds."""
+    upper = ch.upper()
+    if len(upper) != 1:
+        raise XwsatError(f"{source}: {where}: letter {ch!r} has no single upper-case form; "
+                         f"write it as the dictionary does ({upper!r} is 2 cells)")
+    return upper
+
+
 def make_grid(rows: list[list[str]], source: str) -> Grid:
     """A Grid from cells already mapped to '#', '.' or one upper-case letter."""
     if not rows or not rows[0]:
