@@ -221,12 +221,17 @@ def test_a_kept_document_is_restored_and_checked_as_an_edit(session):
     assert session.view()["doc"] == kept
     session.undo()
     assert len(session.doc.rows) == 15
-    for bad in (None, {"rows": ["ABC", "AB"]}, {**kept, "locks": [{"word": "QZ", "cells": ["x"]}]},
-                {**kept, "rows": ["Q1XJV"] + kept["rows"][1:]},
-                {**kept, "clues": {"9D": "no such entry"}}):
+    for bad in (None, {"rows": ["ABC", "AB"]}, {**kept, "rows": ["Q1XJV"] + kept["rows"][1:]}):
         with pytest.raises(XwsatError):
             session.dispatch({"type": "restore", "doc": bad})
     assert len(session.doc.rows) == 15
+    # a part the server refuses is left out or cut, never the grid: a title pasted over the
+    # limit, kept by the page as it went away, once made the reload lose the whole grid
+    for part, left in (({"locks": [{"word": "QZ", "cells": ["x"]}]}, {"locks": []}),
+                       ({"clues": {"9D": "no such entry", "1A": ["x"]}}, {"clues": {}}),
+                       ({"title": "T" * 2500}, {"title": "T" * 2000})):
+        session.dispatch({"type": "restore", "doc": {**kept, **part}})
+        assert session.view()["doc"] == {**kept, **left}
 
 
 @pytest.mark.parametrize("full", [False, True])
@@ -359,3 +364,51 @@ def test_autofill_of_a_full_grid_says_there_is_nothing_to_fill():
         assert made.autofill([0, 0, 2, 2]).kind == "autofill"  # a selection's refill is asked
     finally:
         made.close()
+
+
+def test_using_a_suggested_pattern_locks_the_theme_entries_it_was_searched_with():
+    # a typed entry the list lacks (the suggestion's search took it as --lock does) stayed
+    # unlocked, so the autofill of the chosen pattern said "no dictionary word matches"
+    doc = reduce(blank(7, 7), {"type": "letters",
+                               "cells": {str(21 + i): ch for i, ch in enumerate("XWQZ")}})
+    rows = ["...#...", "...#...", "...#...", "XWQZ###", "...#...", "...#...", "...#..."]
+    used = reduce(doc, {"type": "pattern", "rows": rows})
+    assert [(lk.cell, lk.direction, lk.word) for lk in used.locks] == [(21, "A", "XWQZ")]
+    with pytest.raises(XwsatError, match="'1X' is not a word: a locked entry holds letters"):
+        reduce(blank(3, 3), {"type": "lock", "slot": "1A", "word": "1X"})
+
+
+def test_a_list_that_lacks_the_grids_letters_is_refused_and_the_list_in_use_stays(session):
+    # switching to it was accepted, and every click then failed on the grid's letters
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "letter", "cell": 0, "letter": "q"})
+    with pytest.raises(XwsatError, match="the grid has letters Q that ru lacks"):
+        session.set_dictionary("ru", 0)
+    with pytest.raises(XwsatError, match="minimum score is a whole number"):
+        session.set_dictionary("en", True)
+    assert (session.dictionary, session.min_score) == ("en", 0)
+
+
+def test_a_long_title_makes_a_file_name_a_file_system_takes(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "meta", "field": "title", "value": "Ab " * 600})
+    name = session.save("txt")[1]
+    assert name.endswith(".txt") and len(name) <= 84
+    with pytest.raises(XwsatError, match=r"the title: at most 2,000 characters \(2,100 given\)"):
+        session.dispatch({"type": "meta", "field": "title", "value": "x" * 2100})
+
+
+def test_the_weakest_entries_of_a_selection_fill_are_entries_it_filled():
+    # POSEUR, outside the selection, was named weakest, and "Another fill" left it out
+    from xwsat.grid import parse_grid
+    from xwsat.problem import build_problem
+    from xwsat.words import build_wordlist
+    from xwsat.workbench.quality import weakest
+
+    words = build_wordlist({"CAT": (90, None), "ORE": (20, None), "WED": (60, None),
+                            "COW": (80, None), "ARE": (70, None), "TED": (50, None)})
+    built = build_problem(parse_grid("CAT\nORE\n...\n"), words)
+    fill = tuple(built.words.words.index(w) for w in ("CAT", "ORE", "WED", "COW", "ARE",
+                                                      "TED"))
+    named = [word for _, word, _ in weakest(built, fill, count=6)]
+    assert "ORE" not in named and "CAT" not in named and named[0] == "TED"

@@ -9,6 +9,7 @@ around them; an edit that would cut or stretch a locked entry is refused.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -78,8 +79,11 @@ class Document:
 
 def too_large(width: int, height: int) -> str:
     """The refusal of a grid outside the workbench's sizes."""
-    return (f"the grid is {width}x{height}; the workbench takes {MIN_SIDE}x{MIN_SIDE} to "
+    said = (f"the grid is {width}x{height}; the workbench takes {MIN_SIDE}x{MIN_SIDE} to "
             f"{MAX_SIDE}x{MAX_SIDE}")
+    if height > 4 * MAX_SIDE and width <= 40:  # many short lines: a word list, most likely
+        said += " (a word list? Upload it with Upload list…)"
+    return said
 
 
 def blank(width: int, height: int) -> Document:
@@ -177,6 +181,14 @@ def _pattern(doc: Document, rows: Any) -> Document:
             cells[cell] = EMPTY
     changed = _set(doc, cells)
     _check_locks(changed)
+    # The suggestion was searched with every entry of 3 or more typed letters taken as a theme
+    # entry, kept as ``--lock`` keeps it (a word the list lacks included): so it is locked here,
+    # or the fill the suggestion promised would not be the autofill's.
+    locked = {(lk.cell, lk.direction) for lk in changed.locks}
+    for slot in extract_slots(changed.grid, 2):
+        if (slot.length >= 3 and (slot.cells[0], slot.direction) not in locked
+                and all(changed.grid.cell(c) not in (EMPTY, BLOCK) for c in slot.cells)):
+            changed = _lock(changed, {"slot": slot.name})
     return changed
 
 
@@ -197,7 +209,9 @@ def _lock(doc: Document, action: dict[str, Any]) -> Document:
     word = normalize_word(str(raw)) if raw else "".join(doc.grid.cell(c) for c in slot.cells)
     if EMPTY in word:
         raise XwsatError(f"{slot.name} is not complete; type its letters or give the word")
-    if not word.isalpha() or len(word) != slot.length:
+    if not word.isalpha():
+        raise XwsatError(f"{raw!r} is not a word: a locked entry holds letters only")
+    if len(word) != slot.length:
         raise XwsatError(f"{slot.name} has {slot.length} cells; {raw!r} does not fit")
     others = {c for lock, cells in doc.locked_slots()
               if (lock.cell, lock.direction) != (slot.cells[0], slot.direction) for c in cells}
@@ -220,10 +234,13 @@ def _unlock(doc: Document, action: dict[str, Any]) -> Document:
     return replace(doc, locks=kept)
 
 
-def _text(value: Any) -> str:
-    text = str(value or "")
+def _text(value: Any, what: str) -> str:
+    if value is not None and not isinstance(value, str):
+        raise XwsatError(f"{what}: the text is not a string")
+    text = value or ""
     if len(text) > MAX_TEXT:
-        raise XwsatError(f"at most {MAX_TEXT} characters")
+        raise XwsatError(f"{what}: at most {MAX_TEXT:,} characters ({len(text):,} given); the "
+                         "text kept is the one before")
     return text
 
 
@@ -239,25 +256,31 @@ def restored(saved: Any) -> Document:
     doc = blank(len(rows[0]), len(rows))
     doc = _set(doc, {i: BLOCK if ch == BLOCK else _letter(ch)
                      for i, ch in enumerate("".join(rows)) if ch != EMPTY})
+    # The grid is the constructor's work: a part the server refuses (a lock, a clue, a text
+    # over the length the page lets through unchecked) is left out or cut, never the grid.
     for lock in saved.get("locks") or []:
         cells = lock.get("cells") if isinstance(lock, dict) else None
         if (not isinstance(cells, list) or len(cells) < 2
                 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)):
-            raise XwsatError("restore: a locked entry without its cells")
+            continue
         direction = "A" if cells[1] - cells[0] == 1 else "D"
         slot = next((s for s in extract_slots(doc.grid, 2)
                      if s.cells[0] == cells[0] and s.direction == direction), None)
-        if slot is None:
-            raise XwsatError("restore: a locked entry is not an entry of the grid")
-        doc = _lock(doc, {"slot": slot.name, "word": lock.get("word")})
+        if slot is not None:
+            with contextlib.suppress(XwsatError):
+                doc = _lock(doc, {"slot": slot.name, "word": lock.get("word")})
     clues = saved.get("clues") or {}
-    if not isinstance(clues, dict):
-        raise XwsatError("restore: the clues are not a JSON object")
-    for name, text in clues.items():
-        doc = reduce(doc, {"type": "clue", "slot": name, "text": text})
+    for name, text in (clues.items() if isinstance(clues, dict) else ()):
+        with contextlib.suppress(XwsatError):
+            doc = reduce(doc, {"type": "clue", "slot": name, "text": _cut(text)})
     for field in META:
-        doc = replace(doc, **{field: _text(saved.get(field))})
+        doc = replace(doc, **{field: _cut(saved.get(field))})
     return doc
+
+
+def _cut(value: Any) -> str:
+    """A kept text as restoring takes it: at most ``MAX_TEXT`` characters."""
+    return value[:MAX_TEXT] if isinstance(value, str) else ""
 
 
 def _clues_follow(before: Document, after: Document) -> Document:
@@ -313,11 +336,11 @@ def reduce(doc: Document, action: dict[str, Any]) -> Document:
         name = str(action.get("slot", ""))
         slot_named(doc.grid, name)
         clues = dict(doc.clues)
-        clues[name] = _text(action.get("text"))
+        clues[name] = _text(action.get("text"), f"the clue of {name}")
         return replace(doc, clues=tuple(sorted((k, v) for k, v in clues.items() if v)))
     if kind == "meta":
         field = action.get("field")
         if field not in META:
             raise XwsatError(f"meta: the field is one of {', '.join(META)}")
-        return replace(doc, **{field: _text(action.get("value"))})
+        return replace(doc, **{field: _text(action.get("value"), f"the {field}")})
     raise XwsatError(f"unknown action {kind!r}")
