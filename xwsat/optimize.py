@@ -76,11 +76,12 @@ def fill_score(built: Built, fill: tuple[int, ...]) -> int:
     return int(sum(int(built.words.scores[w]) for w in fill))
 
 
-def weakest_entries(built: Built, fill: tuple[int, ...],
-                    count: int = 5) -> list[tuple[str, str, int]]:
-    """The ``count`` lowest-scored entries as (slot name, word, score), weakest first."""
+def weakest_entries(built: Built, fill: tuple[int, ...], count: int = 5,
+                    skip: frozenset[int] = frozenset()) -> list[tuple[str, str, int]]:
+    """The ``count`` lowest-scored entries as (slot name, word, score), weakest first (the
+    slots in ``skip`` left out)."""
     rows = [(s.index, s.name, built.words.words[w], int(built.words.scores[w]))
-            for s, w in zip(built.slots, fill)]
+            for i, (s, w) in enumerate(zip(built.slots, fill, strict=True)) if i not in skip]
     return [(name, word, score) for _, name, word, score in
             sorted(rows, key=lambda r: (r[3], r[0]))[:count]]
 

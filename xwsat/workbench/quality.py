@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from xwsat.optimize import fill_score, weakest_entries
 from xwsat.pipeline import FillOptions, FillResult
 from xwsat.problem import Built
+from xwsat.quality.levels import exempt_slots
 from xwsat.quality.run import improve as climb_and_improve
 from xwsat.quality.why import unexplained, why_not_higher
 
@@ -68,8 +69,11 @@ def improve(result: FillResult, options: FillOptions, time_limit: float,
 
 
 def weakest(built: Built, fill: tuple[int, ...], count: int = 5) -> list[tuple[str, str, int]]:
-    """The lowest-scored entries of a fill as (slot, word, score)."""
-    return weakest_entries(built, fill, count)
+    """The lowest-scored entries of a fill as (slot, word, score), among those the search
+    filled: an entry the grid gives whole (outside a selection, or typed by the constructor)
+    is not the fill's to improve, and "Another fill" would leave out a word it cannot change."""
+    exempt = exempt_slots(built)
+    return weakest_entries(built, fill, count, skip=exempt)
 
 
 def total(built: Built, fill: tuple[int, ...]) -> int:

@@ -43,6 +43,7 @@ MAX_PUZZLE_BYTES = 4 << 20
 SHOWN_CANDIDATES = 60
 MAX_HISTORY = 2000
 SETTLE_S = 0.08  # the search starts once the grid has not changed for this long
+NAME_MOST = 80  # characters of the title in a saved file's name
 
 
 @dataclass(frozen=True)
@@ -199,9 +200,18 @@ class Session:
 
     # --- the word list -------------------------------------------------------------------
     def set_dictionary(self, name: str, min_score: int) -> None:
-        if not isinstance(min_score, int) or not 0 <= min_score <= 100:
+        if (not isinstance(min_score, int) or isinstance(min_score, bool)
+                or not 0 <= min_score <= 100):
             raise XwsatError("the minimum score is a whole number from 0 to 100")
         self.dictionaries.get(name, min_score)  # a bad choice is said now, nothing changed
+        locked = frozenset(lock.word for lock in self.doc.locks)
+        letters = set(self.dictionaries.with_entries(name, min_score, locked).alphabet.letters)
+        unknown = sorted({ch for row in self.doc.grid.rows for ch in row}
+                         - {BLOCK, EMPTY} - letters)
+        if unknown:  # else every later click fails on the grid's letters
+            label = name if name in EMBEDDED else "the uploaded list"
+            raise XwsatError(f"the grid has letters {''.join(unknown)} that {label} lacks; "
+                             "clear them first, or keep the list in use")
         self.dictionary, self.min_score = name, min_score
         self._changed()
 
@@ -475,6 +485,7 @@ class Session:
         doc = self.doc
         kept = "".join(ch if ch.isalnum() or ch in "-_" else " " for ch in doc.title)
         stem = " ".join(kept.split()) or "puzzle"  # "Puzzle ★ 1" -> "Puzzle 1"
+        stem = stem[:NAME_MOST].rstrip() or "puzzle"  # a file system takes 255 bytes a name
         name = f"{stem}.{fmt}"
         lang = self.dictionary if self.dictionary in ("en", "ru", "es") else None
         puzzle = doc.puzzle()

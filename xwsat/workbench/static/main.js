@@ -288,9 +288,9 @@ function renderFill() {
       const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
       const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
       const state = a.final ? (a.proven ? "done" : "best found") : "improving…";
-      text = `${a.note ? `${a.note}. The fill shown stays: ` : ""}Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state}) · weakest: ${weak}`;
+      text = `${a.note ? `${a.note}. The fill shown stays: ` : ""}Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state})${weak ? ` · weakest: ${weak}` : ""}`;
       const w = a.why_not;
-      if (w) text += ` · Why not ${w.level}: these ${w.slots.length} entries cannot all score ${w.level} or more${w.minimal ? " (none can be left out)" : ""}: ${w.slots.join(", ")}`;
+      if (w) text += ` · Why not ${w.level}: ${w.slots.length === 1 ? "this entry cannot score" : `these ${w.slots.length} entries cannot all score`} ${w.level} or more${w.minimal ? " (none can be left out)" : ""}: ${w.slots.join(", ")}`;
     } else if (a.status === "unfillable") {
       text = a.region ? "No other fill of this selection: its entries are the only ones that fit (proven)."
         : "No fill: the grid cannot be filled at this minimum score (proven; the verdict names the entries to blame).";
@@ -437,16 +437,18 @@ function advance(back) {
   if (slot && slot.cells.includes(next)) ui.cell = next;
 }
 
-function nextSlot(back) {
+function nextSlot(back) { // false at the last entry (the first, going back): Tab leaves the grid
   const slots = slotsOf(view);
-  if (!slots.length) return;
+  if (!slots.length) return false;
   const current = slotAt(view, ui.cell ?? -1, ui.dir);
   let index = current ? slots.findIndex((s) => s.name === current.name) : -1;
+  if (current && index === (back ? 0 : slots.length - 1)) return false;
   index = (index + (back ? -1 : 1) + slots.length) % slots.length;
   const target = slots[index];
   ui.dir = target.name.slice(-1);
   const empty = target.cells.find((c) => charAt(c) === ".");
   moveTo(empty ?? target.cells[0]);
+  return true;
 }
 
 function onKey(event) {
@@ -459,6 +461,19 @@ function onKey(event) {
   }
   if ((event.ctrlKey || event.metaKey) && key === "y") { event.preventDefault(); send({ type: "redo" }); return; }
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  // On a button or a link, Tab, Enter and Space do what they do everywhere (move on, press);
+  // letters, arrows and Backspace still go to the grid, which takes the focus back.
+  const svg = $("grid");
+  if (target !== svg && target !== document.body && target !== document.documentElement) {
+    if (["Tab", "Enter", " ", "Escape"].includes(key) || ui.cell === null) return;
+    svg.focus();
+  }
+  if (key === "Escape" && target === svg) { // out of the grid, to the first control
+    event.preventDefault();
+    const first = document.querySelector("header button, header select");
+    if (first) first.focus();
+    return;
+  }
   if (ui.cell === null) {
     if (key.startsWith("Arrow") || key.length === 1) { moveTo(0); event.preventDefault(); }
     return;
@@ -472,7 +487,7 @@ function onKey(event) {
     return;
   }
   if (key === "Enter" || key === " ") { event.preventDefault(); ui.dir = ui.dir === "A" ? "D" : "A"; render(); reselect(false); return; }
-  if (key === "Tab") { event.preventDefault(); nextSlot(event.shiftKey); return; }
+  if (key === "Tab") { if (nextSlot(event.shiftKey)) event.preventDefault(); return; }
   if (key === "." || key === "#") { event.preventDefault(); act({ type: "block", cell: ui.cell }); return; }
   if ((key === "Backspace" || key === "Delete") && ui.region) { // clear the selected rectangle
     event.preventDefault();
@@ -568,7 +583,11 @@ async function download(url) {
     say(body.error);
     return;
   }
-  const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const full = disposition.match(/filename\*=UTF-8''([^;]+)/); // the name itself (RFC 6266)
+  const plain = disposition.match(/filename="([^"]+)"/); // its ASCII stand-in
+  let name = null;
+  try { name = full ? [null, decodeURIComponent(full[1])] : plain; } catch { name = plain; }
   const note = response.headers.get("X-Xwsat-Note");  // what the file lacks: said, not hidden
   if (note) say(`Saved; ${decodeURIComponent(note)}`, true);
   const link = document.createElement("a");
