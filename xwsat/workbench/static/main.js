@@ -111,6 +111,7 @@ function keptDocument() {
 }
 heartbeat();
 setInterval(heartbeat, 2000);
+setInterval(() => { if (ui.autofill && ui.autofill.status === "searching") renderFill(); }, 1000);
 
 function isBlank(doc) { // the grid a new page opens with: nothing to bring back
   return doc.rows.length === 15 && doc.rows[0].length === 15
@@ -186,7 +187,7 @@ function onJob(msg) {
     ui.candidates = r;
   } else if (msg.kind === "autofill") {
     ui.autofillSent = false;
-    ui.autofill = { ...r, final: msg.final, region: msg.region };
+    ui.autofill = { ...r, final: msg.final, region: msg.region, since: (ui.autofill && ui.autofill.since) || Date.now() };
     if (r.letters) ui.suggestion = r.letters;
     if (r.status === "rejected") ui.suggestion = null;
   } else if (msg.kind === "certificate") {
@@ -283,7 +284,10 @@ function renderFill() {
   $("accept-one").disabled = !has || !ui.selectedSlot;
   let text = "Autofill keeps your letters and locked entries.";
   if (a) {
-    if (a.status === "searching") text = "Searching for a fill…";
+    if (a.status === "searching") {
+      const spent = a.since ? Math.floor((Date.now() - a.since) / 1000) : 0;
+      text = `Searching for a fill… ${spent} s`;
+    }
     else if (a.letters) {
       const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
       const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
@@ -613,7 +617,7 @@ function wireControls() {
   $("min-score").onchange = (e) => { if (!send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) })) { e.target.blur(); render(); } };
   const autofill = (region, another) => {
     if (!send({ type: "autofill", region, another })) return;
-    ui.lastRegion = region; ui.autofill = { status: "searching" }; ui.autofillSent = true; render();
+    ui.lastRegion = region; ui.autofill = { status: "searching", since: Date.now() }; ui.autofillSent = true; render();
   };
   $("fill-all").onclick = () => autofill(null, false);
   $("fill-region").onclick = () => {
