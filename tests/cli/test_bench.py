@@ -590,3 +590,26 @@ def test_a_suite_name_that_is_also_a_folder_here_is_refused(tmp_path, monkeypatc
         find_suite("small")
     assert find_suite("./small") == Path("./small")
     assert bench("run", "small", "--seeds", "1,1").stderr.strip().endswith("--seeds lists 1 twice")
+
+
+def test_the_report_says_when_and_at_which_commit_and_warns_of_mixed_rows(tiny_suite: Path,
+                                                                           tmp_path: Path):
+    # the report and plots carried no date, commit or machine, and pooled rows of two commits
+    out = tmp_path / "out"
+    assert bench(tiny_suite, "--backends", "native,mac", "-t", "20", "--out", out).exit_code == 0
+    report = (out / "report.md").read_text()
+    row = json.loads((out / ROWS).read_text().splitlines()[0])
+    assert f"Measured {row['started'][:10]} at commit {row['versions']['git']} (xwsat" in report
+    assert "Mixed" not in report
+    lines = [json.loads(line) for line in (out / ROWS).read_text().splitlines()]
+    searched = [line for line in lines if line["solved_by"] not in ("propagate", "matching")]
+    before = report.count("(before search)")
+    assert before == len(lines) - len(searched)
+    searched[0]["versions"]["git"] = "0000000"
+    searched[0]["solved_by"] = "propagate"  # as if decided before any back-end ran
+    (out / ROWS).write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert bench("report", out, "--force").exit_code == 0
+    report = (out / "report.md").read_text()
+    assert "**Mixed commits:** the rows come from 2 (" in report and "0000000: 1 rows" in report
+    assert report.count("(before search)") == before + 1
+    assert "column `before search`" in report

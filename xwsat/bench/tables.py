@@ -29,6 +29,8 @@ class Run:
     time_s: float | None  # None unless decided
     limit: float
     known: str | None
+    before_search: bool = False  # decided by arc consistency or the no-repeat count: the
+    # same for every back-end, which never ran
 
     @property
     def solved(self) -> bool:
@@ -51,8 +53,12 @@ def runs_of(rows: list[dict[str, Any]], per_seed: bool = False) -> list[Run]:
         status = row["status"] if solved or row["status"] not in VERDICTS else "error"
         runs.append(Run(name, row["backend"], status,
                         float(row["time_s"]) if solved and "time_s" in row else None,
-                        float(row["time_limit"]), row.get("known")))
+                        float(row["time_limit"]), row.get("known"),
+                        solved and row.get("solved_by") in BEFORE_SEARCH))
     return runs if per_seed or len(seeds) <= 1 else worst_of_seeds(runs)
+
+
+BEFORE_SEARCH = ("propagate", "matching")  # the shared steps every back-end's run starts with
 
 
 def worst_of_seeds(runs: list[Run]) -> list[Run]:
@@ -80,7 +86,8 @@ def virtual_best(runs: list[Run]) -> list[Run]:
         old = best.get(r.instance)
         if old is None or (r.solved and (not old.solved or r.par2 < old.par2)):
             best[r.instance] = r
-    return [Run(r.instance, VBS, r.status, r.time_s, r.limit, r.known) for r in best.values()]
+    return [Run(r.instance, VBS, r.status, r.time_s, r.limit, r.known, r.before_search)
+            for r in best.values()]
 
 
 def summary(runs: list[Run]) -> list[dict[str, Any]]:
@@ -100,9 +107,11 @@ def summary(runs: list[Run]) -> list[dict[str, Any]]:
             "filled": counts["filled"], "unfillable": counts["unfillable"],
             "timeout": counts["timeout"] + counts["unknown"], "memout": counts["memout"],
             "crash/error": counts["crash"] + counts["error"],
-            # exhausted (an incomplete search gave up), killed, interrupted: the columns add up
+            # exhausted (a search that stopped undecided before its limit: an incomplete one
+            # at its end, CP-SAT's early UNKNOWN), killed, interrupted: the columns add up
             "other": len(mine) - sum(counts[k] for k in ("filled", "unfillable", "timeout",
                                                          "unknown", "memout", "crash", "error")),
+            "before search": sum(1 for r in mine if r.solved and r.before_search),
             "PAR-2 s": round(statistics.fmean(r.par2 for r in mine), 2),
             "median solved s": round(statistics.median(solved), 3) if solved else None,
             "total solved s": round(sum(solved), 2),
@@ -156,7 +165,9 @@ def per_instance(runs: list[Run], baseline: str | None) -> tuple[list[str], list
                 line.append("")
                 continue
             text = f"{r.status} {r.time_s:.2f}" if r.solved and r.time_s is not None else r.status
-            if (r.solved and base is not None and base.solved and b != baseline
+            if r.before_search:
+                text += " (before search)"
+            elif (r.solved and base is not None and base.solved and b != baseline
                     and base.time_s and r.time_s is not None):
                 text += f" (x{max(r.time_s, 1e-3) / max(base.time_s, 1e-3):.2g})"
             line.append(text)
@@ -197,7 +208,7 @@ def _two_five(value: float, _: object) -> str:
     return f"{value:g}" if lead in (2, 5) else ""
 
 
-def cactus_plot(runs: list[Run], path_stem: Path, title: str) -> list[Path]:
+def cactus_plot(runs: list[Run], path_stem: Path, title: str, stamp: str = "") -> list[Path]:
     """Instances decided (x) against the time needed (y, log): one line per back-end."""
     import matplotlib
 
@@ -216,7 +227,8 @@ def cactus_plot(runs: list[Run], path_stem: Path, title: str) -> list[Path]:
                     label=f"{backend} ({len(times)})", **style)
         else:
             ax.plot([], [], label=f"{backend} (0)")
-    ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8)
+    ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8,
+               label=f"time limit ({limit:g} s)")
     ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
@@ -225,12 +237,20 @@ def cactus_plot(runs: list[Run], path_stem: Path, title: str) -> list[Path]:
     ax.set_ylabel("time per instance (s, log)")
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="best", fontsize=8)
+    _stamp(fig, stamp)
     return _save(fig, path_stem)
 
 
+def _stamp(fig: Any, stamp: str) -> None:
+    """When and at which commit the plotted rows were measured, in the figure's corner: a
+    picture copied out of its report keeps it."""
+    if stamp:
+        fig.text(0.995, 0.005, stamp, ha="right", va="bottom", fontsize=6, color="grey")
+
+
 def scatter_plot(runs: list[Run], x_backend: str, y_backend: str, path_stem: Path,
-                 title: str) -> list[Path]:
+                 title: str, stamp: str = "") -> list[Path]:
     """Per-instance times of two back-ends, log-log; undecided runs sit at 2 x the limit."""
     import matplotlib
 
@@ -273,6 +293,7 @@ def scatter_plot(runs: list[Run], x_backend: str, y_backend: str, path_stem: Pat
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
+    _stamp(fig, stamp)
     return _save(fig, path_stem)
 
 
@@ -347,13 +368,14 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
     sums = summary(runs + best)
     vs = versus(runs, baseline)
     header, body = per_instance(every, baseline)
-    plots = [p.name for p in cactus_plot(runs + best, out_dir / "cactus", f"{title}: cactus")
-             if p.suffix == ".png"]
+    measured, stamp, mixed = provenance(rows)
+    plots = [p.name for p in cactus_plot(runs + best, out_dir / "cactus", f"{title}: cactus",
+                                         stamp) if p.suffix == ".png"]
     for other in backends:
         if other != baseline:
             stem = out_dir / scatter_stem(baseline, other)
             plots += [p.name for p in scatter_plot(runs, baseline, other, stem, f"{title}: "
-                                                   f"{other} vs {baseline}")
+                                                   f"{other} vs {baseline}", stamp)
                       if p.suffix == ".png"]
     problems = disagreements(rows)
     instances = len({r.instance for r in every})
@@ -374,7 +396,15 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
           f" The virtual best takes, per instance, the fastest back-end that decided it."
           f" Every `filled` was verified by the independent checker, in the run and again "
           f"outside it.", "",
-          "Command:", "", "```", command, "```", ""]
+          "Command:", "", "```", command, "```", "", measured, ""]
+    md += [line for warning in mixed for line in (warning, "")]
+    before = sum(1 for r in runs if r.solved and r.before_search and r.backend == baseline)
+    if before:
+        one = before == 1
+        md += [f"{before} instance{' was' if one else 's were'} decided by arc consistency or "
+               "the no-repeat count, which every run does before its back-end: "
+               f"{'it counts' if one else 'they count'} for every back-end, none of which ran "
+               "(column `before search`).", ""]
     missing, planned = unrun
     if missing:
         instances_left = sorted({key.split("|", 1)[0] for key in missing})
@@ -399,7 +429,10 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
            f"## Against the baseline ({baseline})", "",
            markdown_table(*dict_table(vs)) if vs else "(no other back-end)", "",
            "## Plots", "", *(f"![{p}]({p})" for p in plots), "",
-           "## Per instance", "", markdown_table(header, body), ""]
+           "## Per instance", "",
+           "Each cell: the verdict, its time in seconds and, in brackets, the ratio to the "
+           f"baseline's time ({baseline}), or \"before search\" where arc consistency or the "
+           "no-repeat count decided it.", "", markdown_table(header, body), ""]
     return {"report.md": "\n".join(md), "summary.csv": csv_text(*dict_table(sums)),
             "versus.csv": csv_text(*dict_table(vs)), "instances.csv": csv_text(header, body)}
 
@@ -423,6 +456,38 @@ def compared_runs(runs: list[Run], rows: list[dict[str, Any]]
     if not gaps:
         return runs, gaps
     return [r for r in runs if r.instance.split("#")[0] not in gaps], gaps
+
+
+class _Missing(dict):
+    """A row's versions or machine for ``str.format_map``: a field an older row lacks is '?'."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def provenance(rows: list[dict[str, Any]]) -> tuple[str, str, list[str]]:
+    """When, at which commit, with which solvers and on which machine the rows were measured:
+    (a sentence for the report, a short stamp for the plots, warnings when the rows come from
+    several commits, versions or machines, which a resumed sweep after a change can mix)."""
+    days = sorted({str(row.get("started", ""))[:10] for row in rows} - {""})
+    when = ((days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}") if days
+            else "on an unknown date")
+
+    def seen(part: str, shown: str) -> Counter:
+        return Counter(shown.format_map(_Missing(row.get(part) or {})) for row in rows)
+
+    commits = Counter(str((row.get("versions") or {}).get("git", "?")) for row in rows)
+    solvers = seen("versions", "xwsat {xwsat}, Python {python}, OR-Tools {ortools}, "
+                               "python-sat {python-sat}, numpy {numpy}")
+    machines = seen("machine", "{cpu}, {cores} cores, {memory_mb} MiB, {os}")
+    commit = ", ".join(commits)
+    text = (f"Measured {when} at commit {commit} ({solvers.most_common(1)[0][0]}; machine: "
+            f"{machines.most_common(1)[0][0]}).")
+    warnings = [f"**Mixed {what}:** the rows come from {len(found)} ("
+                + "; ".join(f"{value}: {n} rows" for value, n in found.most_common()) + ")."
+                for what, found in (("commits", commits), ("solver versions", solvers),
+                                    ("machines", machines)) if len(found) > 1]
+    return text, f"measured {when}, commit {commit}", warnings
 
 
 def _peer_lines(rows: list[dict[str, Any]]) -> list[str]:
