@@ -613,3 +613,11 @@ def test_the_report_says_when_and_at_which_commit_and_warns_of_mixed_rows(tiny_s
     assert "**Mixed commits:** the rows come from 2 (" in report and "0000000: 1 rows" in report
     assert report.count("(before search)") == before + 1
     assert "column `before search`" in report
+
+
+def test_an_empty_item_in_a_list_option_is_refused(tiny_suite: Path, tmp_path: Path) -> None:
+    # --seeds 1,,2 ran seeds 1 and 2 without a word
+    for option, value in (("--seeds", "1,,2"), ("--backends", "native,")):
+        result = bench(tiny_suite, option, value, "-t", "5", "--out", tmp_path / "out")
+        assert result.exit_code == 2 and "has an empty item" in result.output
+    assert not (tmp_path / "out").exists()

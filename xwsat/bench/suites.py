@@ -98,7 +98,9 @@ def resolve_dictionary(name: str, folder: Path) -> str:
     if not path.is_file():
         if Path(name).is_dir() or (folder / name).is_dir():
             raise XwsatError(f"dictionary {name!r} is a folder; give a word-list file")
-        raise XwsatError(f"dictionary {name!r} not found (looked for {path})")
+        here = Path(name).resolve()
+        places = f"{here} and {path}" if Path(name).suffix and here != path.resolve() else path
+        raise XwsatError(f"dictionary {name!r} not found (looked for {places})")
     return str(path.resolve())
 
 

@@ -66,9 +66,11 @@ bench_app = typer.Typer(cls=_DefaultRun, no_args_is_help=True,
 
 
 def _split(text: str, what: str) -> list[str]:
-    items = [x.strip() for x in text.split(",") if x.strip()]
-    if not items:
+    items = [x.strip() for x in text.split(",")]
+    if not any(items):
         raise XwsatError(f"{what} is empty")
+    if "" in items:  # "1,,2": a value left out, or a typo
+        raise XwsatError(f"{what} {text!r} has an empty item; write them like a,b,c")
     if twice := next((x for x in items if items.count(x) > 1), None):
         raise XwsatError(f"{what} lists {twice} twice")
     return items

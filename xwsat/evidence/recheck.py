@@ -371,7 +371,8 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     head = (f"VERIFIED: no fill exists for {_confirmed(question, grid, words, filters)}: "
             "the formula rebuilt from them is "
             f"formula.cnf, and {checker_label(result)} checked the proof's "
-            f"{result['steps']} steps against it" + (f" ({result['parts']} parts at once)"
+            f"{result['steps']} step{'' if result['steps'] == 1 else 's'} against it"
+            + (f" ({result['parts']} parts at once)"
                                                      if result.get("parts", 1) > 1 else ""))
     return [*lines, head, *question.lines(), *_read_as(manifest)], "verified"
 
