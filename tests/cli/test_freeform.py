@@ -167,7 +167,7 @@ def test_ctrl_c_prints_the_best_board_so_far(write) -> None:
     time.sleep(3)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 0, err
+    assert proc.returncode == 3, err  # stopped, as every command Ctrl-C stops, with its board
     assert out.startswith("PLACED") and "verified" in out.splitlines()[0]
 
 
@@ -187,3 +187,32 @@ def test_ctrl_c_before_any_board_is_undecided_not_an_empty_board(monkeypatch) ->
     result = placer.freeform(entries, 6, 6, "greedy", 5.0, stop=threading.Event())
     assert result.outcome.status is Status.UNKNOWN and not result.verified
     assert "interrupted" in result.outcome.message
+
+
+@pytest.mark.parametrize("stop", ["limit", "ctrl-c"])
+def test_a_stop_after_the_first_board_prints_and_writes_it(tmp_path, monkeypatch, stop) -> None:
+    # the time limit arriving after the greedy board (CP-SAT's model being built past it) made
+    # the command print "unknown" and lose the board; a Ctrl-C there exited 0 as if done
+    from xwsat.freeform import placer
+    from xwsat.guard import LimitReached
+    from xwsat.outcome import Stop
+
+    def stopped_here(*_args, **_kwargs):
+        if stop == "ctrl-c":
+            raise KeyboardInterrupt
+        raise LimitReached(Stop.TIME, "time limit of 20 s reached")
+
+    monkeypatch.setattr(placer, "_key", stopped_here)  # right after CP-SAT's turn
+    monkeypatch.setattr(placer, "cpsat_layout", lambda *args: (args[5], {"status": "optimal"}))
+    words, out = tmp_path / "w.txt", tmp_path / "board.json"
+    words.write_text(WORDS, encoding="utf-8")
+    result = CliRunner().invoke(app, ["freeform", str(words), "-t", "20", "--json", "-q",
+                                      "-o", str(out)])
+    record = json.loads(result.stdout)
+    assert record["placed_count"] > 1 and record["verified"] and out.is_file()
+    if stop == "ctrl-c":
+        assert result.exit_code == 3 and record["stop"] == "interrupted"
+    else:
+        assert result.exit_code == 0 and record["stop"] == "timeout"
+        assert any("time limit of 20 s reached before the placement ended" in n
+                   for n in record["notes"])

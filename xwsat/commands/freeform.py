@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from xwsat import guard
 from xwsat.commands.common import budget, check_outputs, limited, print_record, write_atomic
 from xwsat.commands.generate import parse_size
 from xwsat.commands.options import (
@@ -25,11 +26,12 @@ from xwsat.commands.options import (
     check_time_limit,
 )
 from xwsat.errors import XwsatError
+from xwsat.exit_codes import ExitCode
 from xwsat.formats import check_format, render_rows
 from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
 from xwsat.freeform.layout import ACROSS, load_entries
-from xwsat.freeform.placer import FreeformResult, default_size, freeform
-from xwsat.outcome import Status
+from xwsat.freeform.placer import FreeformResult, UnderWay, default_size, freeform
+from xwsat.outcome import Status, Stop
 
 WordsArg = Annotated[Path, typer.Argument(
     help="Word list: WORD;SCORE;CLUE or 'word — description' lines.")]
@@ -89,6 +91,34 @@ def as_json(result: FreeformResult) -> dict[str, Any]:
 MAX_SIDE = 40
 
 
+def _place(words: Path, size: str, time_limit: float, method: str, seed: int, boards: int,
+           out: Path | None, quiet: bool, started: float, stop: threading.Event,
+           under_way: list[UnderWay], notes: list[str]) -> FreeformResult:
+    """Read the words, size the board and place them (``notes`` gets what the reading says;
+    ``under_way`` the placement, for a stop midway)."""
+    entries, read_notes = load_entries(words)
+    notes += read_notes
+    refuse_wide_letters(out, "".join(entry.word for entry in entries))
+    if size:
+        width, height = parse_size(size)
+        if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
+            raise XwsatError(f"--size must be WxH with sides from 2 to {MAX_SIDE}")
+    else:
+        width, height = default_size(entries)
+        if max(width, height) > MAX_SIDE:
+            notes.append(f"{len(entries)} words would need a {width}x{height} board; "
+                         f"using the largest, {MAX_SIDE}x{MAX_SIDE}")
+            width, height = min(width, MAX_SIDE), min(height, MAX_SIDE)
+
+    def progress(message: str) -> None:
+        if not quiet:
+            sys.stderr.write(f"[xwsat] {time.monotonic() - started:6.1f} s  {message}\n")
+
+    left = budget(time_limit).for_child()
+    return freeform(entries, width, height, method, left, seed, boards,
+                    progress, stop, crop=not size, under_way=under_way)
+
+
 def freeform_command(
     words: WordsArg,
     size: SizeOpt = "",
@@ -112,27 +142,23 @@ def freeform_command(
         raise XwsatError("--boards must be between 1 and 1000000")
     check_outputs([out], [words], force)
     check_format(out)
-    with limited(time_limit, memory_limit or None):
-        entries, notes = load_entries(words)
-        refuse_wide_letters(out, "".join(entry.word for entry in entries))
-        if size:
-            width, height = parse_size(size)
-            if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
-                raise XwsatError(f"--size must be WxH with sides from 2 to {MAX_SIDE}")
-        else:
-            width, height = default_size(entries)
-            if max(width, height) > MAX_SIDE:
-                notes.append(f"{len(entries)} words would need a {width}x{height} board; "
-                             f"using the largest, {MAX_SIDE}x{MAX_SIDE}")
-                width, height = min(width, MAX_SIDE), min(height, MAX_SIDE)
-
-        def progress(message: str) -> None:
-            if not quiet:
-                sys.stderr.write(f"[xwsat] {time.monotonic() - started:6.1f} s  {message}\n")
-
-        left = budget(time_limit).for_child()
-        result = freeform(entries, width, height, method, left, seed, boards,
-                          progress, threading.Event(), crop=not size)
+    stop, under_way = threading.Event(), []
+    notes: list[str] = []
+    ended: Stop | None = None  # how a stop midway ended the placement
+    try:
+        with limited(time_limit, memory_limit or None):
+            result = _place(words, size, time_limit, method, seed, boards, out, quiet, started,
+                            stop, under_way, notes)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or a limit in a later step: the board found
+        if not under_way:  # so far is printed and written, not lost
+            raise
+        ended, message = guard.interruption(exc)
+        result = under_way[0].finish(interrupted=ended is Stop.INTERRUPTED)
+        if ended is not Stop.INTERRUPTED and result.verified:
+            result.notes.append(f"{message} before the placement ended: the best board found "
+                                "until then")
+    if stop.is_set() or guard.user_stopped():  # Ctrl-C, caught by the placement itself
+        ended = Stop.INTERRUPTED
     result.notes[:0] = notes
     if out is not None and result.verified:
         clues = clues_by_slot(result)
@@ -141,10 +167,12 @@ def freeform_command(
         if note := lost_text_note(out, clues.values()):
             typer.echo(note, err=True)
     if json_out:
-        print_record(as_json(result))
+        print_record(as_json(result) | {"stop": ended.value if ended is not None else None})
     else:
         typer.echo(describe(result))
-    raise typer.Exit(result.status.exit_code)
+    # Ctrl-C ends a command as stopped (exit 3), with the board it has printed and written
+    raise typer.Exit(ExitCode.UNDECIDED if ended is Stop.INTERRUPTED
+                     else result.status.exit_code)
 
 
 def register(app: typer.Typer) -> None:
