@@ -317,3 +317,13 @@ def test_the_automatons_rows_are_those_numpys_unique_gives():
     rows = np.stack([rng.integers(0, 500, 4000), rng.integers(0, 27, 4000),
                      rng.integers(0, 500, 4000)], axis=1).astype(np.int32)
     assert np.array_equal(_unique_rows(rows, 500, 27), np.unique(rows, axis=0))
+
+
+def test_given_letters_and_theme_read_as_the_list_writes_them(tmp_path) -> None:
+    # fill read Ú as U in the embedded Spanish list; generate refused the same given grid
+    given = tmp_path / "g.txt"
+    given.write_text("ñandú\n.....\n.....\n.....\n.....\n", encoding="utf-8")
+    result = invoke("generate", "--given", given, "--dict", "es", "-t", "30", "--json", "-q")
+    assert result.exit_code == 0, result.output
+    assert "Ú as U" in result.stderr
+    assert json.loads(result.stdout)["grid"][0] == "ÑANDU"

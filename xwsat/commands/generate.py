@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -105,6 +106,31 @@ def build_spec(size: str, blocks: int | None, ratio: float | None, min_length: i
         check_caps(width, max_words, max_cheaters)
     return GenerateSpec(width, height, cap, min_length, symmetry, allow_repeats, givens, entries,
                         max_words, max_cheaters)
+
+
+def _as_the_list_writes(spec: GenerateSpec, word_list: WordList, fold_yo: bool) -> GenerateSpec:
+    """The given letters and theme entries read as the word list writes its words, as ``fill``
+    reads a grid (``commands.common.load_inputs``): Ё as Е under ``--fold-yo``, Ú as U in a list
+    that folds accents; a letter with no such reading is left for the usual error."""
+    letters = set(word_list.alphabet.letters)
+    folded: dict[str, str] = {}
+
+    def fitted(ch: str) -> str:
+        if ch in letters or ch == "#":
+            return ch
+        other = normalize_word(ch, fold_accents=True, fold_yo=fold_yo)
+        if len(other) == 1 and other in letters:
+            folded[ch] = other
+            return other
+        return ch
+
+    givens = {cell: fitted(ch) for cell, ch in spec.givens.items()}
+    theme = tuple("".join(fitted(ch) for ch in word) for word in spec.theme)
+    if folded:  # said: an accent would otherwise vanish without a word
+        pairs = ", ".join(f"{a} as {b}" for a, b in sorted(folded.items()))
+        sys.stderr.write(f"xwsat: note: given letters and theme entries read as the word list "
+                         f"writes them: {pairs}\n")
+    return replace(spec, givens=givens, theme=theme)
 
 
 def describe(result: GenerateResult, spec: GenerateSpec, pattern_only: bool) -> str:
@@ -214,6 +240,7 @@ def generate_command(
                          ".txt, .json or .ipuz")
     with limited(time_limit, memory_limit or None):
         word_list = load_word_list(words)
+        spec = _as_the_list_writes(spec, word_list, words.fold_yo)
         for ch in set(spec.givens.values()) - {"#"}:
             word_list.alphabet.code(ch)
         refuse_wide_letters(out, word_list.alphabet.letters)
