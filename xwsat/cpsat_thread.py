@@ -11,14 +11,16 @@ from contextlib import suppress
 from typing import Any
 
 from xwsat import guard
+from xwsat.outcome import Stop
 
 
 def solve_stoppable(solver: Any, model: Any, stop: threading.Event | None = None,
-                    callback: Any = None, deadline: float | None = None
-                    ) -> tuple[int | None, bool]:
+                    callback: Any = None, deadline: float | None = None,
+                    why: list[Stop] | None = None) -> tuple[int | None, bool]:
     """CP-SAT's status (None when it gave no response), and whether Ctrl-C or a termination
     signal (a ``KeyboardInterrupt`` in the waiting main thread) stopped it. ``stop`` set, or
-    ``deadline`` (monotonic) passed, stops it too; neither counts as an interruption.
+    ``deadline`` (monotonic) passed, stops it too; neither counts as an interruption. ``why``
+    receives the kind of an interruption (the command's time or memory limit, or Ctrl-C).
 
     The main thread waits on an Event, not ``join()``: an interrupted join can report the
     thread finished while it still runs. The stop is repeated until the solve returns, since a
@@ -40,7 +42,9 @@ def solve_stoppable(solver: Any, model: Any, stop: threading.Event | None = None
         try:
             done.wait(0.05)
         except KeyboardInterrupt as exc:  # (a Ctrl-C is then the command's: see guard)
-            guard.interruption(exc)
+            kind, _ = guard.interruption(exc)
+            if why is not None:
+                why.append(kind)
             interrupted = True
         if interrupted or (stop is not None and stop.is_set()) or (
                 deadline is not None and time.monotonic() > deadline):

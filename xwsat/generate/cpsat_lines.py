@@ -19,6 +19,7 @@ from xwsat.cpsat_thread import solve_stoppable
 from xwsat.generate.automaton import START, LineAutomaton
 from xwsat.generate.lazy import lazy_cuts, run_literals
 from xwsat.generate.spec import GenerateSpec
+from xwsat.outcome import Stop
 from xwsat.words import Alphabet
 
 Progress = Callable[[str], None]
@@ -129,7 +130,11 @@ class CpsatGenerator:
             solver.parameters.cp_model_probing_level = 0
             solver.parameters.symmetry_level = 0
             solver.parameters.linearization_level = 0
-            status, interrupted = solve_stoppable(solver, self.model, stop)
+            why: list[Stop] = []
+            status, interrupted = solve_stoppable(solver, self.model, stop, why=why)
+            if interrupted and why and why[0] is not Stop.INTERRUPTED:  # the command's limit
+                return self._report(None, stopped="time limit reached" if why[0] is Stop.TIME
+                                    else "memory limit reached")
             if interrupted:
                 stop.set()
             self.stats["solves"] += 1
