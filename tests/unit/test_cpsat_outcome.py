@@ -34,3 +34,27 @@ def test_an_unknown_before_the_limit_is_not_called_a_timeout(monkeypatch, proble
     outcome = CpsatBackend().solve(problem, Limits(time_limit=limit))
     assert outcome.status is Status.UNKNOWN and outcome.stop is stop
     assert ("UNKNOWN" in outcome.message) == (stop is Stop.EXHAUSTED)
+
+
+def test_a_solve_stopped_by_the_time_limit_says_so_not_interrupted():
+    # generate reported "interrupted" when its time limit stopped CP-SAT
+    from ortools.sat.python import cp_model
+
+    from xwsat import guard
+    from xwsat.cpsat_thread import solve_stoppable
+    from xwsat.outcome import Stop
+
+    model = cp_model.CpModel()  # pigeonhole 14 into 13: long for CP-SAT without presolve
+    x = [[model.NewBoolVar("") for _ in range(13)] for _ in range(14)]
+    for row in x:
+        model.AddBoolOr(row)
+    for hole in range(13):
+        model.AddAtMostOne(row[hole] for row in x)
+    solver = cp_model.CpSolver()
+    solver.parameters.cp_model_presolve = False
+    solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False
+    why: list[Stop] = []
+    with guard.watch(0.3):
+        _, interrupted = solve_stoppable(solver, model, why=why)
+    assert interrupted and why == [Stop.TIME]
