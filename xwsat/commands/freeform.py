@@ -36,7 +36,9 @@ from xwsat.outcome import Status, Stop
 WordsArg = Annotated[Path, typer.Argument(
     help="Word list: WORD;SCORE;CLUE or 'word — description' lines.")]
 SizeOpt = Annotated[str, typer.Option("--size", "-s", help="Board WxH (default: from the words).")]
-MethodOpt = Annotated[str, typer.Option("--method", "-m", help="cpsat (optimise) or greedy.")]
+MethodOpt = Annotated[str, typer.Option(
+    "--method", "-m", help="cpsat (optimise from the greedy board), greedy, or source (the "
+    "source article's greedy alone, for comparison).")]
 BoardsOpt = Annotated[int, typer.Option(
     "--boards", help="Greedy: random word orders to try (best kept).")]
 

@@ -1,6 +1,7 @@
 """The free-form placer's method (ARCHITECTURE.md): place words one at a time, alternating
-across and down, each at its best-scoring valid position; repeat over random word orders and
-keep the best board.
+across and down, each at its best-scoring valid position (the other direction when its turn's
+has none; the words left out tried again while any finds a place); repeat over random word
+orders and keep the best board.
 
 Position score, as in the source: a point for a valid position, ten per crossing, one more when the
 word keeps off the border. After the first word a position must cross a placed word (the source
@@ -63,33 +64,56 @@ class _Board:
 
 
 def one_board(entries: list[Entry], order: list[int], width: int,
-              height: int) -> tuple[list[Placement], int]:
-    """One greedy board for one word order: (placements, total score)."""
+              height: int, more: bool = True) -> tuple[list[Placement], int]:
+    """One greedy board for one word order: (placements, total score).
+
+    As the source places them, alternating across and down; two additions, since a word left
+    out for want of a place in one direction often fits the other, and a word left out early
+    often fits once later words are down: a word with no place in its turn's direction goes
+    the other way, and the words left out are tried again, pass after pass, while any of them
+    finds a place (measured in ``results/freeform/``). ``more`` False: the source's board alone
+    (a word skipped in its turn's direction stays out, and the turn passes all the same)."""
     board = _Board(width, height)
     placed: list[Placement] = []
     total = 0
     direction = ACROSS
-    for index in order:
-        word = entries[index].word
-        best, where = -1, None
-        for row in range(height):
-            for col in range(width):
-                s = board.score(word, row, col, direction, not placed)
-                if s > best:
-                    best, where = s, (row, col)
-        if where is not None:
-            board.place(word, *where, direction)
-            placed.append(Placement(index, where[0], where[1], direction))
+    waiting = list(order)
+    while waiting:
+        left_out = []
+        for index in waiting:
+            word = entries[index].word
+            best, where, way = -1, None, direction
+            turns = (direction, DOWN if direction == ACROSS else ACROSS) if more else (direction,)
+            for turn in turns:
+                for row in range(height):
+                    for col in range(width):
+                        s = board.score(word, row, col, turn, not placed)
+                        if s > best:
+                            best, where, way = s, (row, col), turn
+                if where is not None:
+                    break
+            if where is None:
+                left_out.append(index)
+                if not more:
+                    direction = DOWN if direction == ACROSS else ACROSS
+                continue
+            board.place(word, *where, way)
+            placed.append(Placement(index, where[0], where[1], way))
             total += best
-        direction = DOWN if direction == ACROSS else ACROSS
+            direction = DOWN if way == ACROSS else ACROSS
+        if len(left_out) == len(waiting) or not more:
+            break
+        waiting = left_out
     return placed, total
 
 
 def greedy_layout(entries: list[Entry], width: int, height: int, boards: int = 100,
                   seed: int = 0, deadline: float | None = None,
                   stop: threading.Event | None = None,
-                  progress: Progress = lambda _: None) -> tuple[Layout, dict[str, float | int]]:
-    """The best of ``boards`` random orders (fewer if the deadline or Ctrl-C comes first)."""
+                  progress: Progress = lambda _: None,
+                  more: bool = True) -> tuple[Layout, dict[str, float | int]]:
+    """The best of ``boards`` random orders (fewer if the deadline or Ctrl-C comes first);
+    ``more``: with the two additions to the source's board (``one_board``)."""
     rng = random.Random(seed)
     best: tuple[int, int, list[Placement]] = (-1, -1, [])
     tried = 0
@@ -98,7 +122,7 @@ def greedy_layout(entries: list[Entry], width: int, height: int, boards: int = 1
         for tried in range(1, boards + 1):
             order = list(range(len(entries)))
             rng.shuffle(order)
-            placed, score = one_board(entries, order, width, height)
+            placed, score = one_board(entries, order, width, height, more)
             if (len(placed), score) > best[:2]:
                 best = (len(placed), score, placed)
                 progress(f"board {tried}: {len(placed)} of {len(entries)} words, score {score}")

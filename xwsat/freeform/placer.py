@@ -15,7 +15,7 @@ from xwsat.freeform.layout_check import check_layout
 from xwsat.guard import LimitReached
 from xwsat.outcome import Answered, Outcome, Stats, Status, Stop, stopped
 
-METHODS = ("cpsat", "greedy")
+METHODS = ("cpsat", "greedy", "source")  # source: the source article's greedy, as it is
 MIN_CPSAT_S = 0.2  # below this many seconds left, CP-SAT cannot improve the greedy board
 Progress = Callable[[str], None]
 
@@ -112,9 +112,9 @@ def freeform(entries: list[Entry], width: int, height: int, method: str = "cpsat
     if not fitting:
         raise XwsatError(f"no word fits a {width}x{height} board")
     deadline = started + time_limit
-    greedy_deadline = deadline if method == "greedy" else started + time_limit * 0.2
+    greedy_deadline = deadline if method != "cpsat" else started + time_limit * 0.2
     at.layout, at.stats = greedy_layout(fitting, width, height, boards, seed, greedy_deadline,
-                                        stop, progress)
+                                        stop, progress, more=method != "source")
     left = deadline - time.monotonic()
     if method == "cpsat" and left < MIN_CPSAT_S:
         at.notes.append("no time left to improve the greedy board with CP-SAT")
