@@ -41,6 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_en_dictionary import write_dictionary  # noqa: E402
+from offensive_words import ES, flag  # noqa: E402
 from zipf_score import score  # noqa: E402
 
 WSPANISH_PATH = Path("/usr/share/dict/spanish")
@@ -127,6 +128,7 @@ def main() -> int:
               "Install the word list with:  sudo apt-get install -y wspanish", file=sys.stderr)
         return 1
     entries = build(wordfreq_additions=not args.wspanish_only)
+    entries = flag(entries, ES)  # slurs and obscenities, as en flags them
     write_dictionary([f"{w};{s}" for w, s in sorted(entries.items())], args.output)
     return 0
 

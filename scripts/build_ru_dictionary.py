@@ -49,6 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_en_dictionary import write_dictionary  # noqa: E402
+from offensive_words import RU, flag  # noqa: E402
 from zipf_score import score  # noqa: E402
 
 OUT_PATH = Path(__file__).resolve().parent.parent / "xwsat" / "data" / "ru.txt.gz"
@@ -141,6 +142,7 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown kinds {unknown}; choose among {', '.join(KINDS)}")
     entries = build(kinds)
+    entries = flag(entries, RU)  # slurs and obscenities, as en flags them
     write_dictionary([f"{w};{s}" for w, s in sorted(entries.items())], args.output)
     return 0
 

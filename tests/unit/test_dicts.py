@@ -52,8 +52,16 @@ def test_russian_fold_yo_gives_32_letters():
 def test_russian_scores_follow_frequency(ru):
     score = dict(zip(ru.words, ru.scores.tolist()))
     assert score["ДОМ"] > score["ЁЖ"] > 0
-    assert score["ДОМ"] > 60 and min(score.values()) >= 10 and max(score.values()) <= 100
+    flagged = {w for w, s in score.items() if s < 10}  # slurs and obscenities, below the rest
+    assert score["ДОМ"] > 60 and max(score.values()) <= 100
+    assert {"ЖИД", "ПИЗДА"} <= flagged and {score[w] for w in flagged} == {5}
     assert score["ИВАН"] <= 30 and score["ОКА"] <= 30  # names capped below common nouns
+
+
+def test_spanish_slurs_and_obscenities_are_flagged_below_every_word(es):
+    score = dict(zip(es.words, es.scores.tolist()))
+    assert score["MARICON"] == score["MIERDA"] == 5 and score["ZORRA"] > 5  # the vixen stays
+    assert min(s for s in score.values() if s != 5) >= 10
 
 
 def test_spanish_keeps_enye_and_folds_accents(es):
