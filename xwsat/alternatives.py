@@ -322,7 +322,8 @@ def exact_alternative(grid: Grid, words: WordList, options: FillOptions,
     solver.parameters.random_seed = options.seed
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False  # Ctrl-C reaches the main thread
-    code, interrupted = solve_stoppable(solver, model)
+    why: list[Stop] = []  # what stopped it: Ctrl-C, or the command's time or memory limit
+    code, interrupted = solve_stoppable(solver, model, why=why)
     times = {"solve_s": time.perf_counter() - started}
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         fill = tuple(int(solver.value(w)) for w in encoded.words)
@@ -330,5 +331,7 @@ def exact_alternative(grid: Grid, words: WordList, options: FillOptions,
     if code == cp_model.INFEASIBLE and not interrupted:
         return FillResult(Outcome(Status.UNFILLABLE, "cpsat", evidence=evidence), built,
                           times=times)
-    stop = Stop.INTERRUPTED if interrupted else Stop.TIME
-    return FillResult(stopped("cpsat", stop, "time limit reached"), built, times=times)
+    stop = why[0] if why else Stop.TIME
+    said = {Stop.INTERRUPTED: "interrupted", Stop.MEMORY: "memory limit reached"}
+    return FillResult(stopped("cpsat", stop, said.get(stop, "time limit reached")), built,
+                      times=times)

@@ -199,9 +199,9 @@ def parse_entries(
     if first_skipped is not None:
         number, line = first_skipped
         first = f"line {number}: {(line if len(line) <= 40 else line[:37] + '...')!r}"
-    if not entries and not below and first:  # say why, not only "no usable words": a CSV,
-        why = "not words, or letters outside --alphabet" if allowed else "not words"  # another
-        raise XwsatError(  # separator...
+    if not entries and not below and first:  # say why, not only "no usable words"
+        why = "not words, or letters outside --alphabet" if allowed else "not words"
+        raise XwsatError(  # (a CSV, another separator...)
             f"{source}: no usable words: {skipped:,} line{'s' if skipped != 1 else ''} left "
             f"out ({why}), the first {first} (lines are WORD, WORD;SCORE or "
             "WORD;SCORE;CLUE: docs/word-lists.md)")

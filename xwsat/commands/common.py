@@ -65,24 +65,37 @@ def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     given letter the list lacks but whose accent-free form it has is written that way (Ó in a
     grid read with the embedded Spanish list, which folds accents and keeps Ñ)."""
     grid, word_list = load_grid(grid_path, words.fold_yo), load_word_list(words)
+    fitted, folded = letters_as_written(word_list, words.fold_yo)
+    grid = grid.map_letters(fitted)
+    say_folded(folded, "the grid's letters")
+    return grid, word_list
+
+
+def letters_as_written(word_list: WordList, fold_yo: bool
+                       ) -> tuple[Callable[[str], str], dict[str, str]]:
+    """A reader of given letters as the word list writes its words (Ó as O in a list that folds
+    accents, Ё as Е under ``--fold-yo``), and the record of what it read so, for
+    ``say_folded``; a letter with no such reading stays, for the usual one-line error."""
     letters = set(word_list.alphabet.letters)
-    folded_here: dict[str, str] = {}
+    folded: dict[str, str] = {}
 
     def fitted(ch: str) -> str:
         if ch in letters:
             return ch
-        folded = normalize_word(ch, fold_accents=True, fold_yo=words.fold_yo)
-        if folded in letters:
-            folded_here[ch] = folded
-            return folded
-        return ch  # else the usual one-line error later
+        other = normalize_word(ch, fold_accents=True, fold_yo=fold_yo)
+        if len(other) == 1 and other in letters:
+            folded[ch] = other
+            return other
+        return ch
 
-    grid = grid.map_letters(fitted)
-    if folded_here:  # said: a theme entry's accent would otherwise vanish without a word
-        pairs = ", ".join(f"{a} as {b}" for a, b in sorted(folded_here.items()))
-        sys.stderr.write(f"xwsat: note: the grid's letters read as the word list writes them: "
-                         f"{pairs}\n")
-    return grid, word_list
+    return fitted, folded
+
+
+def say_folded(folded: dict[str, str], what: str) -> None:
+    """A note: a theme entry's accent would otherwise vanish without a word."""
+    if folded:
+        pairs = ", ".join(f"{a} as {b}" for a, b in sorted(folded.items()))
+        sys.stderr.write(f"xwsat: note: {what} read as the word list writes them: {pairs}\n")
 
 
 def fill_options(search: Search, rules: Rules, started: float | None = None,

@@ -14,9 +14,11 @@ import typer
 from xwsat.commands.common import (
     budget,
     check_outputs,
+    letters_as_written,
     limited,
     load_word_list,
     print_record,
+    say_folded,
     write_atomic,
 )
 from xwsat.commands.options import (
@@ -110,26 +112,11 @@ def build_spec(size: str, blocks: int | None, ratio: float | None, min_length: i
 
 def _as_the_list_writes(spec: GenerateSpec, word_list: WordList, fold_yo: bool) -> GenerateSpec:
     """The given letters and theme entries read as the word list writes its words, as ``fill``
-    reads a grid (``commands.common.load_inputs``): Ё as Е under ``--fold-yo``, Ú as U in a list
-    that folds accents; a letter with no such reading is left for the usual error."""
-    letters = set(word_list.alphabet.letters)
-    folded: dict[str, str] = {}
-
-    def fitted(ch: str) -> str:
-        if ch in letters or ch == "#":
-            return ch
-        other = normalize_word(ch, fold_accents=True, fold_yo=fold_yo)
-        if len(other) == 1 and other in letters:
-            folded[ch] = other
-            return other
-        return ch
-
-    givens = {cell: fitted(ch) for cell, ch in spec.givens.items()}
+    reads a grid (``commands.common.load_inputs``)."""
+    fitted, folded = letters_as_written(word_list, fold_yo)
+    givens = {cell: ch if ch == "#" else fitted(ch) for cell, ch in spec.givens.items()}
     theme = tuple("".join(fitted(ch) for ch in word) for word in spec.theme)
-    if folded:  # said: an accent would otherwise vanish without a word
-        pairs = ", ".join(f"{a} as {b}" for a, b in sorted(folded.items()))
-        sys.stderr.write(f"xwsat: note: given letters and theme entries read as the word list "
-                         f"writes them: {pairs}\n")
+    say_folded(folded, "given letters and theme entries")
     return replace(spec, givens=givens, theme=theme)
 
 

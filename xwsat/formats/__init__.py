@@ -197,6 +197,12 @@ def render_puzzle(puzzle: Puzzle, path: Path | str, lang: str | None = None) -> 
     raise XwsatError(f"{path}: unknown output format {ext!r}; use one of {', '.join(WRITABLE)}")
 
 
+def _kept_clues(puzzle: Puzzle, ext: str) -> dict[str, str]:
+    """The clues as a file of this kind keeps them (a .puz: in its own text, ``puz_text``)."""
+    texts = {k: puz_text(v) if ext == ".puz" else v for k, v in puzzle.clues.items()}
+    return {k: v for k, v in texts.items() if v}
+
+
 def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) -> str | bytes:
     """``data`` if it parses back to ``puzzle``'s grid, solution and clues, else an error."""
     source = f"{path} (as written)"
@@ -220,9 +226,7 @@ def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) ->
             == (puzzle.solution.rows if puzzle.solution else None)
             and back.circles == puzzle.circles
             and (ext != ".json" or back.locked == puzzle.locked)
-            and {k: v for k, v in back.clues.items() if v}
-            == {k: puz_text(v) if ext == ".puz" else v for k, v in puzzle.clues.items()
-                if (puz_text(v) if ext == ".puz" else v)})
+            and {k: v for k, v in back.clues.items() if v} == _kept_clues(puzzle, ext))
     if not same:
         raise XwsatError(f"{path}: refusing to write: the {ext} file would not read back as "
                          "the same grid and clues")

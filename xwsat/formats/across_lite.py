@@ -130,8 +130,8 @@ def lost_text_note(path: Path | str, texts: Iterable[str | None]) -> str | None:
     texts = [text for text in texts if text]
     said = []
     if ext == ".puz":
-        lost = sum(1 for text in texts
-                   if fitted_text(plain_text(text)).count("?") > plain_text(text).count("?"))
+        plain = [plain_text(text) for text in texts]
+        lost = sum(1 for text in plain if fitted_text(text).count("?") > text.count("?"))
         if lost:
             texts_word = "text uses" if lost == 1 else "texts use"
             said.append(f"{lost} clue, title, credit or note {texts_word} characters a .puz "

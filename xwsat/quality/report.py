@@ -12,25 +12,18 @@ SHOWN = 10  # weakest entries listed in the text
 BANDS_FROM = 8  # more distinct scores than this are counted in bands of ten
 
 
-def weak_entries(built: Built, quality: Quality) -> list[tuple[str, str, int]]:
-    """The counted entries below the top tier (``top_tier``) that their slot could beat (a
-    slot whose best candidate scores lower holds no weak entry at that score), weakest first,
-    as (slot, word, score)."""
+def weak_entries(built: Built, quality: Quality) -> tuple[int, list[tuple[str, str, int]], bool]:
+    """The top tier (``top_tier``), the counted entries below it that their slot could beat
+    (a slot whose best candidate scores lower holds no weak entry at that score), weakest
+    first, as (slot, word, score), and whether some slot's best is below the tier."""
     tier = top_tier(built.problem, quality.exempt)
+    best = {s: int(built.problem.scores[s].max(initial=0)) for s in range(len(built.slots))
+            if s not in quality.exempt}
     rows = [(int(built.words.scores[w]), s, built.slots[s].name, built.words.words[w])
             for s, w in enumerate(quality.fill) if s not in quality.exempt]
-    return [(name, word, score) for score, s, name, word in sorted(rows)
-            if score < min(tier, int(built.problem.scores[s].max(initial=0)))]
-
-
-def _by_slot(built: Built, quality: Quality) -> str:
-    """Said when some slot's best candidate is below the top tier, so that its entry at that
-    score is not counted weak."""
-    tier = top_tier(built.problem, quality.exempt)
-    if all(int(sc.max(initial=0)) >= tier for s, sc in enumerate(built.problem.scores)
-           if s not in quality.exempt):
-        return ""
-    return ", or below the best their slot can take"
+    weak = [(name, word, score) for score, s, name, word in sorted(rows)
+            if score < min(tier, best[s])]
+    return tier, weak, any(b < tier for b in best.values())
 
 
 def _bands(tiers: dict[int, int]) -> dict[str, int]:
@@ -90,9 +83,9 @@ def quality_lines(built: Built, quality: Quality, prove_hint: str | None) -> lis
                      + f" in {best.search.seconds:.1f} s)")
     lines.append("entries per score: " + ", ".join(f"{score}: {count}" for score, count
                                                    in _bands(quality.tiers).items()))
-    weak = weak_entries(built, quality)
-    lines.append(f"weak entries (below the top tier {top_tier(built.problem, quality.exempt)}"
-                 f"{_by_slot(built, quality)}): {len(weak)}")
+    tier, weak, capped = weak_entries(built, quality)
+    by_slot = ", or below the best their slot can take" if capped else ""
+    lines.append(f"weak entries (below the top tier {tier}{by_slot}): {len(weak)}")
     lines += [f"  {name:>5} {word} ({score})" for name, word, score in weak[:SHOWN]]
     if len(weak) > SHOWN:
         lines.append(f"  ... and {len(weak) - SHOWN} more")
@@ -101,6 +94,7 @@ def quality_lines(built: Built, quality: Quality, prove_hint: str | None) -> lis
 
 def quality_json(built: Built, quality: Quality, prove_hint: str | None) -> dict:
     c, best = quality.climb, quality.best
+    tier, weak, _ = weak_entries(built, quality)
     record: dict = {
         "level": c.level, "start_level": c.start_level, "next_level": c.next_level,
         "proven": c.proven, "ceiling": c.ceiling, "undecided": c.undecided,
@@ -111,8 +105,8 @@ def quality_json(built: Built, quality: Quality, prove_hint: str | None) -> dict
                    "reached": s.reached} for s in c.steps],
         "interrupted": quality.interrupted,
         "tiers": {str(score): count for score, count in quality.tiers.items()},
-        "top": quality.top, "top_tier": top_tier(built.problem, quality.exempt),
-        "weak": [{"slot": n, "word": w, "score": s} for n, w, s in weak_entries(built, quality)],
+        "top": quality.top, "top_tier": tier,
+        "weak": [{"slot": n, "word": w, "score": s} for n, w, s in weak],
     }
     if best is not None:
         record.update({"at_level": best.at_level, "fewest_at_level": best.fewest,
