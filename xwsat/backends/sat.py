@@ -66,7 +66,7 @@ class SatBackend:
         built = time.perf_counter()
         with Solver(name=self.solver) as solver:
             load_cnf(solver, cnf)
-            _set_word_phases(solver, cnf, limits.seed)
+            _set_word_phases(solver, cnf)
             loaded = time.perf_counter()
             rounds, added, choice = 0, 0, None
             while True:
@@ -110,17 +110,10 @@ def load_cnf(solver: object, cnf: CNF) -> None:
         deque(map(add, chunk), maxlen=0)
 
 
-def _set_word_phases(solver: object, cnf: CNF, seed: int = 0) -> None:
-    """Phase every word variable true, so a decision places a word; letters keep saved phases.
-    A non-zero seed gives the letter variables seeded first phases, so that runs under
-    several seeds are several searches (pysat gives its solvers no seed of their own)."""
-    phases = list(range(1, cnf.n_word_vars + 1))
-    if seed:
-        letters = np.arange(cnf.n_word_vars + 1, cnf.n_vars + 1, dtype=np.int64)
-        signs = np.random.default_rng(seed).integers(0, 2, len(letters)) * 2 - 1
-        phases += (letters * signs).tolist()
+def _set_word_phases(solver: object, cnf: CNF) -> None:
+    """Phase every word variable true, so a decision places a word; letters keep saved phases."""
     with suppress(NotImplementedError):  # e.g. Kissat in pysat has no phases
-        solver.set_phases(phases)
+        solver.set_phases(list(range(1, cnf.n_word_vars + 1)))
 
 
 def _solver_stats(solver: object) -> dict[str, int]:
