@@ -512,3 +512,21 @@ def test_a_stop_signal_while_the_command_line_loads_ends_as_stopped(tiny, signum
         return
     assert started.returncode == 3 and "Traceback" not in err, err
     assert json.loads(out)["stop"] == "interrupted"
+
+
+def test_quiet_silences_the_status_line(tiny, monkeypatch, capsys) -> None:
+    from xwsat.commands import common
+
+    monkeypatch.setattr(common, "NOT_A_TTY_EVERY_S", 0.0)
+    for quiet, shown in ((True, False), (False, True)):
+        common.quiet_progress(quiet)
+        common.status_line(5.0, "mac")
+        common.clear_status_line()
+        assert ("solving with mac" in capsys.readouterr().err) is shown
+    grid, words = tiny  # each command that shows a status line takes -q, and sets it afresh
+    for args in (("fill", grid, "-d", words, "-q"), ("prove", grid, "-d", words, "-q"),
+                 ("count", grid, "-d", words, "-q")):
+        assert invoke(*args).exit_code == 0
+        assert common._last_line["quiet"] is True
+    assert invoke("fill", grid, "-d", words).exit_code == 0
+    assert common._last_line["quiet"] is False

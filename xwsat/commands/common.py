@@ -265,12 +265,20 @@ def write_atomic(path: Path, data: str | bytes, replace: bool | None = None) -> 
 
 # --- progress ---------------------------------------------------------------------------------
 
-_last_line = {"at": 0.0}
+_last_line = {"at": 0.0, "quiet": False}
+
+
+def quiet_progress(quiet: bool) -> None:
+    """``--quiet``: no status line for the rest of this command (set by each command, so an
+    in-process caller's earlier choice does not carry over)."""
+    _last_line["quiet"] = quiet
 
 
 def status_line(elapsed: float, busy: str) -> None:
     """Progress on stderr: on a terminal one line updated in place, cut to the terminal's width;
     otherwise a plain line every few seconds once a run has lasted a while."""
+    if _last_line["quiet"]:
+        return
     text = f"[xwsat] {elapsed:6.1f} s  solving with {busy}  (Ctrl-C stops)"
     with contextlib.suppress(OSError):  # a closed terminal (a hang-up) ends the progress,
         if sys.stderr.isatty():  # not the search: the result still goes to --out

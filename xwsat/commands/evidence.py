@@ -19,6 +19,7 @@ from xwsat.commands.common import (
     load_inputs,
     note_left_out,
     print_record,
+    quiet_progress,
     status_line,
     write_atomic,
 )
@@ -27,6 +28,7 @@ from xwsat.commands.options import (
     GridArg,
     JsonOpt,
     MemoryOpt,
+    QuietOpt,
     Rules,
     TimeOpt,
     Words,
@@ -105,11 +107,13 @@ def count(
     time_limit: TimeOpt = 60.0,
     memory_limit: MemoryOpt = 0,
     json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Count the fills exactly (or up to --limit), respecting the repeat rule. Exit 0 when the
     count is exact or the limit was reached, 3 when the time ran out first."""
     from xwsat.evidence.count import count_fills
 
+    quiet_progress(quiet)
     if limit < 0:
         raise XwsatError("--limit must be zero (count all) or positive")
     check_time_limit(time_limit)
@@ -157,7 +161,7 @@ CHECK_EXIT = {"verified": ExitCode.UNFILLABLE, "rejected": ExitCode.ERROR,
 def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckDictOpt = None,
                 engine: EngineOpt = "auto", time_limit: TimeOpt = 600.0,
                 min_length: CheckMinOpt = None, allow_repeats: CheckRepeatsOpt = None,
-                memory_limit: MemoryOpt = 0) -> None:
+                memory_limit: MemoryOpt = 0, quiet: QuietOpt = False) -> None:
     """Re-check a certificate: rebuild the formula from the grid and dictionary, compare it with
     the folder's, and check the proof against it (--engine); or, for a certificate of the
     no-repeat count, count the words that fit its slots again. Exit 1 when the certificate
@@ -165,6 +169,7 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
     from xwsat.evidence.drat_check import ENGINES, checker_engine
     from xwsat.evidence.recheck import Rejected, read_manifest, recheck
 
+    quiet_progress(quiet)
     if engine not in ENGINES:
         raise XwsatError(f"--engine must be one of {', '.join(ENGINES)}")
     checker_engine(engine)  # a checker that is not installed is refused before any work

@@ -30,6 +30,7 @@ from xwsat.commands.common import (
     limited,
     load_inputs,
     print_record,
+    quiet_progress,
     status_line,
     write_atomic,
 )
@@ -38,6 +39,7 @@ from xwsat.commands.options import (
     GridArg,
     JsonOpt,
     LockOpt,
+    QuietOpt,
     Rules,
     Search,
     SharedOpt,
@@ -269,9 +271,11 @@ def fill(
     differ: DifferOpt = None,
     max_shared_substring: SharedOpt = None,
     force: ForceOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Fill every slot with distinct dictionary words (exit 0), or say why not (1 unfillable,
     3 undecided)."""
+    quiet_progress(quiet)
     check_format(out)
     check_max_shared(max_shared_substring)
     if not 1 <= count <= MAX_COUNT:

@@ -25,6 +25,7 @@ from xwsat.commands.common import (
     limited,
     load_inputs,
     print_record,
+    quiet_progress,
     status_line,
     write_atomic,
 )
@@ -33,6 +34,7 @@ from xwsat.commands.options import (
     GridArg,
     JsonOpt,
     LockOpt,
+    QuietOpt,
     Rules,
     Search,
     Words,
@@ -96,9 +98,11 @@ def prove(
     lock: LockOpt = None,
     max_shared_substring: options.SharedOpt = None,
     force: ForceOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Decide whether the grid can be filled at all: 0 fillable (--out writes the witness),
     1 unfillable, 3 undecided, 4 a failed check or a cross-check disagreement."""
+    quiet_progress(quiet)
     options.check_max_shared(max_shared_substring)
     if max_shared_substring and (certificate or explain or explain_svg or cross_check):
         raise XwsatError("--max-shared-substring: certificates, explanations and cross-checks "
