@@ -621,3 +621,21 @@ def test_an_empty_item_in_a_list_option_is_refused(tiny_suite: Path, tmp_path: P
         result = bench(tiny_suite, option, value, "-t", "5", "--out", tmp_path / "out")
         assert result.exit_code == 2 and "has an empty item" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_a_folder_another_sweep_holds_is_refused_before_anything(tiny_suite: Path,
+                                                                 tmp_path: Path) -> None:
+    from xwsat.bench.sweep import folder_lock
+
+    out = tmp_path / "out"
+    assert bench(tiny_suite, "--backends", "native", "--out", out, "-t", "5",
+                 "--no-report").exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with folder_lock(out):  # as another `bench run` holds it while it writes there
+        result = bench(tiny_suite, "--backends", "native,sat", "--out", out, "-t", "5")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().splitlines() == [
+        f"xwsat: error: {out}: another sweep is writing into this folder"]
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # its plan not recorded
+    again = bench(tiny_suite, "--backends", "native,sat", "--out", out, "-t", "5", "--no-report")
+    assert again.exit_code == 0, again.output  # the refused command let go of what it held

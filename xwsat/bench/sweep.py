@@ -214,11 +214,15 @@ RunFn = Callable[[dict[str, Any]], dict[str, Any]]
 def run_sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
               on_row: Callable[[dict[str, Any], Progress], None] | None = None,
               run: RunFn = run_isolated, jobs: int = 1,
-              rerun: frozenset[str] = frozenset()) -> tuple[list[dict[str, Any]], Progress]:
+              rerun: frozenset[str] = frozenset(), locked: bool = False,
+              ) -> tuple[list[dict[str, Any]], Progress]:
     """Run the tasks whose rows are missing from ``out_dir/rows.jsonl`` (or whose status is in
-    ``rerun``; ``"all"`` reruns every task); return the folder's latest row per run."""
+    ``rerun``; ``"all"`` reruns every task); return the folder's latest row per run.
+    ``locked``: the caller already holds the folder's lock."""
     if len({t["key"] for t in tasks}) != len(tasks):
         raise XwsatError("the sweep lists the same run twice (repeated suite or back-end?)")
+    if locked:
+        return _sweep(tasks, out_dir, executor, on_row, run, jobs, rerun)
     out_dir.mkdir(parents=True, exist_ok=True)
     with folder_lock(out_dir):
         return _sweep(tasks, out_dir, executor, on_row, run, jobs, rerun)

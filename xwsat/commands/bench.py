@@ -6,6 +6,7 @@ verdict contradicts a known status); 2 bad input; 3 interrupted (rerun the comma
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -26,6 +27,7 @@ from xwsat.bench.sweep import (
     Progress,
     describe_limits,
     disagreements,
+    folder_lock,
     limits_of,
     local_executor,
     plan_tasks,
@@ -146,6 +148,8 @@ def run(
                          ] = False,
 ) -> None:
     """Run every (grid, dictionary, back-end, seed) in its own process; rows go to JSONL."""
+    held = contextlib.ExitStack()  # the folder's lock, from before this command writes into it
+    executor: Any = None
     try:
         check_time_limit(time_limit)
         if memory_limit < 0 or 0 < memory_limit < 512:
@@ -186,12 +190,29 @@ def run(
                            cluster, out_dir, rerun)
         executor, client = _executor(jobs, cluster)  # a bad --cluster: nothing written yet
         out_dir.mkdir(parents=True, exist_ok=True)
+        held.enter_context(folder_lock(out_dir))  # refused here, before the plan is shown
         _record(out_dir, command, [t["key"] for t in tasks])
         if client is not None:  # the ETA divides by the cluster's worker threads
             jobs = max(1, sum(client.nthreads().values()))
-    except OSError as exc:
-        raise XwsatError(f"{exc.filename or out or 'results'}: cannot create the result folder "
-                         f"({exc.strerror})") from None
+    except BaseException as exc:  # a locked or unwritable folder: nothing of this run is left
+        held.close()
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+            if client is not None:
+                client.close()
+        if isinstance(exc, OSError):
+            raise XwsatError(f"{exc.filename or out or 'results'}: cannot create the result "
+                             f"folder ({exc.strerror})") from None
+        raise
+    with held:
+        _sweep_and_report(out_dir, tasks, names, loaded, seed_list, executor, client, jobs,
+                          rerun_set, no_report)
+
+
+def _sweep_and_report(out_dir: Path, tasks: list[dict[str, Any]], names: list[str],
+                      loaded: list, seed_list: list[int], executor: Any, client: Any, jobs: int,
+                      rerun_set: frozenset[str], no_report: bool) -> None:
+    """Run the planned sweep in a folder whose lock is held, then write its report."""
     compile_first(names)  # once, before any run's clock
     typer.echo(f"[bench] {len(tasks)} runs ({len(loaded)} suites, {len(names)} back-ends, "
                f"{len(seed_list)} seeds) -> {out_dir / ROWS}", err=True)
@@ -199,7 +220,8 @@ def run(
     interrupted = False
     stop_on_termination()
     try:
-        rows, progress = run_sweep(tasks, out_dir, executor, _show, jobs=jobs, rerun=rerun_set)
+        rows, progress = run_sweep(tasks, out_dir, executor, _show, jobs=jobs, rerun=rerun_set,
+                                   locked=True)
     except KeyboardInterrupt:
         interrupted = True
         isolate.STOP.set()
