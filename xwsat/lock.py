@@ -159,14 +159,15 @@ def without_words(words: WordList, banned: object) -> WordList:
     """The word list with ``banned`` words offered to no slot (a word banned for this puzzle,
     or the entries of a fill the constructor asked to replace); word ids stay the same."""
     wanted = set(banned)  # type: ignore[call-overload]
-    ban = {i for i, w in enumerate(words.words) if w in wanted}
-    if not ban:
-        return words
     by_length, codes = dict(words.by_length), dict(words.codes)
-    for length, ids in words.by_length.items():
-        keep = np.array([int(i) not in ban for i in ids.tolist()], dtype=bool)
+    for length in {len(w) for w in wanted} & set(words.by_length):  # only these lengths' words
+        ids = words.by_length[length]
+        keep = np.fromiter((words.words[i] not in wanted for i in ids.tolist()), dtype=bool,
+                           count=len(ids))
         if not keep.all():
             by_length[length], codes[length] = ids[keep], words.codes[length][keep]
+    if all(by_length[n] is words.by_length[n] for n in by_length):
+        return words
     return replace(words, by_length=by_length, codes=codes)
 
 

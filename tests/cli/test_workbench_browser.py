@@ -271,3 +271,38 @@ def test_each_tab_keeps_its_own_grid(page):
     third.wait_for_function("window.xwsat && window.xwsat.view && "
                             "window.xwsat.view.doc.rows[0] === 'BRAVO..'")
     third.close()
+
+
+def entries(rows: list[str]) -> set[str]:
+    lines = rows + ["".join(column) for column in zip(*rows)]
+    return {part for line in lines for part in line.split("#") if len(part) > 1}
+
+
+def test_a_banned_word_stays_out_of_the_fills_and_the_ban_is_kept_and_lifted(page):
+    new_grid(page, 5, 5)
+    page.click("#fill-all")
+    page.wait_for_function("window.xwsat.ui.suggestion", timeout=WAIT_MS)
+    click_cell(page, 0)
+    button = page.locator("#ban-entry")  # the suggested entry: banned, and the grid refilled
+    word = button.inner_text().split()[1]
+    button.click()
+    page.wait_for_function(f"window.xwsat.view.dictionary.bans.includes('{word}')")
+    page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.letters",
+                           timeout=WAIT_MS)
+    letters = page.evaluate("window.xwsat.ui.autofill.letters")
+    refilled = ["".join(letters.get(str(r * 5 + c), ".") for c in range(5)) for r in range(5)]
+    assert "." not in "".join(refilled) and word not in entries(refilled)
+    assert f"{word} ×" in page.inner_text("#bans")
+    page.wait_for_function("document.querySelectorAll('#candidates li').length > 0",
+                           timeout=WAIT_MS)
+    first = page.locator("#candidates li").first  # a candidate's × bans it too
+    other = first.locator(".w").inner_text()
+    first.hover()
+    first.locator(".ban").click()
+    page.wait_for_function(f"window.xwsat.view.dictionary.bans.includes('{other}')")
+    page.reload()  # the bans come back with the grid
+    page.wait_for_function("window.xwsat.view && window.xwsat.view.dictionary.bans.length === 2"
+                           " && window.xwsat.view.doc.rows.length === 5", timeout=WAIT_MS)
+    page.locator("#bans .unban", has_text=word).click()
+    page.wait_for_function(f"!window.xwsat.view.dictionary.bans.includes('{word}')")
+    assert page.evaluate("window.xwsat.view.dictionary.bans") == [other]

@@ -412,3 +412,33 @@ def test_the_weakest_entries_of_a_selection_fill_are_entries_it_filled():
                                                       "TED"))
     named = [word for _, word, _ in weakest(built, fill, count=6)]
     assert "ORE" not in named and "CAT" not in named and named[0] == "TED"
+
+
+def test_a_banned_word_is_offered_to_no_entry_and_a_typed_one_is_said_banned(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.set_bans(["ocean", "Océan"])  # read as a typed letter is: folded where it must be
+    assert session.bans == {"OCEAN"}
+    words = session.words()
+    assert "OCEAN" not in {words.words[int(i)] for i in words.ids_of_length(5)}
+    assert session.view()["dictionary"]["bans"] == ["OCEAN"]
+    session.dispatch({"type": "letters", "cells": {str(i): ch for i, ch in enumerate("OCEAN")}})
+    assert "OCEAN is banned for this puzzle" in session.view()["insight"]["dead"]["1A"]
+    session.set_bans([])
+    assert "1A" not in session.view()["insight"]["dead"]
+    for bad, message in ((["Q2"], "not a word of en"), ("OCEAN", "list of at most"),
+                         (["A"] * 501, "list of at most")):
+        with pytest.raises(XwsatError, match=message):
+            session.set_bans(bad)
+    session.dispatch({"type": "lock", "slot": "1A"})  # a locked entry is unlocked first
+    with pytest.raises(XwsatError, match="OCEAN is a locked entry"):
+        session.set_bans(["OCEAN"])
+    assert session.bans == frozenset()
+
+
+def test_a_ban_drops_a_suggested_fill_only_when_the_fill_uses_the_word(session):
+    session.dispatch({"type": "new", "width": 3, "height": 3})
+    session.suggestion = {"letters": {str(i): ch for i, ch in enumerate("CATOREWED")}}
+    session.set_bans(["ZZZ"])
+    assert session.suggestion is not None
+    session.set_bans(["ZZZ", "ORE"])
+    assert session.suggestion is None

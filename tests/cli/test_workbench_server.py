@@ -296,3 +296,20 @@ def test_a_port_out_of_range_or_in_use_is_one_line(port):
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("xwsat: error: ") and "port" in lines[0]
+
+
+def test_an_autofill_sent_right_after_an_edit_runs_on_the_edited_grid(server):
+    address, _ = server
+    with socket_of(address) as ws:
+        next_of(ws, "state")
+        act(ws, type="new", width=5, height=5)
+        next_of(ws, "state")
+        for letter in "SPC":  # read in one go by the server: the edits must not stop the search
+            act(ws, type="letter", cell=0, letter=letter)
+            ws.send(json.dumps({"type": "bans", "words": [letter + "TAGE"]}))
+            ws.send(json.dumps({"type": "autofill", "region": None}))
+            answer = job_of(ws, "autofill", final=True)
+            assert answer["result"]["status"] == "filled", answer
+            letters = answer["result"]["letters"]
+            first = "".join(letters.get(str(i), letter) for i in range(5))
+            assert first[0] == letter and first != letter + "TAGE"

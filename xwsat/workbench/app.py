@@ -93,6 +93,10 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
                     break
                 edited = False
                 for text in batch:
+                    if edited and _asks_search(text):  # an autofill asked for after an edit
+                        session.jobs.cancel()  # is for the edited grid: its state goes first,
+                        await _publish(session, send)  # and nothing later stops the search
+                        edited = False
                     edited |= await _handle(session, text, send)
                 if edited:
                     session.jobs.cancel()  # the last grid's search gives its core to the insight
@@ -201,6 +205,18 @@ async def _body(request: Request, most: int) -> bytes:
     return b"".join(chunks)
 
 
+SEARCHES = ("autofill", "patterns", "certificate")  # messages that start a search
+
+
+def _asks_search(text: str) -> bool:
+    """Whether a page's message asks for a search (a bad one is refused later, in order)."""
+    try:
+        message = json.loads(text) if len(text) <= MAX_MESSAGE_BYTES else None
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("type") in SEARCHES
+
+
 async def _publish(session: Session, send: Any) -> None:
     """Send the state after an edit, then start the background searches for it."""
     state = await asyncio.to_thread(session.view)
@@ -250,6 +266,8 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
     elif kind == "dictionary":
         await asyncio.to_thread(session.set_dictionary, str(message.get("name")),
                                 message.get("min_score", 0))
+    elif kind == "bans":
+        await asyncio.to_thread(session.set_bans, message.get("words"))
     elif kind == "select":
         slot = message.get("slot")
         session.select(str(slot) if slot else None)

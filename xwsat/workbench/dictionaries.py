@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 
 from xwsat.errors import ScoreOutOfRange, XwsatError
-from xwsat.lock import with_words
+from xwsat.lock import with_words, without_words
 from xwsat.words import EMBEDDED, WordList, load_words, words_from_bytes
 
 MAX_UPLOAD_BYTES = 32 << 20  # an uploaded word list, packed or not (Spread the Wordlist:
@@ -81,17 +81,19 @@ class Dictionaries:
             self._remember((key, min_score), words)
         return words
 
-    def with_entries(self, key: str, min_score: int, entries: frozenset[str]) -> WordList:
-        """The list with the locked ``entries`` it lacks added (as ``--lock`` does)."""
+    def with_entries(self, key: str, min_score: int, entries: frozenset[str],
+                     bans: frozenset[str] = frozenset()) -> WordList:
+        """The list with the locked ``entries`` it lacks added (as ``--lock`` does) and the
+        words ``bans`` names offered to no slot (as ``--ban`` does)."""
         base = self.get(key, min_score)
-        if not entries - _known(base, entries):
+        if not entries - _known(base, entries) and not bans:
             return base
         with self._lock:
-            found = self._loaded.get((key, min_score, entries))
+            found = self._loaded.get((key, min_score, entries, bans))
         if found is None:
-            found = with_words(base, entries)
+            found = without_words(with_words(base, entries), bans)
             with self._lock:
-                self._remember((key, min_score, entries), found)
+                self._remember((key, min_score, entries, bans), found)
         return found
 
     def _remember(self, key: tuple, words: WordList) -> None:

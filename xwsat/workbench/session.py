@@ -44,6 +44,7 @@ SHOWN_CANDIDATES = 60
 MAX_HISTORY = 2000
 SETTLE_S = 0.08  # the search starts once the grid has not changed for this long
 NAME_MOST = 80  # characters of the title in a saved file's name
+MAX_BANS = 500  # words banned for one puzzle
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ class Session:
         self.min_score = 0
         self.selected: str | None = None
         self.suggestion: dict[str, Any] | None = None
-        self.banned: set[str] = set()
+        self.banned: set[str] = set()  # left out by "Another fill", for the next fill only
+        self.bans: frozenset[str] = frozenset()  # banned for this puzzle, by the constructor
         self.before_another: dict[str, Any] | None = None  # the fill "Another fill" replaces
         self.seed = 0
         self.folder = Path(tempfile.mkdtemp(prefix="xwsat-workbench-"))
@@ -215,12 +217,45 @@ class Session:
         self.dictionary, self.min_score = name, min_score
         self._changed()
 
+    def set_bans(self, words: Any) -> None:
+        """The words banned for this puzzle (``fill --ban``): no search offers them to any
+        entry. A suggested fill that uses one goes; one the grid holds is shown as banned."""
+        if (not isinstance(words, list) or len(words) > MAX_BANS
+                or not all(isinstance(w, str) for w in words)):
+            raise XwsatError(f"banned words are a list of at most {MAX_BANS} words")
+        known = set(self.dictionaries.get(self.dictionary, self.min_score).alphabet.letters)
+        bans = set()
+        for raw in words:
+            word = normalize_word(raw)
+            if set(word) - known:  # as a typed letter: read without its accent if that fits
+                word = normalize_word(raw, fold_accents=True)
+            if not word or len(word) > 30 or set(word) - known:
+                raise XwsatError(f"{raw[:30]!r} is not a word of {self.dictionary_name()}")
+            bans.add(word)
+        if locked := sorted(bans & {lock.word for lock in self.doc.locks}):
+            raise XwsatError(f"{locked[0]} is a locked entry: unlock it before banning it")
+        if frozenset(bans) == self.bans:
+            return
+        added = bans - self.bans
+        self.bans = frozenset(bans)
+        self._changed(keep_suggestion=not added & set(self._suggested_words()))
+
+    def _suggested_words(self) -> list[str]:
+        """The entries of the grid with the suggested fill's letters in it."""
+        letters = (self.suggestion or {}).get("letters") or {}
+        grid = self.doc.grid
+        if not letters:
+            return []
+        cells = [letters.get(str(i), grid.cell(i)) for i in range(grid.width * grid.height)]
+        return ["".join(cells[c] for c in slot.cells) for slot in extract_slots(grid, 2)]
+
     def dictionary_name(self) -> str:
         return self.dictionary if self.dictionary in EMBEDDED else "uploaded list"
 
     def words(self) -> WordList:
-        locked = frozenset(lock.word for lock in self.doc.locks)
-        return self.dictionaries.with_entries(self.dictionary, self.min_score, locked)
+        locked = frozenset(lock.word for lock in self.doc.locks)  # a lock wins over a ban
+        return self.dictionaries.with_entries(self.dictionary, self.min_score, locked,
+                                              self.bans - locked)
 
     def options(self, seconds: float) -> FillOptions:
         return FillOptions(time_limit=seconds, seed=self.seed)
@@ -240,7 +275,8 @@ class Session:
             "can_undo": self.cursor > 0, "can_redo": self.cursor < len(self.states) - 1,
             "symmetry": self.symmetry,
             "dictionary": {"name": self.dictionary, "label": self.dictionary_name(),
-                           "words": len(words), "min_score": self.min_score},
+                           "words": len(words), "min_score": self.min_score,
+                           "bans": sorted(self.bans)},
             "suggestion": self.suggestion, "selected": self.selected,
         }
         slots = None
@@ -251,6 +287,7 @@ class Session:
             slots = built.slots
             state["insight"] = insight_of(built, started).as_dict()
             self._below_minimum(built, state["insight"]["dead"])
+            self._banned_entries(built, state["insight"]["dead"])
             state["numbers"] = {str(s.cells[0]): s.number for s in built.slots}
             state["clue_hints"] = _hints(built)
         except XwsatError as exc:
@@ -276,6 +313,14 @@ class Session:
             if at < hi and full.words[at] == entry:
                 dead[slot.name] = (f"slot {slot.name}: {entry} scores {int(full.scores[at])}, "
                                    f"below the minimum score {self.min_score}")
+
+    def _banned_entries(self, built: Built, dead: dict[str, str]) -> None:
+        """A complete entry the constructor banned is said to be banned, not missing."""
+        for slot in built.slots:
+            entry = "".join(built.grid.cell(c) for c in slot.cells)
+            if slot.name in dead and entry in self.bans:
+                dead[slot.name] = (f"slot {slot.name}: {entry} is banned for this puzzle "
+                                   "(clear it, or lift the ban)")
 
     def candidates_now(self, slot: str) -> dict[str, Any]:
         """The slot's words ranked by score, marked by arc consistency (at once), or all

@@ -2,7 +2,7 @@
 // computes everything shown; here live the cursor, the selection and drawing, the letters just
 // typed (shown before the server's state holds them) and the tab's kept copy of the grid.
 import { drawGrid, slotAt, slotsOf, cellSize } from "./grid.js";
-import { drawEntry, drawCandidates, drawStats, drawClues } from "./panels.js";
+import { drawEntry, drawBans, drawCandidates, drawStats, drawClues } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = { cell: null, dir: "A", region: null, dragFrom: null, suggestion: null, core: [],
@@ -130,6 +130,7 @@ function keep(msg) {
           && (kept.dictionary.name !== msg.dictionary.name || kept.dictionary.min_score !== msg.dictionary.min_score)) {
         send({ type: "dictionary", name: kept.dictionary.name, min_score: kept.dictionary.min_score });
       }
+      if (kept.dictionary && (kept.dictionary.bans || []).length) send({ type: "bans", words: kept.dictionary.bans });
       const lost = kept.dictionary && kept.dictionary.name && kept.dictionary.name.startsWith("upload:");
       say("Your last grid is back (Undo gives a blank one)." + (lost ? " Your uploaded word list is not kept: upload it again (the English list is in use)." : ""), true);
       return;
@@ -338,8 +339,9 @@ function render() {
   renderVerdict();
   renderFill();
   const slot = ui.cell !== null ? slotAt(view, ui.cell, ui.dir) : null;
-  drawEntry($("entry"), view, slot, act);
-  drawCandidates($("candidates"), $("cand-count"), ui.candidates, pick);
+  drawEntry($("entry"), view, slot, act, suggestedWord(slot), ban);
+  drawCandidates($("candidates"), $("cand-count"), ui.candidates, pick, ban);
+  drawBans($("bans"), view.dictionary.bans || [], ban);
   // the 78-word cap is a 15x15's: the size passed only when the grid is square
   drawStats($("stats"), view.stats, view.doc.rows.length === view.doc.rows[0].length ? view.doc.rows.length : 0);
   drawClues($("clues"), view, ui.selectedSlot, (slotName, text, typing) => {
@@ -363,6 +365,23 @@ function render() {
   if (ui.certificate && ui.certificate.final) {
     cert.textContent = ui.certificate.checked ? "Certificate checked: download" : `Certificate: ${ui.certificate.status}`;
   }
+}
+
+// The word the suggested fill puts in the slot, when it puts at least one letter there.
+function suggestedWord(slot) {
+  if (!slot || !ui.suggestion) return null;
+  const letters = slot.cells.map((c) => ui.suggestion[String(c)] || charAt(c));
+  if (letters.some((l) => l === "." || l === "#")) return null;
+  return slot.cells.some((c) => ui.suggestion[String(c)]) ? letters.join("") : null;
+}
+
+// Ban a word for this puzzle (every search leaves it out), or lift the ban (lift); refill:
+// autofill again at once, as the fill shown used it.
+function ban(word, refill, lift) {
+  const bans = new Set(view.dictionary.bans || []);
+  if (lift) bans.delete(word); else bans.add(word);
+  if (!send({ type: "bans", words: [...bans] })) return;
+  if (refill) autofill(ui.lastRegion || null, false);
 }
 
 function pick(word) {
@@ -602,6 +621,11 @@ async function download(url) {
   link.remove();
 }
 
+function autofill(region, another) {
+  if (!send({ type: "autofill", region, another })) return;
+  ui.lastRegion = region; ui.autofill = { status: "searching", since: Date.now() }; ui.autofillSent = true; render();
+}
+
 function wireControls() {
   $("new").onclick = () => act({ type: "new", width: Number($("new-width").value), height: Number($("new-height").value) });
   $("open").onclick = () => $("open-file").click();
@@ -615,10 +639,6 @@ function wireControls() {
   // a choice the server did not get (offline) is put back to the one in effect
   $("dictionary").onchange = (e) => { if (!send({ type: "dictionary", name: e.target.value === "upload" ? ui.upload : e.target.value, min_score: Number($("min-score").value) })) render(); };
   $("min-score").onchange = (e) => { if (!send({ type: "dictionary", name: view.dictionary.name, min_score: Number(e.target.value) })) { e.target.blur(); render(); } };
-  const autofill = (region, another) => {
-    if (!send({ type: "autofill", region, another })) return;
-    ui.lastRegion = region; ui.autofill = { status: "searching", since: Date.now() }; ui.autofillSent = true; render();
-  };
   $("fill-all").onclick = () => autofill(null, false);
   $("fill-region").onclick = () => {
     if (!ui.region) { say("Drag over the grid (or Shift+click) to select a rectangle first.", true); return; }

@@ -15,9 +15,10 @@ function h(tag, props = {}, ...children) {
   return node;
 }
 
-export function drawEntry(box, view, slot, act) {
+// ban(word, refill): ban the word for this puzzle; refill: and autofill again without it.
+export function drawEntry(box, view, slot, act, suggested, ban) {
   const locks = view.doc.locks.map((l) => `${l.cells[0]}:${l.word}`).join(",");
-  const key = slot ? `${view.rev}|${slot.name}|${slot.pattern}|${locks}` : "";
+  const key = slot ? `${view.rev}|${slot.name}|${slot.pattern}|${locks}|${suggested || ""}` : "";
   if (box.dataset.key === key) return; // unchanged: keep what is being typed there
   box.dataset.key = key;
   box.replaceChildren();
@@ -46,10 +47,28 @@ export function drawEntry(box, view, slot, act) {
       act(word ? { type: "lock", slot: slot.name, word } : { type: "lock", slot: slot.name });
     } }, "Lock"));
   }
+  const word = suggested || (slot.pattern.includes(".") ? null : slot.pattern);
+  if (word && !locked && !(view.dictionary.bans || []).includes(word)) {
+    const title = suggested ? `Leave ${word} out of every fill of this puzzle, and autofill again`
+      : `Leave ${word} out of every fill of this puzzle (the entry is then shown as banned)`;
+    row.append(h("button", { id: "ban-entry", title, onclick: () => ban(word, !!suggested) },
+      suggested ? `Ban ${word} and refill` : `Ban ${word}`));
+  }
   box.append(row);
 }
 
-export function drawCandidates(list, counter, result, pick) {
+export function drawBans(box, bans, ban) {
+  box.replaceChildren();
+  box.hidden = !bans.length;
+  if (!bans.length) return;
+  box.append("Banned for this puzzle: ");
+  for (const word of bans) {
+    box.append(h("button", { class: "unban", title: `Lift the ban on ${word}`,
+      onclick: () => ban(word, false, true) }, `${word} ×`), " ");
+  }
+}
+
+export function drawCandidates(list, counter, result, pick, ban) {
   list.replaceChildren();
   if (!result || !result.candidates) { counter.textContent = ""; return; } // stopped before any word
   const decided = result.candidates.filter((c) => c.verdict !== "unknown").length;
@@ -58,7 +77,9 @@ export function drawCandidates(list, counter, result, pick) {
     list.append(h("li", { class: c.verdict, title: `${MARK_TITLE[c.verdict]}${c.how ? ` (${c.how})` : ""}`,
       onclick: () => pick(c.word) },
     h("span", { class: "m" }, MARK[c.verdict]), h("span", { class: "w" }, c.word),
-    h("span", { class: "s" }, String(c.score))));
+    h("span", { class: "s" }, String(c.score)),
+    h("button", { class: "ban", title: `Ban ${c.word} for this puzzle`, "aria-label": `Ban ${c.word}`,
+      onclick: (event) => { event.stopPropagation(); ban(c.word, false); } }, "×")));
   }
 }
 
