@@ -156,6 +156,36 @@ def test_ctrl_c_during_the_lift_keeps_a_whole_fill(monkeypatch):
     assert standing(built, done.fill) >= standing(built, result.outcome.fill)
 
 
+def test_ctrl_c_while_the_lift_is_set_up_keeps_the_fill_found(monkeypatch):
+    from xwsat import guard
+
+    def stop(*_args):
+        raise KeyboardInterrupt
+
+    dictionary = build_wordlist({w: (s, None) for w, s in scored(3).items()}, None, "t")
+    monkeypatch.setattr("xwsat.quality.lift._Rows", stop)  # in the lift's model build
+    with guard.one_command():
+        result = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=3))
+        assert guard.user_stopped()
+    assert result.verified and result.outcome.fill is not None  # the search's fill stands
+
+
+def test_ctrl_c_while_a_look_is_set_up_is_a_stop_not_an_escape(monkeypatch):
+    from xwsat import guard
+    from xwsat.outcome import Limits
+    from xwsat.quality.upper import look_at
+
+    def stop(*_args):
+        raise KeyboardInterrupt
+
+    built = plain(scored(4), 4).built
+    monkeypatch.setattr("xwsat.quality.upper.propagate", stop)  # the cut's propagation
+    with guard.one_command():
+        outcome = look_at(built.problem, exempt_slots(built), 30, Limits(5.0))
+        assert guard.user_stopped()
+    assert outcome is not None and outcome.fill is None and outcome.stop is not None
+
+
 def test_the_report_says_what_the_lift_did(tmp_path):
     from typer.testing import CliRunner
 

@@ -92,6 +92,7 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
 
     scores, exempt = built.words.scores, exempt_slots(built)
     began = time.perf_counter()
+    done = Lifted(outcome.fill, 0, 0, 0.0)
     try:
         done = lift(problem, outcome.fill, scores, exempt, options.seed, deadline,
                     on_progress=progress)
@@ -106,6 +107,8 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
                               time.perf_counter() - began, True)
     except XwsatError:  # an alphabet the compiled search does not take
         return outcome
+    except KeyboardInterrupt as exc:  # between the lift's stages: the best fill so far stands,
+        guard.interruption(exc)  # and the stop is the command's
     if done.regions == 0 and not done.fresh:
         return outcome
     extra = dict(outcome.stats.extra, lift={"regions": done.regions, "refilled": done.refilled,
@@ -167,16 +170,16 @@ def lift(problem: FillProblem, fill: tuple[int, ...], scores: np.ndarray,
         regions = LIFT_REGIONS_LARGE if problem.n_slots >= LARGE_SLOTS else LIFT_REGIONS
     if len(levels(problem, exempt)) < 2 or _at_top(problem, fill, scores, exempt):
         return Lifted(fill, 0, 0, 0.0)  # one score, or every entry at the top: nothing to lift
-    model, start = build_model(problem)  # once: each neighbourhood is a start of its own
-    run = aot.runner()
-    rows = _Rows(model)
-    counted = [s for s in range(problem.n_slots) if s not in exempt]
-    top = max((int(problem.scores[s].max(initial=0)) for s in counted), default=0)
-    near = problem.neighbours()
-    rng = random.Random(seed)
     current, tried, refilled = list(fill), 0, 0
     stuck: set[tuple[int, tuple[int, ...]]] = set()  # an entry and its surroundings, no way
-    try:
+    try:  # from the model's build on: a stop at any point leaves the fill so far
+        model, start = build_model(problem)  # once: each neighbourhood is a start of its own
+        run = aot.runner()
+        rows = _Rows(model)
+        counted = [s for s in range(problem.n_slots) if s not in exempt]
+        top = max((int(problem.scores[s].max(initial=0)) for s in counted), default=0)
+        near = problem.neighbours()
+        rng = random.Random(seed)
         while counted and tried < regions:
             gained = False
             for level in sorted({int(scores[current[s]]) for s in counted}):

@@ -86,12 +86,12 @@ def look_at(problem: FillProblem, exempt: frozenset[int], level: int,
     ``limits``, or None; an interruption of the whole command is returned as its stop."""
     from xwsat.backends.mac import MacBackend
 
-    sub = propagate(at_level(problem, level, exempt))
-    if sub.wiped is not None or sub.hall is not None:
-        return None
-    look = MacBackend()
-    look.max_nodes = UPPER_LOOK_NODES
-    try:
+    try:  # the cut's propagation too: a stop there is the command's as well
+        sub = propagate(at_level(problem, level, exempt))
+        if sub.wiped is not None or sub.hall is not None:
+            return None
+        look = MacBackend()
+        look.max_nodes = UPPER_LOOK_NODES
         outcome = look.solve(sub.problem, limits)
     except KeyboardInterrupt as exc:  # the whole command stops: undecided, as the race would be
         return stopped("mac", *interruption(exc))
