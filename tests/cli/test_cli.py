@@ -530,3 +530,13 @@ def test_quiet_silences_the_status_line(tiny, monkeypatch, capsys) -> None:
         assert common._last_line["quiet"] is True
     assert invoke("fill", grid, "-d", words).exit_code == 0
     assert common._last_line["quiet"] is False
+
+
+def test_python_dash_m_runs_the_same_command_line(tiny) -> None:
+    grid, words = tiny
+    done = subprocess.run([sys.executable, "-m", "xwsat", "fill", str(grid), "-d", str(words),
+                           "-b", "sat"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("FILLED by sat"), done.stderr
+    bad = subprocess.run([sys.executable, "-m", "xwsat", "fill", "/no/such/grid.txt"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.startswith("xwsat: error: "), bad.stderr
