@@ -52,9 +52,17 @@ class Quality:
 
 
 def quality(result: FillResult) -> Quality:
-    """The quality of a filled result's words (every slot counted)."""
+    """The quality of a filled result's words, as ``--optimize`` counts it: the entries the
+    grid gives whole (locked, or kept outside a region) are the constructor's, not counted
+    (a locked word the list lacks has only a stand-in score)."""
+    from xwsat.quality.levels import exempt_slots
+
     assert result.outcome.fill is not None
-    scores = [int(result.built.words.scores[w]) for w in result.outcome.fill]
+    exempt = exempt_slots(result.built)
+    scores = [int(result.built.words.scores[w]) for s, w in enumerate(result.outcome.fill)
+              if s not in exempt]
+    if not scores:  # every entry given: nothing of the search's to rank
+        return Quality(100, 0, 0)
     lowest = min(scores)
     return Quality(lowest, scores.count(lowest), sum(scores))
 
@@ -264,8 +272,17 @@ def shortfall(found: Alternatives, count: int, differ: int, region: bool) -> str
 
 def quality_line(result: FillResult) -> str:
     q = quality(result)
+    if not q.at_lowest:
+        return "every entry given"
     return (f"lowest score {q.lowest} ({q.at_lowest} "
-            f"{'entry' if q.at_lowest == 1 else 'entries'}), total {q.total}")
+            f"{'entry' if q.at_lowest == 1 else 'entries'}), total {q.total}"
+            f"{' (locked and kept entries not counted)' if exempt_count(result) else ''}")
+
+
+def exempt_count(result: FillResult) -> int:
+    from xwsat.quality.levels import exempt_slots
+
+    return len(exempt_slots(result.built))
 
 
 def record(found: Alternatives, count: int, differ: int, region: bool) -> dict:

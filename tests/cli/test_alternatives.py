@@ -243,3 +243,19 @@ def test_a_stop_before_the_first_fill_is_answered_as_undecided(monkeypatch):
     found = find_alternatives(parse_grid(OPEN), words, FillOptions("mac"), 2, 1, lambda: 5.0)
     assert found.found == () and found.status is Status.UNKNOWN
     assert found.last.outcome.stop is Stop.INTERRUPTED
+
+
+def test_a_locked_entry_is_left_out_of_the_ranking_of_the_fills(files):
+    grid, words = files  # TEA scores 10, the lowest of the list: locked, it is not the fill's
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--count", "2",
+                                 "--lock", "1A=TEA", "-t", "30", "--json"])
+    data = json.loads(result.output)
+    assert data["alternatives"]["fills"], result.output
+    for fill in data["alternatives"]["fills"]:
+        chosen = [w for w in entries(fill["grid"]) if w != "TEA"]
+        scores = [WORDS[w] for w in chosen]
+        assert (fill["lowest"], fill["at_lowest"], fill["total"]) == (
+            min(scores), scores.count(min(scores)), sum(scores))
+    text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--count", "2",
+                               "--lock", "1A=TEA", "-t", "30"]).output
+    assert "(locked and kept entries not counted)" in text
