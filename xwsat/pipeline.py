@@ -74,6 +74,8 @@ def explain_wipeout(built: Built, slot: int, reason: str) -> str:
     given = {c: built.grid.cell(c) for c in info.cells if built.grid.cell(c) != "."}
     pattern = "".join(given.get(c, ".") for c in info.cells)
     if given and len(built.problem.candidates[slot]) == 0:
+        if "." not in pattern:  # typed whole: a theme entry of the constructor's, most likely
+            return f"slot {info.name}: {pattern} is not in the dictionary"
         return f"slot {info.name}: no dictionary word matches {pattern}"
     return f"slot {info.name} ({pattern}): {reason}"
 

@@ -8,6 +8,7 @@ from typing import Any
 from xwsat.grid import Slot
 from xwsat.outcome import Status
 from xwsat.pipeline import FillResult
+from xwsat.problem import Built
 
 VERDICT = {
     Status.FILLED: "FILLED",
@@ -47,9 +48,22 @@ def describe(result: FillResult, question: str = "fill") -> str:
     elif outcome.status is Status.UNFILLABLE and outcome.evidence is not None:
         lines.append(f"proof: {outcome.evidence.method}" +
                      (f": {outcome.evidence.detail}" if outcome.evidence.detail else ""))
+        if own := entries_not_in_list(result.built):
+            locks = " ".join(f"--lock {name}={word}" for name, word in own)
+            lines.append(f"  to keep {'this entry' if len(own) == 1 else 'these entries'} of "
+                         f"your own as typed: {locks}")
     elif outcome.message:
         lines.append(outcome.message)
     return "\n".join(lines)
+
+
+def entries_not_in_list(built: Built) -> list[tuple[str, str]]:
+    """The entries the grid gives whole that the word list lacks, as (slot, word): a theme
+    entry typed in, which ``--lock`` would take as it is."""
+    given = built.grid.given_letters()
+    return [(slot.name, "".join(given[c] for c in slot.cells))
+            for s, slot in enumerate(built.slots)
+            if all(c in given for c in slot.cells) and len(built.problem.candidates[s]) == 0]
 
 
 def total_time(result: FillResult) -> float:

@@ -540,3 +540,15 @@ def test_python_dash_m_runs_the_same_command_line(tiny) -> None:
     bad = subprocess.run([sys.executable, "-m", "xwsat", "fill", "/no/such/grid.txt"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("xwsat: error: "), bad.stderr
+
+
+def test_an_entry_typed_whole_that_the_list_lacks_is_named_with_the_lock_that_keeps_it(
+        write) -> None:
+    grid = write("typed.txt", "ZQ\n..\n")
+    words = write("w.txt", "AB\nAC\nBD\nCD\nZA\nQB\n")
+    result = invoke("fill", grid, "-d", words)
+    assert result.exit_code == 1
+    assert "slot 1A: ZQ is not in the dictionary" in result.stdout
+    assert "to keep this entry of your own as typed: --lock 1A=ZQ" in result.stdout
+    kept = invoke("fill", grid, "-d", words, "--lock", "1A=ZQ")
+    assert kept.exit_code == 0, kept.output

@@ -442,3 +442,10 @@ def test_a_ban_drops_a_suggested_fill_only_when_the_fill_uses_the_word(session):
     assert session.suggestion is not None
     session.set_bans(["ZZZ", "ORE"])
     assert session.suggestion is None
+
+
+def test_an_entry_typed_whole_that_the_list_lacks_is_said_lockable(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "letters", "cells": {str(i): ch for i, ch in enumerate("QXZQX")}})
+    assert session.view()["insight"]["dead"]["1A"] == (
+        "slot 1A: QXZQX is not in the dictionary (Lock keeps it as an entry of your own)")

@@ -287,7 +287,7 @@ class Session:
             slots = built.slots
             state["insight"] = insight_of(built, started).as_dict()
             self._below_minimum(built, state["insight"]["dead"])
-            self._banned_entries(built, state["insight"]["dead"])
+            self._typed_entries(built, state["insight"]["dead"])
             state["numbers"] = {str(s.cells[0]): s.number for s in built.slots}
             state["clue_hints"] = _hints(built)
         except XwsatError as exc:
@@ -314,13 +314,18 @@ class Session:
                 dead[slot.name] = (f"slot {slot.name}: {entry} scores {int(full.scores[at])}, "
                                    f"below the minimum score {self.min_score}")
 
-    def _banned_entries(self, built: Built, dead: dict[str, str]) -> None:
-        """A complete entry the constructor banned is said to be banned, not missing."""
+    def _typed_entries(self, built: Built, dead: dict[str, str]) -> None:
+        """A complete entry the constructor banned is said to be banned, not missing; one the
+        list lacks is said to be lockable (a theme entry, most likely)."""
         for slot in built.slots:
             entry = "".join(built.grid.cell(c) for c in slot.cells)
-            if slot.name in dead and entry in self.bans:
+            if slot.name not in dead or EMPTY in entry:
+                continue
+            if entry in self.bans:
                 dead[slot.name] = (f"slot {slot.name}: {entry} is banned for this puzzle "
                                    "(clear it, or lift the ban)")
+            elif dead[slot.name].endswith("is not in the dictionary"):
+                dead[slot.name] += " (Lock keeps it as an entry of your own)"
 
     def candidates_now(self, slot: str) -> dict[str, Any]:
         """The slot's words ranked by score, marked by arc consistency (at once), or all
