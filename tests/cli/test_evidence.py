@@ -232,6 +232,28 @@ def test_a_certificate_stopped_by_its_time_limit_says_so_in_its_json(tmp_path) -
     assert record["status"] == "unknown" and record["stop"] == "timeout"
 
 
+@pytest.mark.parametrize("stage", ["xwsat.evidence.certificate.check_in_parts",
+                                   "xwsat.evidence.certificate._publish"])
+def test_a_limit_while_the_certificate_is_written_keeps_the_refutation(tmp_path, make_words,
+                                                                       monkeypatch, stage):
+    from xwsat.evidence.evidence_text import certificate_lines
+    from xwsat.guard import LimitReached
+    from xwsat.outcome import Stop
+
+    def limit(*_args, **_kwargs):
+        raise LimitReached(Stop.TIME, "time limit of 3 s reached")
+
+    monkeypatch.setattr(stage, limit)  # the refutation is found; its check or its writing stops
+    run = certify(built_of(make_words, AC_UNFILLABLE), tmp_path / "cert", "grid.txt", 30,
+                  proof="mac")
+    assert run.outcome.status is Status.UNFILLABLE and run.checked is None
+    assert run.outcome.stop is Stop.TIME and run.exit_code == 3  # no certificate: undecided
+    assert certificate_lines(run) == [
+        "UNFILLABLE by the compiled MAC search, with no certificate (time limit of 3 s reached "
+        "while the certificate was written; give it more time)"]
+    assert not (tmp_path / "cert").exists()  # nothing half-written: no folder at all
+
+
 def test_explain_without_a_refutation_says_why(tmp_path) -> None:
     # an undecided run said "the grid is not unfillable" of a grid that is
     (tmp_path / "g.txt").write_text("..\n..\n")

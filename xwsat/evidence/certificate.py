@@ -18,6 +18,7 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -46,7 +47,7 @@ from xwsat.evidence.drat_check import check_in_parts, checker_engine, checker_la
 from xwsat.evidence.producers import ProofProducer, ProofRun, producer
 from xwsat.evidence.slot_core import refute_in_turn, restricted, shrink_with_seed
 from xwsat.exit_codes import ExitCode
-from xwsat.guard import Finished, Tick, memory_watched, run_all, run_function
+from xwsat.guard import Finished, Tick, interruption, memory_watched, run_all, run_function
 from xwsat.outcome import Evidence, Outcome, Status, Stop, stopped
 from xwsat.outputs import move_new, write_file
 from xwsat.problem import Built, FillProblem, fill_letters
@@ -61,6 +62,7 @@ FORMAT = "xwsat-certificate/1"
 COUNT = "count"  # the proof "method" of a certificate of the no-repeat count
 CORE_SHARE = 0.25  # of the time limit, at most, for finding the slots the refutation needs
 SEED_SLACK_S = 5.0  # the shrink's seeds: once one answered in t s, the others get max(this, t)
+WRAP_UP_MIN_S = 0.3  # kept back from the check, at least, for the files written after it
 # more (21-10 x lex: a seed refutes the grid in tens of seconds, another not in 750 s). Which
 # seeds answer in time depends on the clock only past this floor: on the hard 15x15 grids every
 # seed answers within it, so the slots kept and the proof stay the same run to run.
@@ -310,7 +312,32 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     if run.status is Status.FILLED:
         assert run.choice is not None
         return _fillable(built, method, run.choice, directory, stage, manifest, times)
-    left = deadline - time.perf_counter()
+    try:
+        return _check_and_publish(built, directory, stage, time_limit, deadline, started, proof,
+                                  engine, on_tick, run, proof_seed, cnf_path, proof_path,
+                                  write_the_rest, packed, manifest, times)
+    except KeyboardInterrupt as exc:  # the limit, or Ctrl-C twice, while the files were
+        stop, message = interruption(exc)  # written: the search's refutation stands, with
+        return CertificateRun(Outcome(  # no certificate
+            Status.UNFILLABLE, method, evidence=Evidence(proof.name, message),
+            message=f"{message} while the certificate was written", stop=stop), directory, {})
+
+
+def _check_and_publish(built: Built, directory: Path, stage: Path, time_limit: float,
+                       deadline: float, started: float, proof: ProofProducer, engine: str,
+                       on_tick: Tick | None, run: ProofRun, proof_seed: int, cnf_path: Path,
+                       proof_path: Path,
+                       write_the_rest: Callable[[], None], packed: dict[Path, Path],
+                       manifest: dict, times: dict) -> CertificateRun:
+    """Check the refutation's proof, then move the certificate's files in, manifest last."""
+    method = f"certificate:{proof.name}"
+    map_path, grid_path, words_path = (stage / "variables.txt", stage / GRID_FILE,
+                                       stage / WORDS_FILE)
+    # the files still to write and pack after the check take about as long as the formula's
+    # own encoding and writing did: that much is kept back, so a check the limit cuts short
+    # still leaves the written proof, marked not checked, rather than nothing
+    wrap_up = min(max(WRAP_UP_MIN_S, times["encode_write_s"]), time_limit / 3)
+    left = deadline - time.perf_counter() - wrap_up
     checked = (check_in_parts(cnf_path, proof_path, engine, parts_for(run.lines),
                               left, on_tick, meanwhile=write_the_rest) if left > 0 else
                Finished(stop=Stop.TIME, message="time limit reached"))
@@ -553,4 +580,8 @@ def _publish(directory: Path, stage: Path, files: list[Path], manifest: dict) ->
                 done.unlink(missing_ok=True)
             raise XwsatError(f"{directory / path.name}: appeared while the certificate was "
                              "made; nothing in the folder was replaced") from None
+        except BaseException:  # a limit in the middle: no folder of files without a manifest
+            for done in moved:
+                done.unlink(missing_ok=True)
+            raise
         moved.append(directory / path.name)

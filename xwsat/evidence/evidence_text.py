@@ -14,6 +14,9 @@ if TYPE_CHECKING:  # imported where used: a plain ``prove`` loads none of the ev
     from xwsat.evidence.explain import Explanation
 
 
+PRODUCERS = {"search": "MAC tree search", "mac": "compiled MAC search"}  # else a CDCL solver
+
+
 def certificate_lines(run: CertificateRun) -> list[str]:
     m = run.manifest
     status, message = run.outcome.status, run.outcome.message
@@ -23,6 +26,10 @@ def certificate_lines(run: CertificateRun) -> list[str]:
     if status is not Status.UNFILLABLE:
         return [f"UNDECIDED: no certificate ({message})" if status is Status.UNKNOWN
                 else f"ERROR: certificate run failed: {message}"]
+    if not m:  # refuted, but stopped while its certificate was written: no folder
+        name = run.outcome.evidence.method if run.outcome.evidence else ""
+        return [f"UNFILLABLE by the {PRODUCERS.get(name, 'CDCL solver')}, with no certificate "
+                f"({message}; give it more time)"]
     check = m.get("check", {})
     proof = m.get("proof", {})
     if proof.get("format", "").startswith("xwsat-count/"):
@@ -30,9 +37,8 @@ def certificate_lines(run: CertificateRun) -> list[str]:
     enc = m.get("encoding", {})
     files = m.get("files", {})
     method = proof.get("method", "")
-    producer = {"search": "MAC tree search (its own DRUP proof)",
-                "mac": "compiled MAC search (its own DRUP proof)"}.get(
-        method, f"CDCL solver {m.get('solver', {}).get('name', '')}")
+    producer = (f"{PRODUCERS[method]} (its own DRUP proof)" if method in PRODUCERS
+                else f"CDCL solver {m.get('solver', {}).get('name', '')}")
     if run.checked:
         steps = check.get("steps")
         head = (f"UNFILLABLE: certificate checked by {checker_label(check)}: "
