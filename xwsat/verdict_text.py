@@ -25,6 +25,18 @@ def slot_words(result: FillResult) -> list[tuple[Slot, str]]:
     return [(slot, words[w]) for slot, w in zip(result.built.slots, result.outcome.fill)]
 
 
+def shared_entries(result: FillResult) -> list[tuple[str, str, str]]:
+    """Pairs of the fill's entries sharing a long piece (ALEUT and ALEUTIAN, CAKE inside
+    CHEESECAKE), as the workbench flags them: (slot, slot, piece)."""
+    from xwsat.pattern_stats import shared_pieces
+
+    entries = {slot.name: word for slot, word in slot_words(result)}
+    order = {name: i for i, name in enumerate(entries)}  # clue order: 1D before 11D
+    pairs = [(a, b, piece) if order[a] < order[b] else (b, a, piece)
+             for a, b, piece in shared_pieces(entries)]
+    return sorted(pairs, key=lambda pair: (order[pair[0]], order[pair[1]]))
+
+
 def describe(result: FillResult, question: str = "fill") -> str:
     """The human-readable report: verdict line, grid and word lists, or the evidence."""
     outcome = result.outcome
@@ -37,6 +49,9 @@ def describe(result: FillResult, question: str = "fill") -> str:
             lines.append(f"{title}:")
             lines += [f"  {s.number:>3}. {w}"
                       for s, w in slot_words(result) if s.direction == direction]
+        if question == "fill" and (pieces := shared_entries(result)):
+            lines += ["", "shared pieces (dupes to an editor?): " + ", ".join(
+                f"{a}/{b} {piece}" for a, b, piece in pieces)]
         lift = outcome.stats.extra.get("lift")
         if lift and (lift["refilled"] or lift.get("fresh")) and question == "fill":
             fresh = (", in two passes: the search's fill, then a fresh one without the list's "
@@ -99,4 +114,6 @@ def as_json(result: FillResult) -> dict[str, Any]:
              else "down", "row": s.row, "col": s.col, "word": w}
             for s, w in slot_words(result)
         ]
+        data["shared_pieces"] = [{"slots": [a, b], "piece": piece}
+                                 for a, b, piece in shared_entries(result)]
     return data

@@ -552,3 +552,13 @@ def test_an_entry_typed_whole_that_the_list_lacks_is_named_with_the_lock_that_ke
     assert "to keep this entry of your own as typed: --lock 1A=ZQ" in result.stdout
     kept = invoke("fill", grid, "-d", words, "--lock", "1A=ZQ")
     assert kept.exit_code == 0, kept.output
+
+
+def test_a_fill_names_entries_that_share_a_long_piece(write) -> None:
+    grid = write("cake.txt", "CAKE#\n#####\nCAKES\n")  # CAKE inside CAKES: a dupe to an editor
+    words = write("w.txt", "CAKE\nCAKES\n")
+    result = invoke("fill", grid, "-d", words)
+    assert result.exit_code == 0, result.output
+    assert "shared pieces (dupes to an editor?): 1A/2A CAKE" in result.stdout
+    record = json.loads(invoke("fill", grid, "-d", words, "--json").stdout)
+    assert record["shared_pieces"] == [{"slots": ["1A", "2A"], "piece": "CAKE"}]
