@@ -408,6 +408,25 @@ def test_cli_optimize_certificate_keeps_its_explanation_as_prove_does(files, tmp
     assert checked.exit_code == 1 and "sha256 ok: explanation.txt" in checked.output
 
 
+def test_the_certificate_leaves_the_explanation_its_share(files, tmp_path, monkeypatch):
+    import xwsat.quality.certify as certify
+
+    given: list[float] = []
+    real = certify.level_certificate
+
+    def timed(built, fill, exempt, level, directory, source, seconds, *args, **kwargs):
+        given.append(seconds)
+        return real(built, fill, exempt, level, directory, source, seconds, *args, **kwargs)
+
+    monkeypatch.setattr(certify, "level_certificate", timed)
+    grid, words = files
+    for explain in ([], ["--explain"]):  # alone, the certificate has all the climb left
+        runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "20",
+                            "--certificate", str(tmp_path / f"cert{len(explain)}"), *explain])
+    alone, shared = given
+    assert shared < 0.7 * alone, given
+
+
 @pytest.mark.parametrize("stop", ["limit", "ctrl-c"])
 def test_a_certificate_stopped_keeps_the_fill(files, tmp_path, monkeypatch, stop):
     """The time limit or Ctrl-C while the certificate is written: the fill is printed and

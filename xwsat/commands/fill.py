@@ -347,9 +347,10 @@ def fill(
             else:
                 result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
-            if certificate is not None:
+            if certificate is not None:  # with --explain, the explanation gets a share too
                 cert_lines = _certificate(result, quality, certificate, grid, words, rules,
-                                          search, started, locks)
+                                          search, started, locks,
+                                          CERT_SHARE_WITH_WHY if explain else 1.0)
             if explain:
                 why = _why(result, quality, budget(search.time_limit, started).for_child(),
                            search.seed)
@@ -427,6 +428,9 @@ def fill(
 # With --explain (and no certificate), the share of the time left the climb and the best fill
 # keep; the explanation takes the rest.
 WHY_SHARE = 0.75
+# With --certificate and --explain, the certificate's share of the time the climb left; the
+# explanation takes the rest (alone, the certificate takes it all).
+CERT_SHARE_WITH_WHY = 0.6
 
 
 def _why(result: FillResult, quality: Quality, time_limit: float, seed: int) -> Why:
@@ -475,7 +479,7 @@ def _why_json(why: Why | None) -> dict:
 
 def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Path,
                  words: Words, rules: Rules, search: Search, started: float,
-                 locks: list[str]) -> list[str]:
+                 locks: list[str], share: float = 1.0) -> list[str]:
     """The certificate of the level above the one reached, with the time left; locked
     entries are part of its question, as with ``prove --lock``."""
     from xwsat.commands.prove import certificate_facts
@@ -491,8 +495,9 @@ def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Pa
                   if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
         facts.update(locked=placed, placed_only=sorted(result.built.words.placed_only))
     try:
+        left = budget(search.time_limit, started).for_child()
         run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,
-                                str(grid), budget(search.time_limit, started).for_child(),
+                                str(grid), None if left is None else left * share,
                                 search.backend, facts, search.seed, status_line,
                                 rules.min_length, rules.allow_repeats)
     except KeyboardInterrupt as exc:  # the limit or Ctrl-C: the fill found stands, printed
