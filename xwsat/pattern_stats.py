@@ -96,7 +96,7 @@ def white_regions(grid: Grid) -> list[list[int]]:
     return sorted(regions, key=len, reverse=True)
 
 
-def _longest_shared(a: str, b: str) -> str:
+def longest_shared(a: str, b: str) -> str:
     """The longest piece of letters that ``a`` and ``b`` both contain."""
     best = ""
     for i in range(len(a)):
@@ -126,7 +126,7 @@ def shared_pieces(entries: dict[str, str], least: int = SHARED_LETTERS,
                     pairs.add((a, b) if a < b else (b, a))
     found = []
     for a, b in sorted(pairs):
-        piece = _longest_shared(entries[a], entries[b])
+        piece = longest_shared(entries[a], entries[b])
         inside = piece in (entries[a], entries[b])
         if len(piece) >= least or inside:
             found.append((a, b, piece))

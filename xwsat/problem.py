@@ -158,6 +158,8 @@ def build_problem(
             keep &= codes[:, pos] == alphabet.code(given[cell])
         candidates.append(ids[keep])
         letters.append(codes[keep])
+    if max_shared:
+        _refuse_given_sharing(slots, given, max_shared)
     problem = FillProblem(
         alphabet_size=alphabet.size,
         cell_ids=cell_ids,
@@ -171,6 +173,23 @@ def build_problem(
         max_shared=max_shared,
     )
     return Built(problem, slots, grid, words)
+
+
+def _refuse_given_sharing(slots: list[Slot], given: dict[int, str], most: int) -> None:
+    """Two entries the grid gives whole (locked, or kept outside a region) that share more
+    than ``most`` letters in a row break the rule before any search: said, with the pair."""
+    from xwsat.pattern_stats import longest_shared
+
+    whole = [(s.name, "".join(given[c] for c in s.cells)) for s in slots
+             if all(c in given for c in s.cells)]
+    for i, (a, first) in enumerate(whole):
+        for b, second in whole[i + 1:]:
+            piece = longest_shared(first, second)
+            if len(piece) > most:
+                raise XwsatError(
+                    f"{a} {first} and {b} {second}, both given whole (typed, locked or kept "
+                    f"outside the region), share {piece}: more than the {most} letters "
+                    "--max-shared-substring allows; raise it, or change one of them")
 
 
 def _without_placed(words: WordList) -> Callable[[int], tuple[np.ndarray, np.ndarray]]:

@@ -138,3 +138,20 @@ def test_bad_rule_values_and_refusals_are_one_line_errors(desserts, tmp_path, ar
     result = runner.invoke(app, [command, str(grid), "-d", str(words), *rest])
     assert result.exit_code == 2 and message in result.output
     assert "Traceback" not in result.output
+
+
+def test_entries_given_whole_that_break_the_rule_are_named_before_any_search(tmp_path):
+    grid = tmp_path / "g.txt"
+    grid.write_text("CAKES\n#####\n.....\n", encoding="utf-8")
+    words = tmp_path / "w.txt"
+    words.write_text("CAKES\nPANCAKE\nBAKES\nMAKES\n", encoding="utf-8")
+    clash = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "2A=MAKES",
+                                "--max-shared-substring", "3"])
+    assert clash.exit_code == 2, clash.output
+    assert clash.stderr.strip() == (
+        "xwsat: error: 1A CAKES and 2A MAKES, both given whole (typed, locked or kept outside "
+        "the region), share AKES: more than the 3 letters --max-shared-substring allows; raise "
+        "it, or change one of them")
+    allowed = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "2A=MAKES",
+                                  "--max-shared-substring", "4"])
+    assert allowed.exit_code == 0, allowed.output
