@@ -42,7 +42,7 @@ FIRST_POLLS = 10  # a command's memory is read at each of its first polls (a run
 # only just started shows almost none), then every ``memory_every``
 PROGRESS = "progress"  # tag of a progress message from a child (the result is tagged "done")
 PARTIAL = "partial"  # tag of a child's best-so-far value, kept if it is stopped before its end
-Tick = Callable[[float, str], None]
+Tick = Callable[[float, str], None]  # (seconds, what is under way: "solving with mac")
 
 # --- the time budget: every deadline margin, and the one "time left" ------------------------
 # A margin is how much earlier than its limit a piece of work stops, or how much later it is

@@ -134,7 +134,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
             if on_tick:
                 busy = [f"{r.label} ({r.note})" if r.note else r.label
                         for r in runs if r is not None and r.finished is None]
-                on_tick(now - started, ", ".join(busy))
+                on_tick(now - started, "solving with " + ", ".join(busy))
             guard.wait_any([r for r in runs if r is not None], guard.POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = guard.interruption(exc)

@@ -520,7 +520,7 @@ def test_quiet_silences_the_status_line(tiny, monkeypatch, capsys) -> None:
     monkeypatch.setattr(common, "NOT_A_TTY_EVERY_S", 0.0)
     for quiet, shown in ((True, False), (False, True)):
         common.quiet_progress(quiet)
-        common.status_line(5.0, "mac")
+        common.status_line(5.0, "solving with mac")
         common.clear_status_line()
         assert ("solving with mac" in capsys.readouterr().err) is shown
     grid, words = tiny  # each command that shows a status line takes -q, and sets it afresh

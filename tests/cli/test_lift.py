@@ -214,7 +214,8 @@ def test_the_search_fill_is_heard_before_the_lift(monkeypatch):
                        on_tick=lambda seconds, text: ticks.append(text), on_first=heard.append)
     assert len(heard) == 1 and heard[0].verified
     regions = lifted.outcome.stats.extra["lift"]["regions"]  # the status line follows the lift
-    assert f"the lift ({regions} of at most 40 neighbourhoods, 2 refilled)" in ticks
+    assert (f"lifting the weakest entries ({regions} of at most 40 neighbourhoods, "
+            "2 refilled)") in ticks
     monkeypatch.setenv("XWSAT_LIFT", "0")
     unlifted = fill_grid(parse_grid(OPEN), dictionary, FillOptions("mac", 10, seed=1))
     assert heard[0].outcome.fill == unlifted.outcome.fill

@@ -279,7 +279,7 @@ def status_line(elapsed: float, busy: str) -> None:
     otherwise a plain line every few seconds once a run has lasted a while."""
     if _last_line["quiet"]:
         return
-    text = f"[xwsat] {elapsed:6.1f} s  solving with {busy}  (Ctrl-C stops)"
+    text = f"[xwsat] {elapsed:6.1f} s  {busy}  (Ctrl-C stops)"
     with contextlib.suppress(OSError):  # a closed terminal (a hang-up) ends the progress,
         if sys.stderr.isatty():  # not the search: the result still goes to --out
             width = shutil.get_terminal_size((100, 24)).columns

@@ -84,8 +84,8 @@ def lifted(built: Built, problem: FillProblem, outcome: Outcome, options: FillOp
 
     def progress(tried: int, most: int, refilled: int, of: str = "") -> None:
         if on_tick is not None:
-            on_tick(time.perf_counter() - t0, f"the lift{of} ({tried} of at most {most} "
-                    f"neighbourhoods, {refilled} refilled)")
+            on_tick(time.perf_counter() - t0, f"lifting the weakest entries{of} ({tried} of "
+                    f"at most {most} neighbourhoods, {refilled} refilled)")
 
     def progress_fresh(tried: int, most: int, refilled: int) -> None:
         progress(tried, most, refilled, " of a fresh fill")  # a second pass, counted anew
