@@ -5,8 +5,12 @@ formula, most of a certificate's time. The compiled search's lemmas negate the d
 its branch, so consecutive lemmas share most of their literals; the trail checker keeps the
 propagation of the shared ones (results/evidence/README.md, "A checker that keeps its trail").
 It checks the same thing (every lemma a unit-propagation consequence of the formula and the
-lemmas before it, the empty clause derived) and agrees with dratify on every proof tried,
-mutated ones included (tests/unit/test_rup_check.py). It is independent of the searches that write
+lemmas before it, the empty clause derived) and agrees with dratify on every proof without
+deletions tried, mutated ones included (tests/unit/test_rup_check.py). It does not apply
+deletions: every clause it keeps is implied by the formula, so this is sound, but a proof that
+uses a clause after deleting it passes here where dratify and drat-trim reject it. The
+searches' proofs have no deletions and a CDCL solver's never use a clause they deleted, so on
+xwsat's own certificates the verdicts are the same. It is independent of the searches that write
 the proofs: it reads only the CNF and proof files. dratify stays available (``--engine
 dratify``) as a second checker written by others.
 """
