@@ -259,3 +259,19 @@ def test_a_locked_entry_is_left_out_of_the_ranking_of_the_fills(files):
     text = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--count", "2",
                                "--lock", "1A=TEA", "-t", "30"]).output
     assert "(locked and kept entries not counted)" in text
+
+
+def test_a_region_refill_optimize_could_not_better_says_so_in_its_record(triplets, tmp_path):
+    _, _, filled = triplets  # every other refill scores 10 where the entries there now score 50
+    scored = tmp_path / "scored.txt"
+    there = ("ABC", "DEF", "GHI", "ADG", "BEH", "CFI")
+    scored.write_text("".join(f"{w};{50 if w in there else 10}\n" for w in TRIPLETS),
+                      encoding="utf-8")
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(scored), "--region", "2,1-3,3",
+                                 "--optimize", "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["grid"] != ["ABC", "DEF", "GHI"]
+    assert record["optimize"] == {"improved": False, "message": (
+        "no better refill of the region (changing at least 1 of its entries) was found; the "
+        "refill is kept as found")}

@@ -309,6 +309,7 @@ def fill(
                   checker="auto" if certificate is not None else None)  # as prove does
     started = command_started()
     quality: Quality | None = None
+    unimproved: str | None = None  # why --optimize left a region's refill as found
     cert_lines: list[str] = []
     why: Why | None = None
     others: Alternatives | None = None
@@ -341,9 +342,10 @@ def fill(
                 result, quality = improve_refill(result, target, word_list, options, current,
                                                  among, differ or 1, left * share, status_line)
                 if quality is None:
-                    typer.echo("--optimize: no better refill that changes --differ "
-                               f"{differ or 1} entries of the region was found; the refill is "
-                               "kept as found", err=True)
+                    unimproved = (f"no better refill of the region (changing at least "
+                                  f"{differ or 1} of its entries) was found; the refill is "
+                                  "kept as found")
+                    typer.echo(f"--optimize: {unimproved}", err=True)
             else:
                 result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
@@ -402,6 +404,8 @@ def fill(
             record["alternatives"] = alternatives_record(others, count, differ or 1,
                                                          current is not None)
             record["status"] = others.status.value
+            if unimproved is not None:
+                record["optimize"] = {"improved": False, "message": unimproved}
         print_record(record)
     elif others is not None and quality is None:
         typer.echo(others.text(count, differ or 1, current is not None))
