@@ -562,3 +562,13 @@ def test_a_fill_names_entries_that_share_a_long_piece(write) -> None:
     assert "shared pieces (dupes to an editor?): 1A/2A CAKE" in result.stdout
     record = json.loads(invoke("fill", grid, "-d", words, "--json").stdout)
     assert record["shared_pieces"] == [{"slots": ["1A", "2A"], "piece": "CAKE"}]
+
+
+def test_a_puzzle_file_without_every_clue_is_said_so(tiny, tmp_path) -> None:
+    grid, words = tiny  # the list has no clues: every entry of the .puz is without one
+    out = tmp_path / "tiny.puz"
+    result = invoke("fill", grid, "-d", words, "-o", out)
+    assert result.exit_code == 0 and out.exists(), result.output
+    assert f"note: 4 of 4 entries have no clue in {out}" in result.stderr
+    plain = invoke("fill", grid, "-d", words, "-o", tmp_path / "tiny.txt")
+    assert "no clue" not in plain.stderr  # a grid file holds no clues by design

@@ -374,6 +374,10 @@ def fill(
         data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
             typer.echo(note, err=True)
+        if out.suffix.lower() in CLUED and (unclued := puzzle.unclued()):
+            typer.echo(f"note: {unclued} of {len(puzzle.slots)} entries have no clue in {out} "
+                       "(the word list has none for their words): write them before "
+                       "publishing", err=True)
         if note := lost_text_note(out, puzzle_texts(puzzle)):
             typer.echo(note, err=True)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
@@ -428,6 +432,8 @@ def fill(
         raise typer.Exit(ExitCode.UNDECIDED)
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
 
+
+CLUED = (".puz", ".ipuz", ".json", ".html")  # the formats that carry clues
 
 # With --explain (and no certificate), the share of the time left the climb and the best fill
 # keep; the explanation takes the rest.

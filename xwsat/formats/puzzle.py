@@ -46,6 +46,10 @@ class Puzzle:
     def slots(self) -> tuple[Slot, ...]:
         return extract_slots(self.pattern, self.min_length)
 
+    def unclued(self) -> int:
+        """How many entries have no clue yet."""
+        return sum(1 for slot in self.slots if not (self.clues.get(slot.name) or "").strip())
+
     def numbering(self) -> dict[int, int]:
         """Clue number of each cell that starts a slot (standard numbering)."""
         return numbering(self.pattern, self.min_length)

@@ -577,11 +577,9 @@ def _save_note(puzzle: Puzzle, name: str) -> str | None:
     if name.endswith(".txt"):  # the grid alone, by design
         return ("a .txt keeps the grid alone, not its clues" if any(
             text.strip() for text in puzzle.clues.values()) else None)
-    slots = extract_slots(puzzle.pattern, puzzle.min_length)
-    unclued = sum(1 for slot in slots if not (puzzle.clues.get(slot.name) or "").strip())
     notes = []
-    if unclued:
-        notes.append(f"{unclued} of {len(slots)} entries have no clue yet")
+    if unclued := puzzle.unclued():
+        notes.append(f"{unclued} of {len(puzzle.slots)} entries have no clue yet")
     lost = lost_text_note(name, puzzle_texts(puzzle))
     if lost:
         notes.append(lost.removeprefix("note: "))
