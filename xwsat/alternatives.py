@@ -265,7 +265,7 @@ def shortfall(found: Alternatives, count: int, differ: int, region: bool) -> str
         # the proof's own words: a ban, a lock or a kept entry no word fits is named there,
         # where the differing rule alone would take the blame
         why = f": {last.evidence.detail}" if last.evidence and last.evidence.detail else ""
-        return (f"{head}: no {what} differs from {than} in {differ} {entries_word} "
+        return (f"{head}: no {what} differs from {than} in at least {differ} {entries_word} "
                 f"(proven by {last.method}{why})")
     return f"{ask}: not found within the limits ({found.last.outcome.message or 'undecided'})"
 

@@ -83,6 +83,9 @@ def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int =
         if slot is None:
             raise XwsatError(f"--lock {text!r}: the grid has no slot {name} (its slots: "
                              f"{slot_range(tuple(slots.values()))})")
+        if name in placed:
+            raise XwsatError(f"--lock {text!r}: slot {name} is locked twice (also to "
+                             f"{placed[name]}); keep one of the two")
         if any(ch in raw for ch in ".?_"):
             raise XwsatError(f"--lock {text!r}: a locked entry is a whole word, and {raw!r} "
                              "leaves cells open; give every letter")

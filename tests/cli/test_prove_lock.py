@@ -97,3 +97,11 @@ def test_a_bad_lock_is_a_one_line_error(square, lock, message) -> None:
     result = invoke("prove", grid, "--dict", words, "--lock", lock)
     assert result.exit_code == 2
     assert result.stderr.startswith("xwsat: error: ") and message in result.stderr
+
+
+def test_a_slot_locked_twice_is_named(square) -> None:
+    grid, words = square
+    result = invoke("fill", grid, "--dict", words, "--lock", "1A=ABC", "--lock", "1a=ABD")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("xwsat: error: --lock '1a=ABD': slot 1A is locked twice "
+                                     "(also to ABC); keep one of the two")
