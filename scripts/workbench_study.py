@@ -355,10 +355,30 @@ def why_screenshot(out: Path) -> None:
         print(out / "10_why_not_higher.png", page.inner_text("#fill-status"))
 
 
+def ban_screenshot(out: Path) -> None:
+    """11: a word of the suggested fill banned for the puzzle, from its entry: the grid is
+    refilled without it, and the ban is listed under the autofill buttons."""
+    with opened_page(out, 980) as page:
+        page.set_input_files("#open-file", str(GRID15))
+        page.wait_for_function("window.xwsat.view.stats.blocks > 0")
+        page.click("#fill-all")
+        page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final",
+                               timeout=60000)
+        page.click("#grid [data-cell='0']")
+        page.locator("#ban-entry").click()
+        page.wait_for_function("window.xwsat.view.dictionary.bans.length === 1")
+        page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final "
+                               "&& window.xwsat.ui.autofill.letters", timeout=60000)
+        time.sleep(0.4)
+        page.screenshot(path=str(out / "11_banned_word.png"))
+        print(out / "11_banned_word.png", page.evaluate("window.xwsat.view.dictionary.bans"),
+              page.inner_text("#fill-status"))
+
+
 def main() -> None:
     warnings.filterwarnings("ignore", category=DeprecationWarning)  # websockets' direct connect
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["screenshots", "patterns", "why", "figures"])
+    parser.add_argument("what", choices=["screenshots", "patterns", "why", "ban", "figures"])
     parser.add_argument("out", type=Path)
     parser.add_argument("--words300k", type=Path, default=None,
                         help="a system word list to measure with as well, e.g. "
@@ -371,6 +391,8 @@ def main() -> None:
         pattern_screenshots(options.out)
     elif options.what == "why":
         why_screenshot(options.out)
+    elif options.what == "ban":
+        ban_screenshot(options.out)
     else:
         figures(options.out, options.words300k, options.edits)
 
