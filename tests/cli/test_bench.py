@@ -639,3 +639,17 @@ def test_a_folder_another_sweep_holds_is_refused_before_anything(tiny_suite: Pat
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # its plan not recorded
     again = bench(tiny_suite, "--backends", "native,sat", "--out", out, "-t", "5", "--no-report")
     assert again.exit_code == 0, again.output  # the refused command let go of what it held
+
+
+def test_a_row_of_an_embedded_list_is_bound_to_the_data_xwsat_carries(tmp_path: Path) -> None:
+    # a list rebuilt by a newer xwsat (a score changed) made no resumed row run again
+    import hashlib
+    from importlib import resources
+
+    from xwsat.bench.sweep import _inputs_digest
+
+    grid = tmp_path / "g.txt"
+    grid.write_text("..\n..\n")
+    data = (resources.files("xwsat") / "data" / "es.txt.gz").read_bytes()
+    digest = _inputs_digest(str(grid), "es", {})
+    assert digest.endswith(f"-es:{hashlib.sha256(data).hexdigest()[:16]}")

@@ -50,17 +50,22 @@ def plan_tasks(suites: Iterable[Suite], backends: list[str], seeds: list[int],
 
 
 def _inputs_digest(grid_path: str, dictionary_path: str, seen: dict[str, str]) -> str:
-    """A hash of the grid's and the dictionary's bytes (an embedded list: its name): a resumed
-    sweep reruns a row whose files changed under the same names."""
+    """A hash of the grid's and the dictionary's bytes (an embedded list: its code and the
+    hash of the data xwsat carries for it): a resumed sweep reruns a row whose files changed
+    under the same names, an embedded list rebuilt by a newer xwsat included."""
     import hashlib
+    from importlib import resources
 
     from xwsat.words import EMBEDDED
 
     parts = []
     for path in (grid_path, dictionary_path):
-        if path not in seen:  # an embedded list ("en") is named by its code
-            seen[path] = path if path in EMBEDDED else \
-                hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+        if path not in seen:
+            if path in EMBEDDED:
+                data = (resources.files("xwsat") / "data" / EMBEDDED[path]).read_bytes()
+                seen[path] = f"{path}:{hashlib.sha256(data).hexdigest()[:16]}"
+            else:
+                seen[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
         parts.append(seen[path])
     return "-".join(parts)
 
