@@ -534,6 +534,16 @@ def test_a_manifest_entry_that_is_a_link_is_rejected(certificate) -> None:
     assert verdict == "rejected" and "grid.txt is a link" in lines[-1], lines
 
 
+def test_a_manifest_entry_that_is_a_pipe_is_named_so_not_missing(certificate) -> None:
+    import os
+
+    proof = certificate / "proof.drat"
+    proof.unlink()
+    os.mkfifo(proof)  # read, it would wait forever; it is refused before
+    lines, verdict = recheck(certificate, "auto", 30)
+    assert verdict == "rejected" and "proof.drat is not a plain file" in lines[-1], lines
+
+
 def test_comment_lines_are_dropped_exactly_however_the_text_is_cut() -> None:
     """The streamed reader drops comment lines piece by piece: cut anywhere, the text left is
     the text's non-comment lines, byte for byte (what each checker parses)."""

@@ -285,7 +285,8 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
         if path.is_symlink():  # a folder holds its own files, never a way to others
             return lines, f"{name} is a link, not a file of the folder"
         if not path.is_file():
-            return lines, f"{name} is missing"
+            return lines, (f"{name} is missing" if not path.exists() else
+                           f"{name} is not a plain file (a folder, pipe or device)")
         if not isinstance(info, dict) or sha256_file(path) != info.get("sha256"):
             return lines, f"{name} is not the file the manifest lists (hash differs)"
         lines.append(f"sha256 ok: {name}")
