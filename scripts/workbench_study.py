@@ -341,15 +341,20 @@ def pattern_screenshots(out: Path) -> None:
         page.screenshot(path=str(out / "09_pattern_used.png"), full_page=True)
 
 
+def autofilled(page: Any, grid: Path) -> None:
+    """Open ``grid`` in the page and autofill it, to the end of the search's improvements."""
+    page.set_input_files("#open-file", str(grid))
+    page.wait_for_function("window.xwsat.view.stats.blocks > 0")
+    page.click("#fill-all")
+    page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final",
+                           timeout=60000)
+
+
 def why_screenshot(out: Path) -> None:
     """10: autofill on a pattern whose level above has no fill: the fill, then why not higher
     (the entries that cannot all reach that level, shaded)."""
     with opened_page(out, 980) as page:
-        page.set_input_files("#open-file", str(WHY_GRID))
-        page.wait_for_function("window.xwsat.view.stats.blocks > 0")
-        page.click("#fill-all")
-        page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final",
-                               timeout=60000)
+        autofilled(page, WHY_GRID)
         time.sleep(0.4)
         page.screenshot(path=str(out / "10_why_not_higher.png"))
         print(out / "10_why_not_higher.png", page.inner_text("#fill-status"))
@@ -359,11 +364,7 @@ def ban_screenshot(out: Path) -> None:
     """11: a word of the suggested fill banned for the puzzle, from its entry: the grid is
     refilled without it, and the ban is listed under the autofill buttons."""
     with opened_page(out, 980) as page:
-        page.set_input_files("#open-file", str(GRID15))
-        page.wait_for_function("window.xwsat.view.stats.blocks > 0")
-        page.click("#fill-all")
-        page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final",
-                               timeout=60000)
+        autofilled(page, GRID15)
         page.click("#grid [data-cell='0']")
         page.locator("#ban-entry").click()
         page.wait_for_function("window.xwsat.view.dictionary.bans.length === 1")
