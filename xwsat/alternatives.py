@@ -46,6 +46,7 @@ class Quality:
     lowest: int
     at_lowest: int
     total: int
+    counted: int  # the entries ranked: the search's, not the locked or kept ones
 
     def key(self) -> tuple[int, int, int]:
         return (-self.lowest, self.at_lowest, -self.total)
@@ -62,9 +63,9 @@ def quality(result: FillResult) -> Quality:
     scores = [int(result.built.words.scores[w]) for s, w in enumerate(result.outcome.fill)
               if s not in exempt]
     if not scores:  # every entry given: nothing of the search's to rank
-        return Quality(100, 0, 0)
+        return Quality(100, 0, 0, 0)
     lowest = min(scores)
-    return Quality(lowest, scores.count(lowest), sum(scores))
+    return Quality(lowest, scores.count(lowest), sum(scores), len(scores))
 
 
 def entries(result: FillResult) -> Entries:
@@ -274,15 +275,10 @@ def quality_line(result: FillResult) -> str:
     q = quality(result)
     if not q.at_lowest:
         return "every entry given"
+    counted = q.counted < len(result.built.slots)
     return (f"lowest score {q.lowest} ({q.at_lowest} "
             f"{'entry' if q.at_lowest == 1 else 'entries'}), total {q.total}"
-            f"{' (locked and kept entries not counted)' if exempt_count(result) else ''}")
-
-
-def exempt_count(result: FillResult) -> int:
-    from xwsat.quality.levels import exempt_slots
-
-    return len(exempt_slots(result.built))
+            f"{' (locked and kept entries not counted)' if counted else ''}")
 
 
 def record(found: Alternatives, count: int, differ: int, region: bool) -> dict:

@@ -286,8 +286,7 @@ class Session:
             self.buildable = True
             slots = built.slots
             state["insight"] = insight_of(built, started).as_dict()
-            self._below_minimum(built, state["insight"]["dead"])
-            self._typed_entries(built, state["insight"]["dead"])
+            self._complete_entries(built, state["insight"]["dead"])
             state["numbers"] = {str(s.cells[0]): s.number for s in built.slots}
             state["clue_hints"] = _hints(built)
         except XwsatError as exc:
@@ -297,35 +296,26 @@ class Session:
         state["ms"] = round((time.perf_counter() - started) * 1000, 1)
         return state
 
-    def _below_minimum(self, built: Built, dead: dict[str, str]) -> None:
-        """A complete entry no word of the list matches because it scores below the page's
-        minimum is said so: the list has the word, the minimum is what rules it out."""
-        if not self.min_score or not dead:
-            return
-        full = self.dictionaries.get(self.dictionary, 0)
-        for slot in built.slots:
+    def _complete_entries(self, built: Built, dead: dict[str, str]) -> None:
+        """Why a complete entry no word matches, in the constructor's terms: banned for this
+        puzzle; in the list, but below the page's minimum score; or not in the list at all
+        (a theme entry, most likely: a lock keeps it)."""
+        full = self.dictionaries.get(self.dictionary, 0) if dead else None
+        for index, slot in enumerate(built.slots):
             entry = "".join(built.grid.cell(c) for c in slot.cells)
-            ids = full.ids_of_length(len(entry)) if slot.name in dead else ()
-            if len(ids) == 0:
-                continue
-            lo, hi = int(ids[0]), int(ids[-1]) + 1  # one length's words: sorted, together
-            at = bisect.bisect_left(full.words, entry, lo, hi)
-            if at < hi and full.words[at] == entry:
-                dead[slot.name] = (f"slot {slot.name}: {entry} scores {int(full.scores[at])}, "
-                                   f"below the minimum score {self.min_score}")
-
-    def _typed_entries(self, built: Built, dead: dict[str, str]) -> None:
-        """A complete entry the constructor banned is said to be banned, not missing; one the
-        list lacks is said to be lockable (a theme entry, most likely)."""
-        for slot in built.slots:
-            entry = "".join(built.grid.cell(c) for c in slot.cells)
-            if slot.name not in dead or EMPTY in entry:
+            if full is None or slot.name not in dead or EMPTY in entry:
                 continue
             if entry in self.bans:
                 dead[slot.name] = (f"slot {slot.name}: {entry} is banned for this puzzle "
                                    "(clear it, or lift the ban)")
-            elif dead[slot.name].endswith("is not in the dictionary"):
-                dead[slot.name] += " (Lock keeps it as an entry of your own)"
+                continue
+            score = _score_of(full, entry)
+            if score is not None and score < self.min_score:
+                dead[slot.name] = (f"slot {slot.name}: {entry} scores {score}, below the "
+                                   f"minimum score {self.min_score}")
+            elif score is None and len(built.problem.candidates[index]) == 0:
+                dead[slot.name] = (f"slot {slot.name}: {entry} is not in the dictionary (Lock "
+                                   "keeps it as an entry of your own)")
 
     def candidates_now(self, slot: str) -> dict[str, Any]:
         """The slot's words ranked by score, marked by arc consistency (at once), or all
@@ -570,6 +560,16 @@ def _rectangle(region: Any, grid: Grid) -> tuple[int, int, int, int]:
     if not (0 <= top <= bottom < grid.height and 0 <= left <= right < grid.width):
         raise XwsatError("the selection is not inside the grid")
     return top, left, bottom, right
+
+
+def _score_of(words: WordList, entry: str) -> int | None:
+    """The list's score of ``entry``, None when the list lacks it."""
+    ids = words.ids_of_length(len(entry))
+    if len(ids) == 0:
+        return None
+    lo, hi = int(ids[0]), int(ids[-1]) + 1  # one length's words: sorted, together
+    at = bisect.bisect_left(words.words, entry, lo, hi)
+    return int(words.scores[at]) if at < hi and words.words[at] == entry else None
 
 
 def _save_note(puzzle: Puzzle, name: str) -> str | None:
