@@ -36,6 +36,10 @@ Entries = tuple[str, ...]  # one word per slot, in the problem's slot order
 # does not draw on the seed, so without this two seeds often gave the same refill.
 SAMPLE = 0.5
 SAMPLE_S = 2.0
+# When a first choice of slots to change is refuted, the grid is searched once without the
+# differing rule, for at most PLAIN_FACTOR times that refutation's time (PLAIN_MIN_S at least)
+PLAIN_FACTOR = 2.0
+PLAIN_MIN_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,7 @@ class Alternatives:
     last: FillResult
     proven_none: bool = False  # no further fill exists (complete only for D = 1, one fill)
     none_at_all: bool = False  # nor any fill, the ones to differ from included: ``last`` says why
+    absent: tuple[str, ...] = ()  # the entries to differ from that the list lacks ("18A WORD")
 
     @property
     def best(self) -> FillResult:
@@ -152,10 +157,19 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
     found: list[FillResult] = []
     attempt = 0
     sampled = by_seed and options.seed != 0 and bool(before)
+    checked = False  # whether the grid without the differing rule was searched
+    named = [slot.name for slot in extract_slots(grid, options.min_length)]
+    absent = tuple(f"{named[s]} {fill[s]}" for fill in earlier for s in slots
+                   if fill[s] not in index)
+
+    def none_at_all(refuted: FillResult) -> Alternatives:
+        return Alternatives((), refuted, True, none_at_all=True, absent=absent)
+
     while True:
         exclude, windows = _exclusions(index, before, orders, differ, attempt)
         if sampled:
             exclude += _sample(grid, words, slots, options)
+        t_try = time.perf_counter()
         try:
             if attempt < windows:
                 budget = min(seconds(), SAMPLE_S) if sampled else seconds()
@@ -184,7 +198,21 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
             before.append(new)
             orders.append(_order(words, index, new, slots, rng, by_seed))
             attempt = 0
+        elif status is Status.UNFILLABLE and not exclude and before and not found:
+            return none_at_all(result)  # nothing was taken out: the grid has no fill at all
         elif status is Status.UNFILLABLE and before and attempt < windows:
+            if attempt == 0 and not found and not checked:
+                checked = True
+                try:
+                    plain = _plain(grid, words, options, seconds,
+                                   time.perf_counter() - t_try, on_tick)
+                except KeyboardInterrupt as exc:  # a stop here: undecided, as above
+                    result = FillResult(stopped("alternatives", *interruption(exc)),
+                                        result.built)
+                    status = result.outcome.status
+                    break
+                if plain is not None:
+                    return none_at_all(plain)
             attempt += 1  # this choice of slots has no fill: change others
         else:
             break
@@ -195,8 +223,22 @@ def find_alternatives(grid: Grid, words: WordList, options: FillOptions, count: 
         # then the grid's own refutation names the cause, which the differing rule would take
         plain = fill_grid(grid, words, replace(options, time_limit=seconds()), on_tick)
         if plain.outcome.status is Status.UNFILLABLE:
-            return Alternatives((), plain, True, none_at_all=True)
+            return none_at_all(plain)
     return Alternatives(tuple(ranked), result, proven)
+
+
+def _plain(grid: Grid, words: WordList, options: FillOptions, seconds: Callable[[], float],
+           refuted_in: float, on_tick: Tick | None) -> FillResult | None:
+    """The grid's own refutation, when a first choice of slots to change was refuted: with
+    the fills to differ from allowed again, is there any fill? Searched for at most twice as
+    long as that refutation took (1 s at least), so a grid with fills loses little; None
+    unless proven unfillable. A region whose entries below ``--min-score`` had to go has
+    its answer in seconds instead of every choice of slots refuted in turn."""
+    budget = min(seconds(), max(PLAIN_MIN_S, PLAIN_FACTOR * refuted_in))
+    if budget <= 0:
+        return None
+    result = fill_grid(grid, words, replace(options, time_limit=budget, exclude=()), on_tick)
+    return result if result.outcome.status is Status.UNFILLABLE else None
 
 
 def _sample(grid: Grid, words: WordList, slots: list[int],
@@ -256,6 +298,12 @@ def shortfall(found: Alternatives, count: int, differ: int, region: bool) -> str
     if found.none_at_all:
         last = found.last.outcome
         why = f"{last.method}: {last.evidence.detail}" if last.evidence else last.method
+        if found.absent:  # they could not be kept: below --min-score, banned, or unlisted
+            shown = ", ".join(found.absent[:3]) + (
+                f" and {len(found.absent) - 3} more" if len(found.absent) > 3 else "")
+            there = "there now" if region else "in the fills to differ from"
+            return f"UNFILLABLE: no {what} at all from the word list, which lacks {shown} " \
+                f"{there} ({why})"
         kept = "the entries there now" if region else "the fills to differ from"
         return f"UNFILLABLE: no {what} at all, {kept} included ({why})"
     if found.proven_none:

@@ -154,8 +154,50 @@ def test_a_region_with_no_refill_at_all_says_so_not_that_none_differs(triplets):
     result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
                                  "--ban", "DEF", "--ban", "DEX", "--ban", "JKF"])
     assert result.exit_code == 1, result.output
-    assert "UNFILLABLE: no refill of the region at all, the entries there now included" in \
+    assert "UNFILLABLE: no refill of the region at all from the word list, which lacks 4A DEF " \
+        "there now" in result.output
+
+
+def test_a_region_with_no_fill_at_all_is_answered_by_one_search_more_not_by_every_choice(
+        triplets, monkeypatch):
+    # a kept entry the list lacks (its score below --min-score, or banned) and no refill at
+    # all: the first choice of slots to change is refuted, then the grid itself, and that is
+    # the answer (it took every choice of slots in turn, the whole limit on a 21x21)
+    from xwsat import alternatives
+
+    real, calls = alternatives.fill_grid, []
+
+    def counted(*args, **kwargs):
+        calls.append(args[2].exclude)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(alternatives, "fill_grid", counted)
+    _, words, filled = triplets
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "2,1-3,3",
+                                 "--differ", "2", "--ban", "DEF", "--ban", "DEX", "--ban",
+                                 "JKF"])
+    assert result.exit_code == 1, result.output
+    assert "no refill of the region at all from the word list, which lacks 4A DEF" in \
         result.output
+    assert len(calls) == 2 and calls[0] and not calls[1]  # one choice, then none
+
+
+def test_a_region_below_the_minimum_score_with_no_refill_is_refuted_at_once(tmp_path,
+                                                                           monkeypatch):
+    from xwsat import alternatives
+
+    real, calls = alternatives.fill_grid, []
+    monkeypatch.setattr(alternatives, "fill_grid",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    words = tmp_path / "scored.txt"  # DEF and DEX, the middle row's words, below 50
+    words.write_text("".join(f"{w};{20 if w in ('DEF', 'DEX') else 60}\n" for w in TRIPLETS),
+                     encoding="utf-8")
+    filled = tmp_path / "filled.txt"
+    filled.write_text("ABC\nDEF\nGHI\n", encoding="utf-8")
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--min-score", "50",
+                                 "--region", "2,1-2,3"])
+    assert result.exit_code == 1, result.output
+    assert "which lacks 4A DEF there now" in result.output and len(calls) == 1
 
 
 @pytest.mark.parametrize("args, message", [
