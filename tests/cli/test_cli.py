@@ -76,6 +76,9 @@ def test_fill_out_writes_the_grid_in_the_input_format(tiny, tmp_path) -> None:
     assert result.exit_code == 0, result.output
     reparsed = parse_grid(out.read_text(encoding="utf-8"))
     assert reparsed.rows in FILLS
+    assert result.output.rstrip().endswith(f"wrote {out}")  # named once it is whole
+    again = invoke("fill", grid, "--dict", words, "--out", out, "--force", "--json")
+    assert json.loads(again.output)["wrote"] == str(out)
 
 
 def test_fill_out_keeps_blocks_and_given_letters(write, tmp_path) -> None:

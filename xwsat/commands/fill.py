@@ -382,9 +382,11 @@ def fill(
             typer.echo(note, err=True)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
     write_stop = "interrupted"
+    written = False
     if data is not None and out is not None:  # first: a closed terminal (a broken pipe, a
         try:  # hang-up) may fail the printing, and the file is the answer
             write_atomic(out, data)
+            written = True
         except KeyboardInterrupt as exc:  # a stop while writing: no file (never half of
             write_stop = guard.interruption(exc)[0].value  # one); the record is still
             stopped = True  # printed, and says why it stopped
@@ -393,6 +395,8 @@ def fill(
         record["lists"] = list(words.dictionary)  # as given: with their score scales
         if stopped:
             record["stop"] = record.get("stop") or write_stop
+        if written:
+            record["wrote"] = str(out)
         if quality is not None and result.outcome.fill is not None:
             from xwsat.quality.report import quality_json
 
@@ -427,6 +431,8 @@ def fill(
             typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
             if explain:
                 typer.echo("\n".join(_why_lines(quality, why, explain_hint)))
+    if written and not json_out:
+        typer.echo(f"wrote {out}")
     if stopped:  # what was found is printed and written; the command itself was stopped
         typer.echo("xwsat: interrupted", err=True)
         raise typer.Exit(ExitCode.UNDECIDED)
