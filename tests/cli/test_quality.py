@@ -360,6 +360,39 @@ def test_cli_optimize_explain_names_slots_that_cannot_all_reach_the_level_above(
     assert "EXPLANATION (minimal)" in text
 
 
+def test_the_explanation_of_a_locked_grid_is_of_the_level_above_not_of_the_whole_list(files):
+    # with given letters the explanation searched the grid without them, built again from the
+    # whole list: the level was lost, the grid found fillable, and --explain ended in an
+    # internal error (exit 4) with no fill printed
+    grid, words = files
+    every = fills(WORDS, "TEA")  # the only first row that fills: its level is 10
+    assert every and max(min(f) for f in every) == 10
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=TEA",
+                                 "--optimize", "--explain", "-t", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    why = record["optimize"]["why"]
+    assert record["optimize"]["level"] == 10 and why["level"] == 20 and why["core"]["minimal"]
+    core = why["core"]["slots"]
+    names = ["4A", "5A", "1D", "2D", "3D"]  # the entries of ``fills`` after the first
+    assert core and set(core) <= set(names)
+    assert all(any(score < 20 for name, score in zip(names, f) if name in core) for f in every)
+
+
+def test_an_explanation_that_fails_keeps_the_fill_and_says_so(files, monkeypatch):
+    from xwsat.evidence import cores
+
+    def contradicted(*args, **kwargs):
+        raise ValueError("the grid is fillable: there is nothing to explain")
+
+    monkeypatch.setattr(cores, "explain_anytime", contradicted)
+    grid, words = files
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "--explain",
+                                 "-t", "20"])
+    assert result.exit_code == 0, result.output
+    assert "FILLED" in result.output and "contradicts the climb" in result.output
+
+
 def test_cli_explain_on_fill_needs_optimize(files):
     grid, words = files
     result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--explain"])

@@ -101,13 +101,17 @@ class _Oracle:
 
 def successive_cores(built: Built, time_limit: float, first: Sequence[int] | None = None,
                      first_proof: str = "", min_length: int = 2, seed: int = 0,
-                     oracle: str = "mac") -> Iterator[Explanation]:
+                     oracle: str = "mac", blank: FillProblem | None = None
+                     ) -> Iterator[Explanation]:
     """Cores of the unfillable ``built``, each smaller than the one before, within
     ``time_limit`` seconds; the last says whether it is minimal and, if the search for a
     smaller one stopped early, why. ``first``: slots already known to be unfillable together
     with their given letters (a certificate's formula), ``first_proof`` saying how; otherwise
     the search finds them. A whole-grid core is never given (it explains nothing): nothing
-    comes when no smaller one is found in time. Raises ValueError on a fillable grid."""
+    comes when no smaller one is found in time. Raises ValueError on a fillable grid.
+    ``blank``: the grid's problem without its given letters when ``built``'s problem holds
+    fewer candidates than its word list gives (a score level): by default it is made from
+    the list, which would put the words the problem left out back."""
     start = time.monotonic()
     deadline = start + time_limit
     trivial = trivial_core(built, start)
@@ -116,7 +120,7 @@ def successive_cores(built: Built, time_limit: float, first: Sequence[int] | Non
         if trivial.minimal:
             return
         first, first_proof = trivial.slots, trivial.proof
-    runner = _Refinement(built, start, deadline, oracle, seed)
+    runner = _Refinement(built, start, deadline, oracle, seed, blank)
     if first is not None and trivial is None:
         first = sorted(first)
         yield runner.core(first, runner.givens_of(first), first_proof,
@@ -128,8 +132,8 @@ class _Refinement:
     """The state of one refinement: the grid, the clock, the oracle and its calls."""
 
     def __init__(self, built: Built, start: float, deadline: float, oracle: str,
-                 seed: int) -> None:
-        self.built, self.start, self.deadline = built, start, deadline
+                 seed: int, blank: FillProblem | None = None) -> None:
+        self.built, self.start, self.deadline, self.blank = built, start, deadline, blank
         self.oracle_name, self.seed = oracle, seed
         self.method = "first core"
         self.oracle: _Oracle | None = None  # built on first use: with given letters it costs
@@ -154,7 +158,8 @@ class _Refinement:
 
     def refine(self, first: Sequence[int] | None, first_proof: str,
                min_length: int) -> Iterator[Explanation]:
-        self.oracle = _Oracle(self.built, blank_problem(self.built, min_length),
+        blank = self.blank if self.blank is not None else blank_problem(self.built, min_length)
+        self.oracle = _Oracle(self.built, blank,
                               self.oracle_name, self.seed)
         refuted_by = REFUTED_BY[self.oracle_name]
         n_slots = self.built.problem.n_slots

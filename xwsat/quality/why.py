@@ -49,6 +49,7 @@ def why_not_higher(built: Built, quality: Quality, time_limit: float, seed: int 
     within ``time_limit`` seconds (anytime: the best core so far at the limit or Ctrl-C). No
     search starts after Ctrl-C or the limit stopped the climb or the best fill."""
     from xwsat.evidence.cores import explain_anytime
+    from xwsat.evidence.explain import blank_problem
 
     above = quality.climb.next_level
     reason = unexplained(quality)
@@ -57,6 +58,12 @@ def why_not_higher(built: Built, quality: Quality, time_limit: float, seed: int 
     if quality.interrupted:
         return Why(above, None, built, "stopped before the explanation")
     cut = replace(built, problem=at_level(built.problem, above, quality.exempt))
-    core, stop = explain_anytime(cut, time_limit, on_core, seed=seed)
+    # without its given letters (a lock, a theme) the grid is cut at the level too
+    blank = at_level(blank_problem(built), above, quality.exempt)
+    try:
+        core, stop = explain_anytime(cut, time_limit, on_core, seed=seed, blank=blank)
+    except ValueError as exc:  # the level above filled after all: the fill found still stands
+        return Why(above, None, built, f"the explanation's search contradicts the climb ({exc}):"
+                   " a fault of xwsat's, to report with this grid")
     return Why(above, core, cut, "" if core is not None else "the time limit came first",
                "stopped" if stop is not None else "")
