@@ -139,15 +139,29 @@ def test_an_uploaded_list_is_used_and_its_letters_with_it(server):
     with socket_of(address) as ws:
         sid = next_of(ws, "state")["session"]
         listing = "ЖУК;60;жук\nУЖА;50\nКАК;40\nЖУА;40\nУКА;30\nКАА;20\n".encode()
-        assert httpx.post(f"{address}api/{sid}/dictionary?name=ru.txt",
-                          content=listing).status_code == 200
+        response = httpx.post(f"{address}api/{sid}/dictionary?name=ru.txt", content=listing)
+        assert response.status_code == 200 and response.json()["note"] == ""
         state = next_of(ws, "state")
-        assert state["dictionary"]["words"] == 6
+        assert state["dictionary"]["words"] == 6 and state["dictionary"]["label"] == "ru.txt"
         act(ws, type="new", width=3, height=3)
         next_of(ws, "state")
         act(ws, type="letter", cell=0, letter="ж")
         state = next_of(ws, "state")
         assert state["doc"]["rows"][0] == "Ж.."
+
+
+def test_the_lines_an_uploaded_list_left_out_are_said(server):
+    # R2D2 and C3PO went in silence: a page never said a list was read short
+    address, _ = server
+    with socket_of(address) as ws:
+        sid = next_of(ws, "state")["session"]
+        listing = b"ABC1;50\nR2D2;50\nC3PO;40\nHELLO;50\n"
+        response = httpx.post(f"{address}api/{sid}/dictionary?name=droids.txt", content=listing)
+        assert response.status_code == 200
+        assert response.json()["note"] == ("droids.txt: 3 lines left out (not words), the "
+                                           "first line 1: 'ABC1;50'; 1 word kept")
+        state = next_of(ws, "state")
+        assert state["dictionary"]["words"] == 1 and state["dictionary"]["label"] == "droids.txt"
 
 
 def test_twenty_quick_edits_show_no_stale_answer_and_pile_up_no_process(server):

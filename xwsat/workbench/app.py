@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -49,6 +50,8 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
     if dictionary not in EMBEDDED:
         path = Path(dictionary)
         dictionary = dictionaries.add_upload(read_bytes(path, MAX_UPLOAD_BYTES), path.name)
+        if note := dictionaries.note(dictionary):  # said where the command was typed
+            sys.stderr.write(f"xwsat: note: {note}\n")
     sessions: dict[str, Session] = {}
     limits = limits or Limits()
 
@@ -127,7 +130,7 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
         key = await asyncio.to_thread(dictionaries.add_upload, data, name)
         session.set_dictionary(key, session.min_score)
         await _publish(session, session.send)
-        return JSONResponse({"ok": True, "dictionary": key})
+        return JSONResponse({"ok": True, "dictionary": key, "note": dictionaries.note(key)})
 
     async def save(request: Request) -> Response:
         session = session_of(request)

@@ -30,6 +30,7 @@ class Dictionaries:
     def __init__(self) -> None:
         self._loaded: OrderedDict[tuple, WordList] = OrderedDict()
         self._uploads: dict[str, tuple[bytes, str, float]] = {}  # bytes, name, when added
+        self._notes: dict[str, str] = {}  # an upload's lines left out, said
         self._lock = threading.Lock()
 
     def add_upload(self, raw: bytes, name: str) -> str:
@@ -48,7 +49,19 @@ class Dictionaries:
         with self._lock:
             self._uploads[key] = (raw, name, time.monotonic())
             self._remember((key, 0), words)
+            self._notes[key] = left_out_note(name, words)
         return key
+
+    def label(self, key: str) -> str:
+        """How a page names a list: an embedded one by its name, an upload by its file's."""
+        with self._lock:
+            upload = self._uploads.get(key)
+        return upload[1] if upload is not None else key
+
+    def note(self, key: str) -> str:
+        """What reading an uploaded list left out, in a sentence; "" when nothing."""
+        with self._lock:
+            return self._notes.get(key, "")
 
     def keep_uploads(self, in_use: set[str]) -> None:
         """Forget the uploads no open page uses, their bytes and their loaded lists: pages
@@ -60,6 +73,7 @@ class Dictionaries:
                     if k not in in_use and added < recent}
             for key in gone:
                 del self._uploads[key]
+                self._notes.pop(key, None)
             for key in [k for k in self._loaded if k[0] in gone]:
                 del self._loaded[key]
 
@@ -101,6 +115,17 @@ class Dictionaries:
         self._loaded.move_to_end(key)
         while len(self._loaded) > KEEP:
             self._loaded.popitem(last=False)
+
+
+def left_out_note(name: str, words: WordList) -> str:
+    """The lines of a list left out as not words, as the command line notes them: a word
+    dropped in silence makes a fillable grid look unfillable."""
+    if not words.skipped:
+        return ""
+    lines = "line" if words.skipped == 1 else "lines"
+    first = f", the first {words.first_skipped}" if words.first_skipped else ""
+    return (f"{name}: {words.skipped:,} {lines} left out (not words){first}; "
+            f"{len(words):,} {'word' if len(words) == 1 else 'words'} kept")
 
 
 def _known(words: WordList, entries: frozenset[str]) -> set[str]:

@@ -250,7 +250,7 @@ class Session:
         return ["".join(cells[c] for c in slot.cells) for slot in extract_slots(grid, 2)]
 
     def dictionary_name(self) -> str:
-        return self.dictionary if self.dictionary in EMBEDDED else "uploaded list"
+        return self.dictionaries.label(self.dictionary)
 
     def words(self) -> WordList:
         locked = frozenset(lock.word for lock in self.doc.locks)  # a lock wins over a ban

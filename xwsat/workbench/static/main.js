@@ -354,7 +354,9 @@ function render() {
   if (dict === "upload") ui.upload = view.dictionary.name; // kept, to switch back to it
   $("dictionary").value = dict;
   if (document.activeElement !== $("symmetry")) $("symmetry").value = view.symmetry;
-  $("dictionary").querySelector("option[value=upload]").hidden = !ui.upload;
+  const uploaded = $("dictionary").querySelector("option[value=upload]");
+  uploaded.hidden = !ui.upload;
+  if (dict === "upload") uploaded.textContent = `${view.dictionary.label} (${view.dictionary.words.toLocaleString("en")} words)`;
   if (document.activeElement !== $("min-score")) $("min-score").value = view.dictionary.min_score;
   for (const input of document.querySelectorAll("[data-meta]")) {
     if (document.activeElement !== input) input.value = view.doc[input.dataset.meta] || "";
@@ -595,7 +597,10 @@ async function upload(path, file) {
   if (!response.ok) {
     const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
     say(body.error);
-  } else say(""); // an earlier refusal no longer applies
+  } else { // an earlier refusal no longer applies; what the list left out is said
+    const body = await response.json().catch(() => ({}));
+    say(body.note || "", Boolean(body.note));
+  }
 }
 
 async function download(url) {
