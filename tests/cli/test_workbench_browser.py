@@ -212,6 +212,17 @@ def test_a_malformed_upload_is_said_in_the_page(page, tmp_path):
     new_grid(page, 3, 3)  # and the page goes on
 
 
+def test_a_refusal_is_cleared_by_the_next_edit_the_server_takes(page):
+    # "a grid is 3 to 25 cells a side" stayed in red over the 9x9 grid drawn after it
+    page.fill("#new-width", "26")
+    page.fill("#new-height", "15")
+    page.click("#new")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "26x15" in page.inner_text("#message")
+    new_grid(page, 9, 9)
+    page.wait_for_selector("#message", state="hidden", timeout=2_000)
+
+
 def test_autofill_says_why_the_fill_is_not_at_the_level_above(page, tmp_path):
     scored = tmp_path / "scored.txt"  # tiers 10-90: on an open 3x3 the top level has no fill
     scored.write_text("CAT;90\nARE;20\nTEN;20\nACE;60\nERA;70\nATE;30\nTAN;40\nNET;50\nEAT;80\n"

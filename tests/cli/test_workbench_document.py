@@ -449,3 +449,11 @@ def test_an_entry_typed_whole_that_the_list_lacks_is_said_lockable(session):
     session.dispatch({"type": "letters", "cells": {str(i): ch for i, ch in enumerate("QXZQX")}})
     assert session.view()["insight"]["dead"]["1A"] == (
         "slot 1A: QXZQX is not in the dictionary (Lock keeps it as an entry of your own)")
+
+
+def test_a_selection_of_an_entry_a_block_just_ended_selects_nothing_in_silence(session):
+    # a quick double click: the first click's selection reached the server after the block
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "block", "cell": 12})  # the centre: the grid is renumbered
+    session.select("12A")  # raised "the grid has no entry 12A", shown in red
+    assert session.selected is None

@@ -274,8 +274,8 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
     elif kind == "select":
         slot = message.get("slot")
         session.select(str(slot) if slot else None)
-        if slot:
-            await send(await asyncio.to_thread(session.candidates_now, str(slot)))
+        if session.selected:
+            await send(await asyncio.to_thread(session.candidates_now, session.selected))
         return False
     elif kind == "autofill":
         job = await asyncio.to_thread(session.autofill, message.get("region"),

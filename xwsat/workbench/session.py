@@ -365,11 +365,16 @@ class Session:
         self.jobs.start(job, *self._background())
 
     def select(self, slot: str | None) -> None:
-        self.selected = slot
+        """The page's selected entry; one the grid no longer has (a selection sent before an
+        edit that renumbered the grid reached the page) selects nothing, in silence."""
         if slot:
-            slot_named(self.doc.grid, slot)
-            if self.verdict != "unfillable":  # else every word is unfillable: said at once
-                self.jobs.then(self._candidates_job(slot), replacing="candidates")
+            try:
+                slot_named(self.doc.grid, slot)
+            except XwsatError:
+                slot = None
+        self.selected = slot
+        if slot and self.verdict != "unfillable":  # else every word is unfillable: said at once
+            self.jobs.then(self._candidates_job(slot), replacing="candidates")
 
     def _candidates_job(self, slot: str) -> Job:
         limit = self.limits.candidates_s

@@ -34,6 +34,7 @@ function say(text, notice = false) {
   box.hidden = !text;
   box.textContent = text || "";
   box.classList.toggle("notice", notice);
+  say.refusedAt = text && !notice ? sent : null; // a later edit the server takes clears a refusal
   if (text) { clearTimeout(say.timer); say.timer = setTimeout(() => { box.hidden = true; }, 6000); }
 }
 
@@ -151,6 +152,7 @@ function receive(msg) {
     view = msg;
     ahead(msg.acked);
     if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
+    if (say.refusedAt != null && msg.acked > say.refusedAt) say(""); // the refusal no longer applies
     // an edit stops the server's autofill: a search in progress is gone, an improving fill stays
     if (fresh && ui.autofill && !ui.autofillSent) {
       if (!msg.suggestion) ui.autofill = null;
@@ -572,6 +574,7 @@ function wireGrid() {
     const now = Date.now();
     if (ui.lastDown && ui.lastDown.cell === cell && now - ui.lastDown.at < 400) { // a double click
       ui.lastDown = null;
+      clearTimeout(selectTimer); // the first click's selection, not sent yet, names an entry the block ends
       act({ type: "block", cell });
       return;
     }
