@@ -457,3 +457,13 @@ def test_a_selection_of_an_entry_a_block_just_ended_selects_nothing_in_silence(s
     session.dispatch({"type": "block", "cell": 12})  # the centre: the grid is renumbered
     session.select("12A")  # raised "the grid has no entry 12A", shown in red
     assert session.selected is None
+
+
+@pytest.mark.parametrize("width, height, said", [
+    (2.5, 5, "3 to 25 whole cells a side; 2.5x5 asked"),
+    (None, 5, "needs its width and height"),
+    (26, 15, "3 to 25 cells a side; 26x15 asked"),
+])
+def test_a_new_grid_of_a_size_it_cannot_have_is_refused_for_what_is_wrong(width, height, said):
+    with pytest.raises(XwsatError, match=said):
+        reduce(blank(5, 5), {"type": "new", "width": width, "height": height})

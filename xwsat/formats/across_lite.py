@@ -140,8 +140,8 @@ def lost_text_note(path: Path | str, texts: Iterable[str | None]) -> str | None:
     marked = markup_count(texts)
     if marked:
         texts_word = "text has" if marked == 1 else "texts have"
-        said.append(f"{marked} clue or title {texts_word} HTML markup (<i>, &amp;...), written "
-                    f"as plain text in the {ext} (.ipuz and .json keep it)")
+        said.append(f"{marked} clue, title, credit or note {texts_word} HTML markup (<i>, "
+                    f"&amp;...), written as plain text in the {ext} (.ipuz and .json keep it)")
     return f"note: {path}: " + "; ".join(said) if said else None
 
 

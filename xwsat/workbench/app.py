@@ -104,6 +104,8 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
                 if edited:
                     session.jobs.cancel()  # the last grid's search gives its core to the insight
                     await _publish(session, send)
+        except (WebSocketDisconnect, OSError):  # the page closed while it was being sent to
+            pass  # (uvicorn's ClientDisconnected is an OSError): a tab closing is no error
         finally:
             reader.cancel()
             session.close()

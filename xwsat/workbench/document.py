@@ -311,8 +311,12 @@ def reduce(doc: Document, action: dict[str, Any]) -> Document:
     kind = action.get("type")
     if kind == "new":
         width, height = action.get("width"), action.get("height")
-        if not isinstance(width, int) or not isinstance(height, int):
+        if width is None or height is None or isinstance(width, bool) or \
+                isinstance(height, bool):
             raise XwsatError("a new grid needs its width and height")
+        if not isinstance(width, int) or not isinstance(height, int):  # 2.5, or a text
+            raise XwsatError(f"a grid is {MIN_SIDE} to {MAX_SIDE} whole cells a side; "
+                             f"{width}x{height} asked")
         return blank(width, height)
     if kind == "block":
         return _clues_follow(doc, _block(doc, action))

@@ -146,6 +146,7 @@ function keep(msg) {
 
 function receive(msg) {
   if (msg.type === "state") {
+    ui.accepting = false;
     serverRows = msg.doc.rows;
     keep(msg);
     const fresh = !view || view.rev !== msg.rev;
@@ -167,6 +168,7 @@ function receive(msg) {
     if (!view || msg.rev !== view.rev) return; // an answer for a grid that is gone
     onJob(msg);
   } else if (msg.type === "error") {
+    ui.accepting = false;
     const refused = pending.find((p) => p.seq === msg.acked && p.letter);
     if (refused) ui.cell = refused.cell; // the cursor goes back to the letter to type again
     if (view && serverRows) { view.doc = { ...view.doc, rows: serverRows }; ahead(msg.acked ?? sent); } // a refused letter is not shown as typed
@@ -281,10 +283,10 @@ function renderFill() {
   const a = ui.autofill;
   const has = !!ui.suggestion;
   const running = !!a && !a.final && a.status !== "rejected";
-  for (const id of ["accept-all", "another"]) $(id).disabled = !has;
+  for (const id of ["accept-all", "another"]) $(id).disabled = !has || (id === "accept-all" && ui.accepting);
   $("reject").disabled = !has && !running; // without a fill yet, it stops the search
   $("reject").textContent = running && !has ? "Stop" : "Reject";
-  $("accept-one").disabled = !has || !ui.selectedSlot;
+  $("accept-one").disabled = !has || !ui.selectedSlot || ui.accepting;
   let text = "Autofill keeps your letters and locked entries.";
   if (a) {
     if (a.status === "searching") {
@@ -653,8 +655,10 @@ function wireControls() {
     autofill(ui.region, false);
   };
   $("suggest").onclick = () => { if (send({ type: "patterns" })) { ui.patterns = { status: "searching" }; render(); } };
-  $("accept-all").onclick = () => send({ type: "accept", slot: null });
-  $("accept-one").onclick = () => send({ type: "accept", slot: ui.selectedSlot });
+  // once sent, an accept is not sent again before the server answers (a double click)
+  const accept = (slot) => { if (!ui.accepting && send({ type: "accept", slot })) { ui.accepting = true; renderFill(); } };
+  $("accept-all").onclick = () => accept(null);
+  $("accept-one").onclick = () => accept(ui.selectedSlot);
   $("reject").onclick = () => { ui.stopped = !ui.suggestion; ui.suggestion = null; send({ type: "reject" }); };
   $("another").onclick = () => autofill(ui.lastRegion || null, true);
   $("certificate").onclick = () => {

@@ -48,7 +48,8 @@ export function drawEntry(box, view, slot, act, suggested, ban) {
     } }, "Lock"));
   }
   const word = suggested || (slot.pattern.includes(".") ? null : slot.pattern);
-  if (word && !locked && !(view.dictionary.bans || []).includes(word)) {
+  // a typed entry no word matches (not in the list, or below the minimum) has nothing to ban
+  if (word && !locked && (suggested || !dead) && !(view.dictionary.bans || []).includes(word)) {
     const title = suggested ? `Leave ${word} out of every fill of this puzzle, and autofill again`
       : `Leave ${word} out of every fill of this puzzle (the entry is then shown as banned)`;
     row.append(h("button", { id: "ban-entry", title, onclick: () => ban(word, !!suggested) },
@@ -72,7 +73,7 @@ export function drawCandidates(list, counter, result, pick, ban) {
   list.replaceChildren();
   if (!result || !result.candidates) { counter.textContent = ""; return; } // stopped before any word
   const decided = result.candidates.filter((c) => c.verdict !== "unknown").length;
-  counter.textContent = `${result.total.toLocaleString()} fit · ${decided} of the best marked`;
+  counter.textContent = `${result.total.toLocaleString()} match its letters · ${decided} of the best marked`;
   for (const c of result.candidates) {
     list.append(h("li", { class: c.verdict, title: `${MARK_TITLE[c.verdict]}${c.how ? ` (${c.how})` : ""}`,
       onclick: () => pick(c.word) },
