@@ -4,6 +4,7 @@ refills that must change, judged against the brute-force oracle."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -317,3 +318,70 @@ def test_a_region_refill_optimize_could_not_better_says_so_in_its_record(triplet
     assert record["optimize"] == {"improved": False, "message": (
         "no better refill of the region (changing at least 1 of its entries) was found; the "
         "refill is kept as found")}
+
+
+def drawn_words(draw_seed: int) -> dict[str, int]:
+    """150 three-letter words of the embedded list, with its scores, drawn by the seed."""
+    import random
+
+    from xwsat.words import load_words
+
+    en = load_words("en", 0)
+    three = [(w, int(s)) for w, s in zip(en.words, en.scores) if len(w) == 3]
+    return dict(random.Random(draw_seed).sample(three, 150))
+
+
+def ranked_fills(scores: dict[str, int]) -> tuple[list[tuple[str, ...]], Callable]:
+    """Every fill of the open 3x3 from the words, best first as constructors rank them."""
+
+    def key(fill: tuple[str, ...]) -> tuple[int, int, int]:
+        got = [scores[e] for e in entries(list(fill))]
+        return -min(got), got.count(min(got)), -sum(got)
+
+    return sorted(brute_fills(OPEN, list(scores), False), key=key), key
+
+
+def test_a_region_refill_optimized_is_the_best_that_changes_an_entry(tmp_path):
+    scores = drawn_words(3)
+    every, key = ranked_fills(scores)
+    current = every[0]  # the best fill there is: the region's whole grid
+    others = [f for f in every if apart(list(f), list(current)) >= 1]
+    words = tmp_path / "w.txt"
+    words.write_text("".join(f"{w};{s}\n" for w, s in scores.items()), encoding="utf-8")
+    filled = tmp_path / "filled.txt"
+    filled.write_text("\n".join(current) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["fill", str(filled), "-d", str(words), "--region", "1,1-3,3",
+                                 "--optimize", "-t", "30", "--json"])
+    assert result.exit_code == 0, result.output
+    grid = tuple(json.loads(result.stdout)["grid"])
+    assert apart(list(grid), list(current)) >= 1 and key(grid) == key(others[0])
+
+
+@pytest.mark.parametrize("draw_seed", [3, 8, 15])
+def test_the_refill_that_differs_is_bettered_to_the_best_that_differs(draw_seed):
+    # the first refill that differs from the best fill (here the worst one) was kept as it
+    # was found: 16 entries at 50 on a NYT grid where a refill as good as the grid existed
+    from xwsat.grid import parse_grid
+    from xwsat.problem import build_problem
+    from xwsat.quality.refill import _best_changing
+
+    scores = drawn_words(draw_seed)
+    every, key = ranked_fills(scores)
+    current = every[0]
+    level = -key(current)[0]
+    others = [f for f in every if apart(list(f), list(current)) >= 1 and -key(f)[0] == level]
+    assert len({key(f) for f in others}) > 1  # a worse one to start from
+    built = build_problem(parse_grid(OPEN), build_wordlist({w: (s, None)
+                                                            for w, s in scores.items()}))
+    index = {w: i for i, w in enumerate(built.words.words)}
+
+    def ids(fill: tuple[str, ...]) -> tuple[int, ...]:
+        return tuple(index["".join(fill[c // 3][c % 3] for c in slot.cells)]
+                     for slot in built.slots)
+
+    now = tuple(built.words.words[i] for i in ids(current))
+    best = _best_changing(built, ids(others[-1]), now, range(6), 1, level, False,
+                          frozenset(), 20.0, FillOptions(backend="mac"), None)
+    got = [scores[built.words.words[i]] for i in best]
+    assert best != ids(current)
+    assert (-min(got), got.count(min(got)), -sum(got)) == key(others[0])

@@ -16,13 +16,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from xwsat.alternatives import Entries, differences, entries, find_alternatives
+from xwsat import guard
+from xwsat.alternatives import Entries, differences, entries, find_alternatives, words_of
 from xwsat.grid import EMPTY, Grid, extract_slots
 from xwsat.lock import without_words
 from xwsat.optimize import Progress, with_fill
-from xwsat.pipeline import FillOptions, FillResult
-from xwsat.problem import build_problem
-from xwsat.quality.levels import fill_level, levels, tier_counts
+from xwsat.pipeline import FillOptions, FillResult, solve_built, without
+from xwsat.problem import Built, build_problem
+from xwsat.quality.best import best_at_level
+from xwsat.quality.levels import at_level, fill_level, fill_scores, levels, tier_counts
 from xwsat.quality.run import Quality, improve
 from xwsat.words import WordList
 
@@ -52,7 +54,7 @@ def improve_refill(refill: FillResult, grid: Grid, words: WordList, options: Fil
              if all(grid.cell(c) != EMPTY for c in slot.cells)}
     keep = given | words.placed_only
     for level in reversed([x for x in levels(whole.problem, found.exempt)
-                           if start < x <= found.climb.level]):
+                           if start <= x <= found.climb.level]):
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0.2:
             break
@@ -65,6 +67,12 @@ def improve_refill(refill: FillResult, grid: Grid, words: WordList, options: Fil
             continue
         fill = hunt.found[0].outcome.fill
         assert fill is not None
+        optimum = (-level, found.best.at_level, -found.best.total) if found.best is not None and \
+            found.best.optimal and level == found.climb.level else None
+        fill = _best_changing(whole, fill, current, among, differ, level,
+                              level == found.climb.level and found.climb.proven, found.exempt,
+                              time_limit - (time.perf_counter() - t0), options, progress,
+                              optimum)
         climb = found.climb
         if level < climb.level:  # the climb's proof is about its own level: none is claimed
             above = [x for x in levels(whole.problem, found.exempt) if x > level]
@@ -76,6 +84,69 @@ def improve_refill(refill: FillResult, grid: Grid, words: WordList, options: Fil
                          {"level": level, "level_proven": int(quality.climb.proven)},
                          time.perf_counter() - t0), quality
     return refill, None
+
+
+def _best_changing(whole: Built, fill: tuple[int, ...], current: Entries, among: Sequence[int],
+                   differ: int, level: int, proven: bool, exempt: frozenset[int], left: float,
+                   options: FillOptions, progress: Progress | None,
+                   optimum: tuple[int, int, int] | None = None) -> tuple[int, ...]:
+    """``fill`` (a refill at ``level`` that changes ``differ`` entries) bettered by the branch
+    and bound at that level: with the entries there now taken out of ``differ`` slots at a
+    time (the weakest entries first), every fill it finds changes them, so the best of those
+    searches is a refill that differs, and often as good as what is there now (the first
+    refill that differs is any one). It stops at ``optimum``, the rank (``_key``) of the best
+    fill with no need to differ: none that differs beats it."""
+    t0 = time.perf_counter()
+    words = whole.words
+    index = {w: i for i, w in enumerate(words.words)}
+    exclusion: dict[int, int] = {s: index[current[s]] for s in among if current[s] in index}
+    order = sorted(exclusion, key=lambda s: (int(words.scores[exclusion[s]]), s))
+    windows = [order[i:i + differ] for i in range(0, len(order), differ)]
+    best, key = fill, _key(whole, fill, exempt)
+    for n, window in enumerate(windows):
+        remaining = left - (time.perf_counter() - t0)
+        if remaining <= 0.2 or (optimum is not None and key <= optimum):
+            break
+        cap = max(WINDOW_MIN_S, remaining / min(WINDOWS_SHARED, len(windows) - n))
+        narrowed = replace(whole, problem=without(whole.problem,
+                                                  tuple((s, exclusion[s]) for s in window)))
+        try:
+            start = fill if all(words_of(whole, fill)[s] != current[s] for s in window) else \
+                _start(narrowed, level, exempt, options, min(cap, remaining))
+            if start is None:
+                continue
+            found = best_at_level(narrowed, start, level, exempt, proven,
+                                  min(cap, left - (time.perf_counter() - t0)), options.seed,
+                                  progress)
+        except KeyboardInterrupt as exc:  # the best so far stands; a Ctrl-C still ends the
+            guard.interruption(exc)  # command
+            break
+        if _key(whole, found.fill, exempt) < key:
+            best, key = found.fill, _key(whole, found.fill, exempt)
+    return best
+
+
+# The windows of slots to change share the time left this many at a time (a window's branch
+# and bound gets at least WINDOW_MIN_S): the weakest entries' windows come first.
+WINDOWS_SHARED = 4
+WINDOW_MIN_S = 1.0
+
+
+def _key(built: Built, fill: tuple[int, ...], exempt: frozenset[int]) -> tuple[int, int, int]:
+    """How constructors rank fills, lower being better: minus the level, the entries there,
+    minus the total."""
+    scores = fill_scores(built, fill, exempt)
+    lowest = min(scores, default=0)
+    return -lowest, scores.count(lowest), -sum(scores)
+
+
+def _start(narrowed: Built, level: int, exempt: frozenset[int], options: FillOptions,
+           seconds: float) -> tuple[int, ...] | None:
+    """A fill of ``narrowed`` at ``level``, found by the compiled search within ``seconds``,
+    for the branch and bound to start from; None when there is none (in time)."""
+    cut = replace(narrowed, problem=at_level(narrowed.problem, level, exempt))
+    result = solve_built(cut, replace(options, time_limit=seconds, backend="mac"))
+    return result.outcome.fill if result.verified else None
 
 
 def differs(result: FillResult, current: Entries, among: Sequence[int], differ: int) -> bool:
