@@ -86,6 +86,11 @@ def test_certificate_run_on_a_fillable_grid_reports_the_verified_fill(tmp_path, 
     run = certify(built, tmp_path / "cert", "grid.txt", 30)
     assert run.outcome.status is Status.FILLED and run.outcome.fill is not None
     assert (tmp_path / "cert" / "fill.txt").read_text().split() in (["AB", "CD"], ["AC", "BD"])
+    # nothing is wrong with that folder: check-proof says what it is (it said NOT VERIFIED,
+    # exit 4, as for a forged proof)
+    checked = CliRunner().invoke(app, ["check-proof", str(tmp_path / "cert")])
+    assert checked.exit_code == 2 and "the record of a fill (the fill is in its fill.txt)" in \
+        checked.output and "NOT VERIFIED" not in checked.output
 
 
 def test_explanation_of_the_repeat_square_is_two_crossing_slots(make_words) -> None:

@@ -344,6 +344,7 @@ def test_ctrl_c_after_a_first_explanation_shows_it_not_minimal_then_is_3(
     assert record["status"] == "unfillable"
     assert record["explanation"]["minimal"] is False
     assert record["explanation"]["stopped"] == "interrupted"
+    assert record["stop"] == "interrupted"  # on top too, as every stopped command says it
     assert record["explanation"]["slots"] and result.stderr.strip() == "xwsat: interrupted"
 
 

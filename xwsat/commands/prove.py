@@ -219,6 +219,7 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
          report.explanation_lines(built, expl))
     if stop is not None:  # Ctrl-C or the command's limit: said with the best core, then as ever
         if data is not None:
+            data["stop"] = data.get("stop") or guard.interruption(stop)[0].value
             print_record(data)
         raise stop
 
