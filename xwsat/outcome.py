@@ -46,6 +46,7 @@ class Stop(str, Enum):
     KILLED = "killed"  # stopped from outside (a signal), memory not over its limit
     CRASH = "crash"  # the process died
     EXHAUSTED = "exhausted"  # an incomplete search ran out of options: no verdict
+    GAVE_UP = "gave-up"  # a complete solver stopped undecided before its limit, on its own
     FAILED = "error"  # an exception or a failed check
 
 

@@ -83,7 +83,7 @@ class CpsatBackend:
         if limits.time_limit and spent < EARLY_SHARE * limits.time_limit:
             # CP-SAT answers UNKNOWN before its limit on large tables (amer15 x wamerican:
             # 6.8 s of 10 s, no conflict): not a timeout, and a row must not say it was
-            return stopped(self.name, Stop.EXHAUSTED, f"CP-SAT stopped undecided (UNKNOWN) "
+            return stopped(self.name, Stop.GAVE_UP, f"CP-SAT stopped undecided (UNKNOWN) "
                            f"after {spent:.1f} s of its {limits.time_limit:.1f} s", stats)
         return stopped(self.name, Stop.TIME, "time limit reached", stats)
 

@@ -107,8 +107,8 @@ def summary(runs: list[Run]) -> list[dict[str, Any]]:
             "filled": counts["filled"], "unfillable": counts["unfillable"],
             "timeout": counts["timeout"] + counts["unknown"], "memout": counts["memout"],
             "crash/error": counts["crash"] + counts["error"],
-            # exhausted (a search that stopped undecided before its limit: an incomplete one
-            # at its end, CP-SAT's early UNKNOWN), killed, interrupted: the columns add up
+            # exhausted (an incomplete search at its end), gave-up (CP-SAT's UNKNOWN before
+            # its limit), killed, interrupted: the columns add up
             "other": len(mine) - sum(counts[k] for k in ("filled", "unfillable", "timeout",
                                                          "unknown", "memout", "crash", "error")),
             "before search": sum(1 for r in mine if r.solved and r.before_search),
