@@ -239,6 +239,7 @@ BAD_INPUTS = {
                               ["generate", "--size", "3x3", "--dict", "{tmp}/ru.txt", "-t", "5",
                                "-o", "{tmp}/g.puz"]),
     "out-dash": ({}, ["fill", "{grid}", "--dict", "{words}", "-o", "-"]),
+    "out-empty": ({}, ["fill", "{grid}", "--dict", "{words}", "-o", ""]),
     "out-gz": ({}, ["fill", "{grid}", "--dict", "{words}", "-o", "{tmp}/o.txt.gz"]),
     "prove-missing-file": ({}, ["prove", "{tmp}/missing.txt", "--dict", "{words}"]),
     "info-ragged-grid": ({"grid.txt": "...\n..\n"},

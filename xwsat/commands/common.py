@@ -212,6 +212,8 @@ def check_outputs(outputs: list[Path | None], inputs: list[Path | str | None],
         if str(path) == "-":  # only ``dict export -o`` and ``encode -o`` take "-" (stdout)
             raise XwsatError("-: this option writes a file; give its name (the answer itself "
                              "goes to standard output)")
+        if str(path) == ".":  # "" reaches here as "." too
+            raise XwsatError("an output named '' or '.' names no file; give a file name to write")
         if _named_as_folder(path):
             raise XwsatError(f"{path}{os.sep}: names a folder; give the file to write in it, "
                              f"such as {path / ('puzzle' + (path.suffix or '.txt'))}")
