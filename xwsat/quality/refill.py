@@ -73,6 +73,9 @@ def improve_refill(refill: FillResult, grid: Grid, words: WordList, options: Fil
                               level == found.climb.level and found.climb.proven, found.exempt,
                               time_limit - (time.perf_counter() - t0), options, progress,
                               optimum)
+        if level == start and _key(whole, fill, found.exempt) >= _key(
+                whole, refill.outcome.fill, found.exempt):
+            continue  # at the refill's own level and no better than it: the refill stands
         climb = found.climb
         if level < climb.level:  # the climb's proof is about its own level: none is claimed
             above = [x for x in levels(whole.problem, found.exempt) if x > level]
