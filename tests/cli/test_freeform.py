@@ -216,3 +216,16 @@ def test_a_stop_after_the_first_board_prints_and_writes_it(tmp_path, monkeypatch
         assert result.exit_code == 0 and record["stop"] == "timeout"
         assert any("time limit of 20 s reached before the placement ended" in n
                    for n in record["notes"])
+
+
+def test_a_word_with_no_clue_is_never_clued_by_its_own_answer(write, tmp_path) -> None:
+    # "pelota" was the clue of PELOTA, in the .puz a solver gets: the answer given away
+    path = write("bare.txt", "PELOTA\nPELO\nPATO\nTAPA\nLAPIZ\n")
+    result = invoke("freeform", path, "--size", "8x8", "--method", "greedy", "--json", "-q")
+    data = json.loads(result.stdout)
+    assert data["placed"] and all(p["clue"] == "" for p in data["placed"])
+    out = tmp_path / "board.ipuz"
+    result = invoke("freeform", path, "--size", "8x8", "--method", "greedy", "-o", out, "-q")
+    assert result.exit_code == 0 and "(no clue)" in result.stdout
+    assert "have no clue in" in result.stderr
+    assert '"pelota"' not in out.read_text(encoding="utf-8").lower()  # as a clue

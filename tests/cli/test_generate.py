@@ -327,3 +327,25 @@ def test_given_letters_and_theme_read_as_the_list_writes_them(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "Ú as U" in result.stderr
     assert json.loads(result.stdout)["grid"][0] == "ÑANDU"
+
+
+@pytest.mark.parametrize("args, compiled", [
+    (["generate", "--size", "5x5", "-t", "5", "--dict", "en"], True),
+    (["generate", "--size", "5x5", "-t", "5", "--dict", "en", "-b", "native"], False),
+    (["grids", "suggest", "THEME", "-t", "5"], True),
+])
+def test_the_compiled_search_is_built_before_the_clock(monkeypatch, tmp_path, args, compiled):
+    # on a fresh install each pattern's search (8-10 s) was killed while it compiled the
+    # search (about 70 s, once): every pattern undecided, run after run, until a fill ran
+    from xwsat.commands import generate as generate_command
+    from xwsat.commands import grids
+
+    asked: list[list[str]] = []
+    for module in (generate_command, grids):
+        monkeypatch.setattr(module, "compile_first", lambda specs, **_: asked.append(specs))
+    if "THEME" in args:
+        theme = tmp_path / "theme.txt"
+        theme.write_text("OCEAN\n" + ".....\n" * 4, encoding="utf-8")
+        args = [str(theme) if a == "THEME" else a for a in args]
+    CliRunner().invoke(app, args)
+    assert bool(asked) == compiled

@@ -56,7 +56,8 @@ def describe(result: FreeformResult) -> str:
     numbered = layout.numbered()
     for direction, title in ((ACROSS, "Across"), ("down", "Down")):
         lines.append(f"{title}:")
-        lines += [f"  {n:>3}. {layout.entries[p.entry].clue} ({len(layout.entries[p.entry].word)})"
+        lines += [f"  {n:>3}. {layout.entries[p.entry].clue or NO_CLUE} "
+                  f"({len(layout.entries[p.entry].word)})"
                   for n, p in numbered if p.direction == direction]
     left = [layout.entries[i].word for i in sorted(set(range(total)) -
                                                    {p.entry for p in layout.placed})]
@@ -91,6 +92,7 @@ def as_json(result: FreeformResult) -> dict[str, Any]:
 
 
 MAX_SIDE = 40
+NO_CLUE = "(no clue)"  # shown for a word the list gives no clue for
 
 
 def _place(words: Path, size: str, time_limit: float, method: str, seed: int, boards: int,
@@ -168,6 +170,11 @@ def freeform_command(
                                       f"Free-form crossword ({words.name})"))
         if note := lost_text_note(out, clues.values()):
             typer.echo(note, err=True)
+        unclued = sum(1 for clue in clues.values() if not clue)
+        if unclued and out.suffix.lower() in (".puz", ".ipuz", ".json", ".html"):
+            typer.echo(f"note: {unclued} of {len(clues)} entries have no clue in {out} (the "
+                       "word list has none for their words): write them before publishing",
+                       err=True)
     if json_out:
         print_record(as_json(result) | {"stop": ended.value if ended is not None else None})
     else:

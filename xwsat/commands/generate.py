@@ -14,6 +14,7 @@ import typer
 from xwsat.commands.common import (
     budget,
     check_outputs,
+    compile_first,
     letters_as_written,
     limited,
     load_word_list,
@@ -225,6 +226,9 @@ def generate_command(
     if pattern_only and out is not None and out.suffix.lower() == ".puz":  # said before the search
         raise XwsatError(f"{out}: .puz needs every white cell filled; with --pattern-only write "
                          ".txt, .json or .ipuz")
+    if backend in ("auto", "patterns"):  # each pattern is filled by the compiled search: built
+        compile_first(["auto"])  # before the clock, or each pattern's search dies compiling
+        started = time.monotonic()
     with limited(time_limit, memory_limit or None):
         word_list = load_word_list(words)
         spec = _as_the_list_writes(spec, word_list, words.fold_yo)

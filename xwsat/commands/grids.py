@@ -15,7 +15,14 @@ from xwsat.bench.suites import (
     manifest_text,
     resolve_dictionary,
 )
-from xwsat.commands.common import budget, check_outputs, limited, load_inputs, write_atomic
+from xwsat.commands.common import (
+    budget,
+    check_outputs,
+    compile_first,
+    limited,
+    load_inputs,
+    write_atomic,
+)
 from xwsat.commands.options import (
     ForceOpt,
     GridArg,
@@ -190,6 +197,7 @@ def suggest(
             raise XwsatError(f"{out_dir}: exists and is not a folder")
         if out_dir.is_dir():
             check_outputs([out_dir / n for n in names], [grid, *words.paths], force)
+    compile_first([search.backend])  # before the clock: each pattern's search is short
     with limited(search.time_limit, search.memory_limit or None):
         given, word_list = load_inputs(grid, words)
         say = (lambda _: None) if quiet else (lambda m: typer.echo(f"[xwsat] {m}", err=True))

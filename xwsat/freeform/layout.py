@@ -97,7 +97,7 @@ def read_entries(path_text: str, source: str) -> tuple[list[Entry], list[str]]:
         if len(word) < 2:
             notes.append(f"{word}: one letter is not an entry; skipped")
             continue
-        out.append(Entry(word, clue or word.lower(), score))
+        out.append(Entry(word, clue or "", score))  # never the answer as its own clue
     if not out:
         raise XwsatError(f"{source}: no words to place")
     return out, notes
