@@ -22,7 +22,8 @@ import numpy as np
 
 from xwsat.word_list import Alphabet, WordList
 
-FORMAT = 6  # 6: the first line left out kept; 5: WORD<tab>SCORE lines, CR-only line ends,
+FORMAT = 7  # 7: a duplicate's clue kept when the word kept has none; 6: the first line left
+# out kept; 5: WORD<tab>SCORE lines, CR-only line ends,
 # more apostrophes; 4: a list without
 # a byte order mark is read as UTF-16/32 only when it breaks lines so
 KEEP = 24  # entries kept; the least recently used go first

@@ -195,6 +195,8 @@ def parse_entries(
                 raise XwsatError(f"{source}: more than {MAX_WORDS:,} words; split the dictionary")
         elif previous[0] < score:
             entries[word] = (score, clue or previous[1])
+        elif previous[1] is None and clue is not None:  # the higher score stays, and a clue
+            entries[word] = (previous[0], clue)  # given only with another spelling is kept
     first = ""
     if first_skipped is not None:
         number, line = first_skipped

@@ -80,6 +80,12 @@ def test_duplicate_with_higher_score_keeps_earlier_clue_when_it_has_none() -> No
     assert entries("CAT;30;Feline", "CAT;80") == {"CAT": (80, "Feline")}
 
 
+def test_duplicate_with_lower_score_gives_its_clue_to_the_word_kept_when_it_has_none() -> None:
+    # OCEAN;70 then ocean;40;Big water lost the clue (the other order kept it)
+    assert entries("OCEAN;70", "ocean;40;Big water") == {"OCEAN": (70, "Big water")}
+    assert entries("OCEAN;70;Sea", "ocean;40;Big water") == {"OCEAN": (70, "Sea")}
+
+
 @pytest.mark.parametrize("score", ["101", "-1", "250"])
 def test_score_outside_0_100_is_an_error(score: str) -> None:
     with pytest.raises(XwsatError, match="outside 0-100"):
