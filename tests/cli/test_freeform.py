@@ -227,5 +227,6 @@ def test_a_word_with_no_clue_is_never_clued_by_its_own_answer(write, tmp_path) -
     out = tmp_path / "board.ipuz"
     result = invoke("freeform", path, "--size", "8x8", "--method", "greedy", "-o", out, "-q")
     assert result.exit_code == 0 and "(no clue)" in result.stdout
+    assert result.stdout.rstrip().endswith(f"wrote {out}")
     assert "have no clue in" in result.stderr
     assert '"pelota"' not in out.read_text(encoding="utf-8").lower()  # as a clue

@@ -349,3 +349,11 @@ def test_the_compiled_search_is_built_before_the_clock(monkeypatch, tmp_path, ar
         args = [str(theme) if a == "THEME" else a for a in args]
     CliRunner().invoke(app, args)
     assert bool(asked) == compiled
+
+
+def test_generate_names_the_file_it_wrote(tmp_path):
+    out = tmp_path / "mini.ipuz"
+    result = CliRunner().invoke(app, ["generate", "--size", "5x5", "--symmetry", "none", "-t",
+                                      "30", "-q", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.is_file() and result.stdout.rstrip().endswith(f"wrote {out}")

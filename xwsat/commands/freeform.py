@@ -175,10 +175,14 @@ def freeform_command(
             typer.echo(f"note: {unclued} of {len(clues)} entries have no clue in {out} (the "
                        "word list has none for their words): write them before publishing",
                        err=True)
+    wrote = out is not None and result.verified
     if json_out:
-        print_record(as_json(result) | {"stop": ended.value if ended is not None else None})
+        print_record(as_json(result) | {"stop": ended.value if ended is not None else None}
+                     | ({"wrote": str(out)} if wrote else {}))
     else:
         typer.echo(describe(result))
+        if wrote:
+            typer.echo(f"wrote {out}")
     # Ctrl-C ends a command as stopped (exit 3), with the board it has printed and written
     raise typer.Exit(ExitCode.UNDECIDED if ended is Stop.INTERRUPTED
                      else result.status.exit_code)

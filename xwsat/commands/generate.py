@@ -238,16 +238,29 @@ def generate_command(
         progress = (lambda _: None) if quiet else _progress(started)
         result = generate(spec, word_list, backend, budget(time_limit).for_child(), seed, progress)
     if out is not None and result.rows is not None:
-        clues = dictionary_clues(word_list, entries(result.rows, spec))
+        found = entries(result.rows, spec)
+        clues = dictionary_clues(word_list, found)
         write_atomic(out, render_rows(out, result.rows, clues, spec.min_length,
                                       f"Generated {spec.width}x{spec.height}", pattern_only))
         if not pattern_only and (note := lost_text_note(out, clues.values())):
             typer.echo(note, err=True)
+        unclued = len(found) - sum(1 for clue in clues.values() if clue)
+        if not pattern_only and unclued and out.suffix.lower() in CLUED:
+            typer.echo(f"note: {unclued} of {len(found)} entries have no clue in {out} (the "
+                       "word list has none for their words): write them before publishing",
+                       err=True)
+    wrote = out is not None and result.rows is not None
     if json_out:
-        print_record(as_json(result, spec, word_list.source))
+        print_record(as_json(result, spec, word_list.source) | ({"wrote": str(out)} if wrote
+                                                               else {}))
     else:
         typer.echo(describe(result, spec, pattern_only))
+        if wrote:
+            typer.echo(f"wrote {out}")
     raise typer.Exit(result.status.exit_code)
+
+
+CLUED = (".puz", ".ipuz", ".json", ".html")  # the formats that carry clues
 
 
 def register(app: typer.Typer) -> None:
