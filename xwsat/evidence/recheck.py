@@ -121,10 +121,11 @@ def read_manifest(directory: Path) -> dict:
         raise Rejected(f"manifest.json is unreadable ({type(exc).__name__})") from None
     if not isinstance(manifest, dict):
         raise Rejected("manifest.json is not a certificate manifest")
-    if manifest.get("result") == "fillable":  # prove's folder for a grid it filled
-        fill = " (the fill is in its fill.txt)" if (directory / "fill.txt").is_file() else ""
-        raise XwsatError(f"{directory}: the record of a fill{fill}, not a certificate of "
-                         "unfillability: there is no proof to check")
+    if manifest.get("result") == "fillable" and (directory / "fill.txt").is_file() and not (
+            directory / GRID_FILE).exists():  # prove's folder for a grid it filled (a
+        # certificate's manifest edited to say "fillable" keeps its proof files: rejected)
+        raise XwsatError(f"{directory}: the record of a fill (the fill is in its fill.txt), "
+                         "not a certificate of unfillability: there is no proof to check")
     if manifest.get("result") != "unfillable":
         raise Rejected(f"the manifest's result is {str(manifest.get('result'))[:40]!r}, not "
                        "'unfillable': there is no proof of unfillability to check")
