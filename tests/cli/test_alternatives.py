@@ -304,31 +304,29 @@ def test_a_locked_entry_is_left_out_of_the_ranking_of_the_fills(files):
     assert "(locked and kept entries not counted)" in text
 
 
-def test_a_region_refill_optimize_finds_the_better_of_two_refills(triplets, tmp_path):
-    # the two refills of rows 2-3: DEX/GHY (3 entries at 10) and JKF/LMI (4 at 10); the one
-    # found first was kept, whichever it was
-    _, _, filled = triplets
+def optimized_refill(filled: Path, tmp_path: Path, at_50: tuple[str, ...]) -> dict:
+    """The --json record of rows 2-3 refilled with --optimize, the words ``at_50`` scored 50
+    and the other triplets 10."""
     scored = tmp_path / "scored.txt"
-    there = ("ABC", "DEF", "GHI", "ADG", "BEH", "CFI")
-    scored.write_text("".join(f"{w};{50 if w in there else 10}\n" for w in TRIPLETS),
+    scored.write_text("".join(f"{w};{50 if w in at_50 else 10}\n" for w in TRIPLETS),
                       encoding="utf-8")
     result = runner.invoke(app, ["fill", str(filled), "-d", str(scored), "--region", "2,1-3,3",
                                  "--optimize", "--json"])
     assert result.exit_code == 0, result.output
-    record = json.loads(result.stdout)
+    return json.loads(result.stdout)
+
+
+def test_a_region_refill_optimize_finds_the_better_of_two_refills(triplets, tmp_path):
+    # the two refills of rows 2-3: DEX/GHY (3 entries at 10) and JKF/LMI (4 at 10); the one
+    # found first was kept, whichever it was
+    _, _, filled = triplets
+    record = optimized_refill(filled, tmp_path, ("ABC", "DEF", "GHI", "ADG", "BEH", "CFI"))
     assert record["grid"] == ["ABC", "DEX", "GHY"] and record["optimize"]["at_level"] == 3
 
 
 def test_a_region_refill_optimize_could_not_better_says_so_in_its_record(triplets, tmp_path):
     _, _, filled = triplets  # the two other refills have 3 entries at 10 each, the same total
-    scored = tmp_path / "scored.txt"
-    there = ("ABC", "DEF", "GHI", "ADG", "BEH", "CFI", "AJL")
-    scored.write_text("".join(f"{w};{50 if w in there else 10}\n" for w in TRIPLETS),
-                      encoding="utf-8")
-    result = runner.invoke(app, ["fill", str(filled), "-d", str(scored), "--region", "2,1-3,3",
-                                 "--optimize", "--json"])
-    assert result.exit_code == 0, result.output
-    record = json.loads(result.stdout)
+    record = optimized_refill(filled, tmp_path, ("ABC", "DEF", "GHI", "ADG", "BEH", "CFI", "AJL"))
     assert record["grid"] != ["ABC", "DEF", "GHI"]
     assert record["optimize"] == {"improved": False, "message": (
         "no better refill of the region (changing at least 1 of its entries) was found; the "
