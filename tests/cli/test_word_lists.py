@@ -287,3 +287,18 @@ def test_a_grid_letter_the_list_writes_without_its_accent_is_said(tmp_path):
     result = runner.invoke(app, ["fill", str(grid), "-d", str(words)])
     assert result.exit_code == 0, result.output
     assert "the grid's letters read as the word list writes them: É as E" in result.stderr
+
+
+def test_a_word_mixing_latin_and_cyrillic_letters_is_said(tmp_path):
+    # КOТ with a Latin O was taken in silence: it looks like КОТ and no grid spells it
+    listed = tmp_path / "mixed.txt"
+    listed.write_text("КОТ;50\nКOТ;50\nТОК;40\nCAT;30\n", encoding="utf-8")
+    grid = tmp_path / "row.txt"
+    grid.write_text("...\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(listed), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "note: 1 word mixes Latin and Cyrillic letters (КOТ)" in result.stderr
+    plain = tmp_path / "plain.txt"
+    plain.write_text("КОТ;50\nТОК;40\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(plain), "-q"])
+    assert "mix" not in result.stderr

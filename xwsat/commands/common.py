@@ -44,7 +44,25 @@ def load_word_list(words: Words) -> WordList:
     for note in notes:
         sys.stderr.write(f"xwsat: note: {note}\n")
     note_left_out(word_list, bool(words.alphabet))
+    note_mixed_scripts(word_list)
     return word_list
+
+
+def note_mixed_scripts(word_list: WordList) -> None:
+    """Say which words mix Latin and Cyrillic letters: a Latin O or A typed among Cyrillic
+    ones looks the same and makes another word, which no grid's Cyrillic letters will match.
+    Free when the list's alphabet has only one of the two scripts."""
+    letters = set(word_list.alphabet.letters)
+    latin = {c for c in letters if "A" <= c <= "Z"}
+    cyrillic = {c for c in letters if "\u0400" <= c <= "\u04ff"}
+    if not latin or not cyrillic:
+        return
+    mixed = [w for w in word_list.words if not latin.isdisjoint(w) and not cyrillic.isdisjoint(w)]
+    if mixed:
+        shown = ", ".join(mixed[:3]) + (f" and {len(mixed) - 3:,} more" if len(mixed) > 3 else "")
+        verb = "word mixes" if len(mixed) == 1 else "words mix"
+        sys.stderr.write(f"xwsat: note: {len(mixed):,} {verb} Latin and Cyrillic letters "
+                         f"({shown}): a Latin letter that looks Cyrillic, most likely\n")
 
 
 def note_left_out(word_list: WordList, declared: bool = False) -> None:
