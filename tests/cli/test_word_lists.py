@@ -302,3 +302,14 @@ def test_a_word_mixing_latin_and_cyrillic_letters_is_said(tmp_path):
     plain.write_text("КОТ;50\nТОК;40\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(plain), "-q"])
     assert "mix" not in result.stderr
+
+
+def test_a_given_yo_read_as_ye_under_fold_yo_is_said(tmp_path):
+    grid = tmp_path / "yo.txt"
+    grid.write_text("ЁЖ.\n", encoding="utf-8")
+    listed = tmp_path / "w.txt"
+    listed.write_text("ЕЖИ;50\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(listed), "--fold-yo", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "--fold-yo: the grid's letters read as the word list writes them: Ё as Е" in \
+        result.stderr

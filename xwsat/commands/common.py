@@ -31,6 +31,8 @@ NOT_A_TTY_EVERY_S = 5.0  # progress lines when stderr is a file or a pipe: one p
 def load_grid(grid_path: Path, fold_yo: bool) -> Grid:
     """Read a grid (text, .json, .ipuz, .puz by extension), letters normalised like words."""
     grid = read_grid(grid_path)
+    if fold_yo and any("Ё" in row.upper() for row in grid.rows):
+        say_folded({"Ё": "Е"}, "--fold-yo: the grid's letters")  # as the list's words are
     return grid.map_letters(lambda ch: normalize_word(ch, fold_yo=fold_yo))
 
 
