@@ -289,27 +289,24 @@ def test_a_grid_letter_the_list_writes_without_its_accent_is_said(tmp_path):
     assert "the grid's letters read as the word list writes them: É as E" in result.stderr
 
 
+def fill_from(tmp_path: Path, grid_text: str, list_text: str, *options: str):
+    """``fill`` of a grid from a list, both written here."""
+    grid, listed = tmp_path / "grid.txt", tmp_path / "list.txt"
+    grid.write_text(grid_text, encoding="utf-8")
+    listed.write_text(list_text, encoding="utf-8")
+    return CliRunner().invoke(app, ["fill", str(grid), "-d", str(listed), "-q", *options])
+
+
 def test_a_word_mixing_latin_and_cyrillic_letters_is_said(tmp_path):
     # КOТ with a Latin O was taken in silence: it looks like КОТ and no grid spells it
-    listed = tmp_path / "mixed.txt"
-    listed.write_text("КОТ;50\nКOТ;50\nТОК;40\nCAT;30\n", encoding="utf-8")
-    grid = tmp_path / "row.txt"
-    grid.write_text("...\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(listed), "-q"])
+    result = fill_from(tmp_path, "...\n", "КОТ;50\nКOТ;50\nТОК;40\nCAT;30\n")
     assert result.exit_code == 0, result.output
     assert "note: 1 word mixes Latin and Cyrillic letters (КOТ)" in result.stderr
-    plain = tmp_path / "plain.txt"
-    plain.write_text("КОТ;50\nТОК;40\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(plain), "-q"])
-    assert "mix" not in result.stderr
+    assert "mix" not in fill_from(tmp_path, "...\n", "КОТ;50\nТОК;40\n").stderr
 
 
 def test_a_given_yo_read_as_ye_under_fold_yo_is_said(tmp_path):
-    grid = tmp_path / "yo.txt"
-    grid.write_text("ЁЖ.\n", encoding="utf-8")
-    listed = tmp_path / "w.txt"
-    listed.write_text("ЕЖИ;50\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["fill", str(grid), "-d", str(listed), "--fold-yo", "-q"])
+    result = fill_from(tmp_path, "ЁЖ.\n", "ЕЖИ;50\n", "--fold-yo")
     assert result.exit_code == 0, result.output
     assert "--fold-yo: the grid's letters read as the word list writes them: Ё as Е" in \
         result.stderr
