@@ -60,12 +60,16 @@ def quality(result: FillResult) -> Quality:
     """The quality of a filled result's words, as ``--optimize`` counts it: the entries the
     grid gives whole (locked, or kept outside a region) are the constructor's, not counted
     (a locked word the list lacks has only a stand-in score)."""
+    assert result.outcome.fill is not None
+    return quality_of(result.built, result.outcome.fill)
+
+
+def quality_of(built: Built, fill: Sequence[int]) -> Quality:
+    """The quality of a fill of ``built`` (word ids by slot), as ``quality`` counts it."""
     from xwsat.quality.levels import exempt_slots
 
-    assert result.outcome.fill is not None
-    exempt = exempt_slots(result.built)
-    scores = [int(result.built.words.scores[w]) for s, w in enumerate(result.outcome.fill)
-              if s not in exempt]
+    exempt = exempt_slots(built)
+    scores = [int(built.words.scores[w]) for s, w in enumerate(fill) if s not in exempt]
     if not scores:  # every entry given: nothing of the search's to rank
         return Quality(100, 0, 0, 0)
     lowest = min(scores)

@@ -17,14 +17,21 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from xwsat import guard
-from xwsat.alternatives import Entries, differences, entries, find_alternatives, words_of
+from xwsat.alternatives import (
+    Entries,
+    differences,
+    entries,
+    find_alternatives,
+    quality_of,
+    words_of,
+)
 from xwsat.grid import EMPTY, Grid, extract_slots
 from xwsat.lock import without_words
 from xwsat.optimize import Progress, with_fill
 from xwsat.pipeline import FillOptions, FillResult, solve_built, without
 from xwsat.problem import Built, build_problem
 from xwsat.quality.best import best_at_level
-from xwsat.quality.levels import at_level, fill_level, fill_scores, levels, tier_counts
+from xwsat.quality.levels import at_level, fill_level, levels, tier_counts
 from xwsat.quality.run import Quality, improve
 from xwsat.words import WordList
 
@@ -73,8 +80,8 @@ def improve_refill(refill: FillResult, grid: Grid, words: WordList, options: Fil
                               level == found.climb.level and found.climb.proven, found.exempt,
                               time_limit - (time.perf_counter() - t0), options, progress,
                               optimum)
-        if level == start and _key(whole, fill, found.exempt) >= _key(
-                whole, refill.outcome.fill, found.exempt):
+        if level == start and quality_of(whole, fill).key() >= quality_of(
+                whole, refill.outcome.fill).key():
             continue  # at the refill's own level and no better than it: the refill stands
         climb = found.climb
         if level < climb.level:  # the climb's proof is about its own level: none is claimed
@@ -97,7 +104,7 @@ def _best_changing(whole: Built, fill: tuple[int, ...], current: Entries, among:
     and bound at that level: with the entries there now taken out of ``differ`` slots at a
     time (the weakest entries first), every fill it finds changes them, so the best of those
     searches is a refill that differs, and often as good as what is there now (the first
-    refill that differs is any one). It stops at ``optimum``, the rank (``_key``) of the best
+    refill that differs is any one). It stops at ``optimum``, the rank (``Quality.key``) of the best
     fill with no need to differ: none that differs beats it."""
     t0 = time.perf_counter()
     words = whole.words
@@ -105,7 +112,8 @@ def _best_changing(whole: Built, fill: tuple[int, ...], current: Entries, among:
     exclusion: dict[int, int] = {s: index[current[s]] for s in among if current[s] in index}
     order = sorted(exclusion, key=lambda s: (int(words.scores[exclusion[s]]), s))
     windows = [order[i:i + differ] for i in range(0, len(order), differ)]
-    best, key = fill, _key(whole, fill, exempt)
+    best, key = fill, quality_of(whole, fill).key()
+    changed = words_of(whole, fill)
     for n, window in enumerate(windows):
         remaining = left - (time.perf_counter() - t0)
         if remaining <= 0.2 or (optimum is not None and key <= optimum):
@@ -114,7 +122,7 @@ def _best_changing(whole: Built, fill: tuple[int, ...], current: Entries, among:
         narrowed = replace(whole, problem=without(whole.problem,
                                                   tuple((s, exclusion[s]) for s in window)))
         try:
-            start = fill if all(words_of(whole, fill)[s] != current[s] for s in window) else \
+            start = fill if all(changed[s] != current[s] for s in window) else \
                 _start(narrowed, level, exempt, options, min(cap, remaining))
             if start is None:
                 continue
@@ -124,8 +132,8 @@ def _best_changing(whole: Built, fill: tuple[int, ...], current: Entries, among:
         except KeyboardInterrupt as exc:  # the best so far stands; a Ctrl-C still ends the
             guard.interruption(exc)  # command
             break
-        if _key(whole, found.fill, exempt) < key:
-            best, key = found.fill, _key(whole, found.fill, exempt)
+        if (better := quality_of(whole, found.fill).key()) < key:
+            best, key = found.fill, better
     return best
 
 
@@ -133,14 +141,6 @@ def _best_changing(whole: Built, fill: tuple[int, ...], current: Entries, among:
 # and bound gets at least WINDOW_MIN_S): the weakest entries' windows come first.
 WINDOWS_SHARED = 4
 WINDOW_MIN_S = 1.0
-
-
-def _key(built: Built, fill: tuple[int, ...], exempt: frozenset[int]) -> tuple[int, int, int]:
-    """How constructors rank fills, lower being better: minus the level, the entries there,
-    minus the total."""
-    scores = fill_scores(built, fill, exempt)
-    lowest = min(scores, default=0)
-    return -lowest, scores.count(lowest), -sum(scores)
 
 
 def _start(narrowed: Built, level: int, exempt: frozenset[int], options: FillOptions,
