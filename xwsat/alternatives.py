@@ -126,6 +126,9 @@ class Alternatives:
         if not self.found and not region:  # the grid itself has no fill: the usual report
             return describe(self.last, "fill")
         parts = []
+        if count > 1 and len(self.found) > 1:  # found one after another, shown ranked
+            parts += [f"{len(self.found)} fills, best first; the time under each is its own "
+                      "search's, not the time since the start", ""]
         for i, result in enumerate(self.found, 1):
             head = f"fill {i} of {count}: " if count > 1 else ""
             parts += [head + quality_line(result), describe(result, "fill"), ""]

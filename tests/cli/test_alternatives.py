@@ -77,6 +77,7 @@ def test_a_count_beyond_the_fills_that_exist_is_reported_never_faked(files):
     assert result.exit_code == 0, result.output
     truth = brute_fills(OPEN, list(WORDS), allow_repeats=False)
     assert result.output.count("FILLED by") == len(truth) == 4
+    assert "4 fills, best first; the time under each is its own search's" in result.output
     assert ("fill 5 of 6: none exists: no fill differs from the fills above in at least 1 entry"
             in result.output)
 
