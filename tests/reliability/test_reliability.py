@@ -639,6 +639,14 @@ def test_a_file_that_appears_during_the_run_is_never_replaced(files, suite, argv
     assert message.startswith("xwsat: error: ") and "exists; add --force" in message, message
     assert planted and all(p.read_text() == "a file of the user's\n" for p in planted)
     assert not list(folder.glob("**/.xwsat-*"))  # no temporary file left
+    if name in ANSWERS:  # what the search found is printed all the same, and said unwritten
+        assert ANSWERS[name] in result.stdout, result.stdout
+        assert "the answer above is not written to it" in message
+        assert "wrote " not in result.stdout and "no clue in" not in result.stderr
+
+
+# What each command that writes its answer prints of it, on standard output.
+ANSWERS = {"fill": "FILLED", "prove": "FILLABLE", "generate": "Across", "freeform": "Across"}
 
 
 def test_a_file_that_appears_in_a_certificate_folder_is_never_replaced(files,

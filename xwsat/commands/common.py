@@ -285,6 +285,24 @@ def write_atomic(path: Path, data: str | bytes, replace: bool | None = None) -> 
     write_file(path, data, replace)
 
 
+def write_answer(path: Path, data: str | bytes) -> str | None:
+    """Write the answer's file (``write_atomic``); None once written, else why not, in one line.
+    The caller prints the answer either way and then fails with the reason (``unwritten``): a
+    file that appeared during a long run, or a full disk, must not cost what the search found."""
+    try:
+        write_atomic(path, data)
+    except XwsatError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"{exc.filename or path}: cannot write ({exc.strerror or exc})"
+    return None
+
+
+def unwritten(reason: str) -> XwsatError:
+    """The error that ends a command whose answer is printed but whose file is not written."""
+    return XwsatError(f"{reason}; the answer above is not written to it")
+
+
 # --- progress ---------------------------------------------------------------------------------
 
 _last_line = {"at": 0.0, "quiet": False}

@@ -32,7 +32,8 @@ from xwsat.commands.common import (
     print_record,
     quiet_progress,
     status_line,
-    write_atomic,
+    unwritten,
+    write_answer,
 )
 from xwsat.commands.options import (
     ForceOpt,
@@ -369,27 +370,31 @@ def fill(
                                 shared=shared)
                     if quality is not None and explain else None)
     data = None
+    notes: list[str] = []  # about the file: said once it is written
     if out is not None and result.filled is not None:
         puzzle = _puzzle(result, source, grid.stem, file_locks)
         data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
-            typer.echo(note, err=True)
+            notes.append(note)
         if out.suffix.lower() in CLUED and (unclued := puzzle.unclued()):
-            typer.echo(f"note: {unclued} of {len(puzzle.slots)} entries have no clue in {out} "
-                       "(the word list has none for their words): write them before "
-                       "publishing", err=True)
+            notes.append(f"note: {unclued} of {len(puzzle.slots)} entries have no clue in "
+                         f"{out} (the word list has none for their words): write them before "
+                         "publishing")
         if note := lost_text_note(out, puzzle_texts(puzzle)):
-            typer.echo(note, err=True)
+            notes.append(note)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
     write_stop = "interrupted"
-    written = False
+    written, not_written = False, None
     if data is not None and out is not None:  # first: a closed terminal (a broken pipe, a
         try:  # hang-up) may fail the printing, and the file is the answer
-            write_atomic(out, data)
-            written = True
+            not_written = write_answer(out, data)
+            written = not_written is None
         except KeyboardInterrupt as exc:  # a stop while writing: no file (never half of
             write_stop = guard.interruption(exc)[0].value  # one); the record is still
             stopped = True  # printed, and says why it stopped
+    if written:
+        for note in notes:
+            typer.echo(note, err=True)
     if json_out:
         record = as_json(result)
         record["lists"] = list(words.dictionary)  # as given: with their score scales
@@ -397,6 +402,8 @@ def fill(
             record["stop"] = record.get("stop") or write_stop
         if written:
             record["wrote"] = str(out)
+        if not_written:
+            record["not_written"] = not_written
         if quality is not None and result.outcome.fill is not None:
             from xwsat.quality.report import quality_json
 
@@ -433,6 +440,8 @@ def fill(
                 typer.echo("\n".join(_why_lines(quality, why, explain_hint)))
     if written and not json_out:
         typer.echo(f"wrote {out}")
+    if not_written:
+        raise unwritten(not_written)
     if stopped:  # what was found is printed and written; the command itself was stopped
         typer.echo("xwsat: interrupted", err=True)
         raise typer.Exit(ExitCode.UNDECIDED)

@@ -11,7 +11,14 @@ from typing import Annotated, Any
 import typer
 
 from xwsat import guard
-from xwsat.commands.common import budget, check_outputs, limited, print_record, write_atomic
+from xwsat.commands.common import (
+    budget,
+    check_outputs,
+    limited,
+    print_record,
+    unwritten,
+    write_answer,
+)
 from xwsat.commands.generate import parse_size
 from xwsat.commands.options import (
     ForceOpt,
@@ -164,10 +171,12 @@ def freeform_command(
     if stop.is_set() or guard.user_stopped():  # Ctrl-C, caught by the placement itself
         ended = Stop.INTERRUPTED
     result.notes[:0] = notes
+    not_written = None
     if out is not None and result.verified:
         clues = clues_by_slot(result)
-        write_atomic(out, render_rows(out, result.layout.rows(), clues, 2,
-                                      f"Free-form crossword ({words.name})"))
+        not_written = write_answer(out, render_rows(out, result.layout.rows(), clues, 2,
+                                                    f"Free-form crossword ({words.name})"))
+    if out is not None and result.verified and not not_written:
         if note := lost_text_note(out, clues.values()):
             typer.echo(note, err=True)
         unclued = sum(1 for clue in clues.values() if not clue)
@@ -175,14 +184,17 @@ def freeform_command(
             typer.echo(f"note: {unclued} of {len(clues)} entries have no clue in {out} (the "
                        "word list has none for their words): write them before publishing",
                        err=True)
-    wrote = out is not None and result.verified
+    wrote = out is not None and result.verified and not not_written
     if json_out:
         print_record(as_json(result) | {"stop": ended.value if ended is not None else None}
-                     | ({"wrote": str(out)} if wrote else {}))
+                     | ({"wrote": str(out)} if wrote else {})
+                     | ({"not_written": not_written} if not_written else {}))
     else:
         typer.echo(describe(result))
         if wrote:
             typer.echo(f"wrote {out}")
+    if not_written:
+        raise unwritten(not_written)
     # Ctrl-C ends a command as stopped (exit 3), with the board it has printed and written
     raise typer.Exit(ExitCode.UNDECIDED if ended is Stop.INTERRUPTED
                      else result.status.exit_code)

@@ -20,7 +20,8 @@ from xwsat.commands.common import (
     load_word_list,
     print_record,
     say_folded,
-    write_atomic,
+    unwritten,
+    write_answer,
 )
 from xwsat.commands.options import (
     ForceOpt,
@@ -237,11 +238,14 @@ def generate_command(
         refuse_wide_letters(out, word_list.alphabet.letters)
         progress = (lambda _: None) if quiet else _progress(started)
         result = generate(spec, word_list, backend, budget(time_limit).for_child(), seed, progress)
+    not_written = None
     if out is not None and result.rows is not None:
         found = entries(result.rows, spec)
         clues = dictionary_clues(word_list, found)
-        write_atomic(out, render_rows(out, result.rows, clues, spec.min_length,
-                                      f"Generated {spec.width}x{spec.height}", pattern_only))
+        not_written = write_answer(out, render_rows(out, result.rows, clues, spec.min_length,
+                                                    f"Generated {spec.width}x{spec.height}",
+                                                    pattern_only))
+    if out is not None and result.rows is not None and not not_written:
         if not pattern_only and (note := lost_text_note(out, clues.values())):
             typer.echo(note, err=True)
         unclued = len(found) - sum(1 for clue in clues.values() if clue)
@@ -249,14 +253,17 @@ def generate_command(
             typer.echo(f"note: {unclued} of {len(found)} entries have no clue in {out} (the "
                        "word list has none for their words): write them before publishing",
                        err=True)
-    wrote = out is not None and result.rows is not None
+    wrote = out is not None and result.rows is not None and not not_written
     if json_out:
-        print_record(as_json(result, spec, word_list.source) | ({"wrote": str(out)} if wrote
-                                                               else {}))
+        print_record(as_json(result, spec, word_list.source)
+                     | ({"wrote": str(out)} if wrote else {})
+                     | ({"not_written": not_written} if not_written else {}))
     else:
         typer.echo(describe(result, spec, pattern_only))
         if wrote:
             typer.echo(f"wrote {out}")
+    if not_written:
+        raise unwritten(not_written)
     raise typer.Exit(result.status.exit_code)
 
 

@@ -27,6 +27,8 @@ from xwsat.commands.common import (
     print_record,
     quiet_progress,
     status_line,
+    unwritten,
+    write_answer,
     write_atomic,
 )
 from xwsat.commands.options import (
@@ -128,6 +130,7 @@ def prove(
     data: dict | None = None
     locks = list(lock or [])
     first: list[str] | None = None  # the slots the certificate's checked proof refutes
+    not_written = None
     with limited(search.time_limit, search.memory_mb):
         if certificate is None:
             grid_value, word_list, _ = _inputs(grid, words, rules, locks)
@@ -136,11 +139,13 @@ def prove(
             result = fill_grid(grid_value, word_list, asked, status_line)
             clear_status_line()
             if out is not None and result.filled is not None:
-                write_atomic(out, result.filled.to_text())
+                not_written = write_answer(out, result.filled.to_text())
             built, outcome, code = result.built, result.outcome, result.outcome.status.exit_code
             if json_out:
                 data = as_json(result)
                 data["lists"] = list(words.dictionary)  # as given: with their score scales
+                if not_written:
+                    data["not_written"] = not_written
             else:
                 typer.echo(describe(result, "prove"))
         else:
@@ -172,6 +177,8 @@ def prove(
         if guard.user_stopped():
             typer.echo("xwsat: interrupted", err=True)
             raise typer.Exit(ExitCode.UNDECIDED)
+    if not_written:
+        raise unwritten(not_written)
     raise typer.Exit(code)
 
 
