@@ -41,6 +41,10 @@ BackendOpt = Annotated[str, typer.Option(
 TimeOpt = Annotated[float, typer.Option(
     "--time-limit", "-t", help="Seconds of wall clock for the whole command.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choice.")]
+SearchSeedOpt = Annotated[int, typer.Option("--seed", help=(
+    "Seed for every random choice. With one back-end (-b mac:words, -b mac) the same seed "
+    "gives the same search; the default auto races two searches and keeps the first to "
+    "finish, so its answer may differ between runs."))]
 RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
 ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
 LengthOpt = Annotated[int, typer.Option(
@@ -161,7 +165,7 @@ class Search:
 
     backend: BackendOpt = "auto"
     time_limit: TimeOpt = 60.0
-    seed: SeedOpt = 0
+    seed: SearchSeedOpt = 0
     memory_limit: MemoryOpt = 0
 
     def __post_init__(self) -> None:
