@@ -7,7 +7,7 @@ stop does: exit 3, and a ``--json`` record saying so."""
 
 from __future__ import annotations
 
-import signal
+import _signal as signal  # built in: no module to load before the handlers are in place
 
 HELD: list[int] = []  # the stop signals that came before the command line was ready
 
