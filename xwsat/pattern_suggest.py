@@ -178,7 +178,10 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
     lo, hi = block_range(n, rules.min_blocks, rules.max_blocks)
     lo = max(lo, len(blocks))  # the theme's blocks may already pass the usual low end
     if hi < lo:
-        raise XwsatError(f"the theme entries need {lo} blocks, more than the {hi} allowed")
+        theme = any(cell.isalpha() for row in grid.rows for cell in row)
+        needs = "the theme entries need" if theme else "the grid's blocks come to"
+        raise XwsatError(f"{needs} {lo} blocks (with their mirror cells and the runs too short "
+                         f"to be words closed), more than the {hi} a {n}x{n} pattern may have")
     target = Target(n, lo, hi, max_words=max_words, max_cheaters=max_cheaters,
                     blocks=blocks, white=white)
     entries = tuple(word for word, _ in theme_entries(grid))

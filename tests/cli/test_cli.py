@@ -485,7 +485,7 @@ def test_an_answer_that_cannot_be_written_is_one_line_and_exit_2(tiny) -> None:
 
 @pytest.mark.parametrize("command", [["count", "{grid}"], ["info", "{grid}"], ["plan", "{grid}"],
                                      ["encode", "{grid}"], ["generate", "--size", "5x5"],
-                                     ["freeform", "{words}"]])
+                                     ["freeform", "{words}"], ["serve"]])
 def test_every_searching_command_takes_a_memory_limit(tiny, command) -> None:
     grid, words = tiny
     args = [a.format(grid=grid, words=words) for a in command]

@@ -103,6 +103,7 @@ def test_cli_writes_patterns_and_fills_and_keeps_files(tmp_path) -> None:
     (THEME9, ["--count", "0"], "--count"),
     (THEME9, ["--max-words", "5"], "word ceiling"),
     (THEME9, ["--try-limit", "0"], "--try-limit"),
+    ("\n".join(["#.#.#.#.#"] * 9) + "\n", [], "the grid's blocks come to 81 blocks"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, grid: str, extra: list[str],
                                           said: str) -> None:

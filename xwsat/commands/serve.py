@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from xwsat.commands.common import compile_first
-from xwsat.commands.options import DictOpt, MemoryOpt
+from xwsat.commands.options import DictOpt, MemoryOpt, check_memory_limit
 from xwsat.errors import XwsatError
 
 HostOpt = Annotated[str, typer.Option(
@@ -50,6 +50,7 @@ def serve(host: HostOpt = "127.0.0.1", port: PortOpt = 8765, dictionary: DictOpt
 
     if search_limit <= 0:
         raise XwsatError("--search-limit must be positive")
+    check_memory_limit(memory_limit)
     sock = _bound(host, port)  # first: a port in use is said before the minutes of compiling
     try:
         compile_first(["auto"])
