@@ -312,6 +312,19 @@ def test_a_full_disk_during_a_certificate_is_one_line_and_leaves_nothing(files,
     assert "No space left" in message and not folder.exists()
 
 
+def test_a_full_disk_before_a_sweeps_first_row_leaves_no_folder(files, suite,
+                                                              monkeypatch) -> None:
+    from xwsat.commands import bench
+
+    def full(path, *args, **kwargs):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(bench, "write_atomic", full)
+    folder = files["dir"] / "new" / "bench"
+    message = one_line_error(run("bench", suite, "-b", "native", "-t", "5", "--out", folder))
+    assert "No space left" in message and not (files["dir"] / "new").exists()
+
+
 def test_a_proof_that_cannot_be_written_is_one_line(files, monkeypatch) -> None:
     """The proof is written by a child: its OSError reaches the command as bad ground too."""
     from xwsat.evidence.producers import SearchProducer

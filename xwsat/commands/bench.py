@@ -23,6 +23,7 @@ from xwsat.backends.registry import validate_spec
 from xwsat.bench import execute as isolate
 from xwsat.bench.suites import load_suite
 from xwsat.bench.sweep import (
+    LOCK,
     ROWS,
     Progress,
     describe_limits,
@@ -150,6 +151,7 @@ def run(
     """Run every (grid, dictionary, back-end, seed) in its own process; rows go to JSONL."""
     held = contextlib.ExitStack()  # the folder's lock, from before this command writes into it
     executor: Any = None
+    made: list[Path] = []  # the folders this run makes, taken back if it fails before a row
     try:
         check_time_limit(time_limit)
         if memory_limit < 0 or 0 < memory_limit < 512:
@@ -189,6 +191,7 @@ def run(
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
                            cluster, out_dir, rerun)
         executor, client = _executor(jobs, cluster)  # a bad --cluster: nothing written yet
+        made = _missing_parts(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         held.enter_context(folder_lock(out_dir))  # refused here, before the plan is shown
         _record(out_dir, command, [t["key"] for t in tasks])
@@ -200,6 +203,7 @@ def run(
             executor.shutdown(wait=False, cancel_futures=True)
             if client is not None:
                 client.close()
+        _take_back(made)
         if isinstance(exc, OSError):
             raise XwsatError(f"{exc.filename or out or 'results'}: cannot create the result "
                              f"folder ({exc.strerror})") from None
@@ -207,6 +211,24 @@ def run(
     with held:
         _sweep_and_report(out_dir, tasks, names, loaded, seed_list, executor, client, jobs,
                           rerun_set, no_report)
+
+
+def _missing_parts(folder: Path) -> list[Path]:
+    """The folders ``mkdir(parents=True)`` would make for ``folder``, deepest first."""
+    made = []
+    while not folder.exists() and folder != folder.parent:
+        made.append(folder)
+        folder = folder.parent
+    return made
+
+
+def _take_back(made: list[Path]) -> None:
+    """Remove the folders this run made (with the lock it put there) when it fails before its
+    first row: a full disk or a locked folder leaves nothing behind. Only empty ones go."""
+    for folder in made:
+        with contextlib.suppress(OSError):
+            (folder / LOCK).unlink(missing_ok=True)
+            folder.rmdir()
 
 
 def _sweep_and_report(out_dir: Path, tasks: list[dict[str, Any]], names: list[str],
