@@ -93,6 +93,27 @@ def test_a_search_needing_refutation_gives_a_first_core_at_once_then_a_minimal_o
         check_core(built, core)
 
 
+@pytest.mark.parametrize(("row", "needed", "pattern"), [
+    ("YA...", ["Y"], "Y...."), ("YE...", ["Y"], "Y...."), ("BA..O", ["B", "O"], "B...O")])
+def test_a_slot_no_word_fits_keeps_only_the_letters_that_rule_every_word_out(
+        make_words, tmp_path, row: str, needed: list[str], pattern: str) -> None:
+    """Its minimal core is the slot and the given letters no word fits without: no word
+    starts with Y, so the A or E beside it is not needed; BERRY and MANGO each fit one of
+    B...O, so both letters are."""
+    words = make_words(["APPLE", "BERRY", "MANGO", "LEMON"])
+    built = build_problem(parse_grid(row + "\n"), words)
+    found = list(successive_cores(built, 10))
+    assert found[-1].minimal and [built.grid.cell(c) for c in found[-1].givens] == needed
+    check_core(built, found[-1])
+    grid, listed = tmp_path / "g.txt", tmp_path / "w.txt"
+    grid.write_text(row + "\n")
+    listed.write_text("APPLE\nBERRY\nMANGO\nLEMON\n")
+    result = CliRunner().invoke(app, ["prove", str(grid), "--dict", str(listed), "--explain",
+                                      "--json"])
+    said = json.loads(result.stdout)["explanation"]
+    assert said["patterns"] == {"1A": pattern} and said["sentence"].endswith(f"matches {pattern}")
+
+
 def test_a_locked_theme_word_is_a_candidate_of_its_own_slot_only(make_words) -> None:
     built = locked(make_words, "1A=AAD")  # not in the list: it would fit 1D (A..) too
     assert "AAD" in built.words.placed_only

@@ -160,8 +160,9 @@ def core_json(built: Built, expl: Explanation) -> dict:
     """A core as data: slots with their lengths and patterns, given letters, how it is known
     to be unfillable, whether it is minimal, when it came."""
     width = built.grid.width
+    own = set(expl.givens)  # the core's given letters: a slot's others are free in it
     return {"slots": [built.slots[s].name for s in expl.slots],
-            "patterns": {built.slots[s].name: "".join(built.grid.cell(c)
+            "patterns": {built.slots[s].name: "".join(built.grid.cell(c) if c in own else "."
                                                       for c in built.slots[s].cells)
                          for s in expl.slots},
             "givens": [{"row": c // width + 1, "col": c % width + 1,

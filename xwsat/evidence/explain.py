@@ -154,12 +154,39 @@ def trivial_core(built: Built, start: float) -> Explanation | None:
     empty = [s for s, c in enumerate(built.problem.candidates) if len(c) == 0]
     if empty:
         s = empty[0]
-        given_cells = tuple(c for c in built.slots[s].cells if built.grid.cell(c) != ".")
-        return Explanation((s,), given_cells, True, explain_wipeout(built, s, "no candidate"),
+        given_cells = _needed_letters(built, s)
+        slot = built.slots[s]
+        said = explain_wipeout(built, s, "no candidate")
+        if len(given_cells) < sum(built.grid.cell(c) != "." for c in slot.cells):
+            pattern = "".join(built.grid.cell(c) if c in given_cells else "." for c in slot.cells)
+            said = f"slot {slot.name}: no dictionary word matches {pattern}"
+        return Explanation((s,), given_cells, True, said,
                            "no candidate", seconds=time.monotonic() - start,
                            proof="the word list: no word fits it",
                            necessary=1 + len(given_cells))
     return _count_core(built, start)
+
+
+def _needed_letters(built: Built, s: int) -> tuple[int, ...]:
+    """The given letters of slot s, which no word fits, that no word fits without either:
+    each is left out in turn and stays out when still no word of the list fits the rest
+    (so each one kept is necessary: the core is minimal)."""
+    slot, words = built.slots[s], built.words
+    codes = words.codes_of_length(slot.length)
+    if words.placed_only:  # a constructor's entry fits only a slot spelled whole as it
+        ids = words.ids_of_length(slot.length).tolist()
+        codes = codes[np.array([words.words[i] not in words.placed_only for i in ids],
+                               dtype=bool).reshape(-1)]
+    kept = [(p, c, words.alphabet.code(built.grid.cell(c))) for p, c in enumerate(slot.cells)
+            if built.grid.cell(c) != "."]
+    for member in list(kept):
+        rest = [g for g in kept if g != member]
+        fits = np.ones(len(codes), dtype=bool)
+        for p, _, letter in rest:
+            fits &= codes[:, p] == letter
+        if not fits.any():
+            kept = rest
+    return tuple(c for _, c, _ in kept)
 
 
 def explain_by_cdcl(built: Built, time_limit: float, min_length: int) -> Explanation:
