@@ -389,6 +389,32 @@ def test_a_verdict_on_a_filtered_list_says_so_first(tmp_path, option, words, sai
     assert said in verdict and "your 4 words are" in verdict
 
 
+def test_a_manifest_s_word_filter_is_its_word_until_your_list_confirms_it(tmp_path) -> None:
+    """The manifest is not trusted: a minimum score written into it after the fact is said as
+    the manifest's claim, and against your own list it is another question (exit 4), not bad
+    input. Files the check does not read are said so, and a grid given alone is confirmed."""
+    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
+    grid.write_text(UNFILLABLE[0])
+    words.write_text("\n".join(UNFILLABLE[1]) + "\n")
+    folder = tmp_path / "cert"
+    assert _cli("prove", grid, "-d", words, "--certificate", folder, "--proof-method",
+                "search").exit_code == 1
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["rules"]["min_score"] = 90
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    alone = _cli("check-proof", folder, "--grid", grid)
+    assert alone.exit_code == 1, alone.output
+    assert "VERIFIED: no fill exists for your grid and the words kept in the folder (pass " \
+           "--dict" in alone.output
+    assert "the manifest says the word list was made with: only words scored 90 or more " \
+           "(not checked" in alone.output
+    assert "sha256 ok: variables.txt (kept for reading: not part of the check)" in alone.output
+    assert "sha256 ok: formula.cnf\n" in alone.output
+    yours = _cli("check-proof", folder, "--grid", grid, "--dict", words)
+    assert yours.exit_code == 4 and yours.output.startswith("NOT VERIFIED: the certificate's "
+                                                            "rules (only words scored 90")
+
+
 def test_the_verified_line_names_rules_other_than_the_defaults(tmp_path) -> None:
     # slots of one cell made this ring unfillable, but the headline said only "your grid and
     # dictionary", which fill it with the default rules

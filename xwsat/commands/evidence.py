@@ -191,6 +191,10 @@ def check_proof(directory: DirArg, grid: CheckGridOpt = None, dictionary: CheckD
         user_words, filters = None, []
         if dictionary:
             user_words, filters = _read_as_certified(dictionary, rules, fold_yo)
+        if user_words == ():  # the certificate's filters leave nothing of the user's list
+            typer.echo("NOT VERIFIED: the certificate's rules (" + "; ".join(filters)
+                       + ") leave none of your words: it is not about your word list")
+            raise typer.Exit(CHECK_EXIT["rejected"])
         lines, verdict = recheck(directory, engine, budget(time_limit).for_child(), status_line,
                                  user_grid, user_words, filters, min_length, allow_repeats)
         clear_status_line()
@@ -208,11 +212,14 @@ def _read_as_certified(dictionaries: list[str], rules: dict, fold_yo: bool
     from xwsat.word_stack import stacked_words
 
     score, declared, _, filters = word_filters(rules)
-    read, _ = stacked_words(dictionaries, score, declared, fold_yo, banned_words(rules))
+    everything = len(stacked_words(dictionaries)[0].words)  # a bad file: bad input, exit 2
+    try:
+        read, _ = stacked_words(dictionaries, score, declared, fold_yo, banned_words(rules))
+    except XwsatError:  # the certificate's own filters leave no word: its question, not yours
+        return (), filters or [f"a minimum score of {score}"]
     note_left_out(read, declared is not None)
     words = read.words
     if filters:
-        everything = len(stacked_words(dictionaries)[0].words)
         filters.append(f"your {everything:,} words are {len(words):,} under these rules")
     return words, filters
 

@@ -294,7 +294,9 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
                            f"{name} is not a plain file (a folder, pipe or device)")
         if not isinstance(info, dict) or sha256_file(path) != info.get("sha256"):
             return lines, f"{name} is not the file the manifest lists (hash differs)"
-        lines.append(f"sha256 ok: {name}")
+        checked = name in (*FORMULA_NAMES, *PROOF_NAMES, GRID_FILE, WORDS_FILE, "count.txt")
+        lines.append(f"sha256 ok: {name}" + ("" if checked else
+                                             " (kept for reading: not part of the check)"))
     return lines, ""
 
 
@@ -341,7 +343,8 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
     if isinstance(proof_facts, dict) and str(proof_facts.get("format", "")).startswith(
             "xwsat-count/"):
         return _recheck_count(directory, manifest, question, lines,
-                              _confirmed(question, grid, words, filters), time_limit)
+                              _confirmed(question, grid, words, filters), time_limit,
+                              words is not None)
     formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
     if formula_path is None or proof_path is None:
         return [*lines, "NOT VERIFIED: the folder holds no formula or no proof"], "rejected"
@@ -380,13 +383,17 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
             f"{result['steps']} step{'' if result['steps'] == 1 else 's'} against it"
             + (f" ({result['parts']} parts at once)"
                                                      if result.get("parts", 1) > 1 else ""))
-    return [*lines, head, *question.lines(), *_read_as(manifest)], "verified"
+    return [*lines, head, *question.lines(), *_read_as(manifest, words is not None)], "verified"
 
 
 def _confirmed(question: Question, grid: Grid | None, words: tuple[str, ...] | None,
                filters: list[str] | None) -> str:
     """Whose grid and words a verdict is about, with the filters and rules that shape them."""
     confirmed = ("your grid and dictionary" if grid is not None and words is not None else
+                 "your grid and the words kept in the folder (pass --dict to confirm they are "
+                 "yours)" if grid is not None else
+                 "the grid kept in the folder and your dictionary (pass --grid to confirm it "
+                 "is yours)" if words is not None else
                  "the grid and words kept in the folder (pass --grid and --dict to confirm "
                  "they are yours)")
     said = list(filters) if filters and words is not None else []  # the filtered list's
@@ -402,13 +409,20 @@ def _confirmed(question: Question, grid: Grid | None, words: tuple[str, ...] | N
     return confirmed
 
 
-def _read_as(manifest: dict) -> list[str]:
+def _read_as(manifest: dict, yours: bool) -> list[str]:
+    """How the manifest says its word list was read: confirmed when the user's own list, read
+    that way, is the folder's (``yours``); otherwise only the manifest's word."""
     kept = word_filters(manifest.get("rules") or {})[3]
-    return [f"  the word list was made with: {'; '.join(kept)}"] if kept else []
+    if not kept:
+        return []
+    if yours:
+        return [f"  the word list was made with: {'; '.join(kept)}"]
+    return [f"  the manifest says the word list was made with: {'; '.join(kept)} (not "
+            "checked: the verdict is about the folder's words; --dict checks it on your list)"]
 
 
 def _recheck_count(directory: Path, manifest: dict, question: Question, lines: list[str],
-                   confirmed: str, time_limit: float) -> tuple[list[str], str]:
+                   confirmed: str, time_limit: float, yours: bool) -> tuple[list[str], str]:
     """A certificate of the no-repeat count: the named slots rebuilt from the grid, the words
     that fit them (arc consistency redone when the manifest says it was used), counted
     (``xwsat.evidence.count_certificate``)."""
@@ -455,4 +469,4 @@ def _recheck_count(directory: Path, manifest: dict, question: Question, lines: l
     basis = "" if after == GIVEN else " after arc consistency (redone on plain sets)"
     head = (f"VERIFIED: no fill exists for {confirmed}: counted again{basis}, {said}, and each "
             "must take a different word")
-    return [*lines, head, *question.lines(), *_read_as(manifest)], "verified"
+    return [*lines, head, *question.lines(), *_read_as(manifest, yours)], "verified"
