@@ -615,3 +615,19 @@ def test_a_few_favourites_scored_above_the_list_do_not_make_its_top_tier_weak(tm
     data = json.loads(result.output)["optimize"]
     assert (data["top"], data["top_tier"], data["level"]) == (100, 50, 50)
     assert data["weak"] == []
+
+
+def test_why_not_higher_holds_an_open_slot_to_the_level_as_prove_does():
+    """Without its letters, a locked slot is an open one: at the level above it takes only the
+    words at that level (as ``prove --min-score`` reads the list), but with its letters it keeps
+    its own word at any score, which the constructor chose."""
+    from xwsat.evidence.explain import blank_problem
+    from xwsat.problem import build_problem
+    from xwsat.quality.why import _blank_at_level
+
+    words = build_wordlist({"CAT": (10, None), "BAT": (10, None), "DOG": (60, None)})
+    built = build_problem(parse_grid("CAT\n"), words)
+    blank = _blank_at_level(built, blank_problem(built), 50, exempt_slots(built))
+    assert [words.words[i] for i in blank.candidates[0]] == sorted(["CAT", "DOG"])
+    open_slot = _blank_at_level(built, blank_problem(built), 50, frozenset())
+    assert [words.words[i] for i in open_slot.candidates[0]] == ["DOG"]

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from xwsat.evidence.explain import Explanation
-from xwsat.problem import Built
+from xwsat.problem import Built, FillProblem
 from xwsat.quality.levels import at_level
 from xwsat.quality.run import Quality
 
@@ -59,7 +61,7 @@ def why_not_higher(built: Built, quality: Quality, time_limit: float, seed: int 
         return Why(above, None, built, "stopped before the explanation")
     cut = replace(built, problem=at_level(built.problem, above, quality.exempt))
     # without its given letters (a lock, a theme) the grid is cut at the level too
-    blank = at_level(blank_problem(built), above, quality.exempt)
+    blank = _blank_at_level(built, blank_problem(built), above, quality.exempt)
     try:
         core, stop = explain_anytime(cut, time_limit, on_core, seed=seed, blank=blank)
     except ValueError as exc:  # the level above filled after all: the fill found still stands
@@ -67,3 +69,20 @@ def why_not_higher(built: Built, quality: Quality, time_limit: float, seed: int 
                    " a fault of xwsat's, to report with this grid")
     return Why(above, core, cut, "" if core is not None else "the time limit came first",
                "stopped" if stop is not None else "")
+
+
+def _blank_at_level(built: Built, blank: FillProblem, level: int,
+                    exempt: frozenset[int]) -> FillProblem:
+    """The grid without its letters, cut at ``level``: an entry the constructor gives whole
+    (``exempt``) keeps its own word at any score, but a slot whose letters an explanation
+    leaves out is an open slot, held to the level as ``prove --min-score`` holds it (else the
+    two commands would explain the same level differently)."""
+    keep = []
+    for s, ids in enumerate(blank.candidates):
+        ok = blank.scores[s] >= level
+        if s in exempt:
+            spelled = "".join(built.grid.cell(c) for c in built.slots[s].cells)
+            ok |= np.array([built.words.words[i] == spelled for i in ids.tolist()],
+                           dtype=bool).reshape(-1)
+        keep.append(np.flatnonzero(ok))
+    return blank.with_candidates(keep, blank.cell_masks)
