@@ -174,6 +174,15 @@ def test_the_certificate_s_slots_are_the_first_core_then_refined(tmp_path) -> No
     for drop in core:
         rest = [s for s in core if s != drop]
         assert decide(restricted(built.problem, rest), None) is Status.FILLED
+    # the minimal core has a certificate of its own, which check-proof verifies on the user's
+    # grid and list, and which is about those slots only
+    own = explanation["certificate"]
+    assert own["checked"] and own["slots"] == explanation["slots"]
+    assert own["folder"] == str(tmp_path / "cert" / "explanation")
+    checked = CliRunner().invoke(app, ["check-proof", own["folder"], "--grid", str(grid),
+                                       "--dict", str(words)])
+    assert checked.exit_code == 1 and "VERIFIED: no fill exists for your grid" in checked.stdout
+    assert f"the constraints of {len(core)} slots only" in checked.stdout
 
 
 def test_the_text_shows_the_first_core_before_the_minimal_one(tmp_path) -> None:

@@ -224,11 +224,55 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
         write_atomic(svg, core_svg(built, expl, title))
     _say(data, "explanation", report.explanation_json(built, expl, cores),
          report.explanation_lines(built, expl))
+    if certificate is not None and stop is None and (certificate / "manifest.json").is_file():
+        own, line = _certify_explanation(built, grid, certificate, expl, search)
+        if data is not None:
+            data["explanation"]["certificate"] = own
+        else:
+            typer.echo(line)
     if stop is not None:  # Ctrl-C or the command's limit: said with the best core, then as ever
         if data is not None:
             data["stop"] = data.get("stop") or guard.interruption(stop)[0].value
             print_record(data)
         raise stop
+
+
+EXPLANATION_FOLDER = "explanation"  # in a certificate's folder: the explanation's own
+
+
+def _certify_explanation(built: Built, grid: Path, certificate: Path, expl: Explanation,
+                         search: Search) -> tuple[dict, str]:
+    """The explanation's own certificate, in the certificate folder's ``explanation`` folder:
+    a formula of its slots alone (with the grid's letters in them) and a checked proof, so a
+    third party can check the small set, not only the grid. The rules are the grid
+    certificate's (its manifest), so ``check-proof`` binds both to the same question. As data
+    (folder, slots, checked) and as a line."""
+    import json
+
+    from xwsat.evidence.certificate import certify
+
+    names = [built.slots[s].name for s in expl.slots]
+    manifest = json.loads((certificate / "manifest.json").read_text(encoding="utf-8"))
+    kept = (manifest.get("formula") or {}).get("slots") or list(built.problem.slot_names)
+    if sorted(kept) == sorted(names):  # the grid's certificate is already about these slots
+        return ({"folder": str(certificate), "slots": names, "checked": True},
+                f"  its certificate: the one above, whose formula is these {len(names)} slots "
+                f"(xwsat check-proof {certificate})")
+    folder = certificate / EXPLANATION_FOLDER
+    said = {"folder": str(folder), "slots": names, "checked": False}
+    left = budget(search.time_limit).for_child()
+    if left is not None and left <= 0:
+        return said | {"folder": None}, "  its own certificate: none (no time left)"
+    run = certify(built, folder, str(grid), left or 60.0, "search",
+                  rules=manifest.get("rules") or {}, seed=search.seed, core=False, slots=names)
+    clear_status_line()
+    if not run.checked:
+        why = run.outcome.message or "its proof was not checked"
+        return (said | {"folder": None, "reason": why},
+                f"  its own certificate: none ({why})")
+    return (said | {"checked": True},
+            f"  its own certificate (these {len(names)} slots, with the grid's letters in them;"
+            f" checked): {folder}  (xwsat check-proof {folder})")
 
 
 def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:

@@ -128,12 +128,14 @@ def _compressed_copy(path: Path) -> Path:
 def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
             proof: ProofProducer | CountRefutation | str = "auto", engine: str = "auto",
             rules: dict | None = None,
-            on_tick: Tick | None = None, seed: int = 0, core: bool = True) -> CertificateRun:
+            on_tick: Tick | None = None, seed: int = 0, core: bool = True,
+            slots: Sequence[str] | None = None) -> CertificateRun:
     """Write and check a certificate for ``built`` in ``directory`` (new or empty), all within
     ``time_limit`` seconds. ``proof`` is a producer, a ``--proof-method`` name, or the count
     that refutes the grid (``xwsat.evidence.count_certificate``: no proof file). With ``core``
     the formula keeps only the slots a refutation needs (``xwsat.evidence.slot_core``), when
-    the compiled search finds fewer than all in a quarter of the time.
+    the compiled search finds fewer than all in a quarter of the time; ``slots`` (names)
+    chooses them instead (an explanation's own certificate).
 
     Files appear only when the run ends with an answer: they are staged in a hidden folder and
     moved in at the end, the manifest last; an unanswered run leaves nothing behind.
@@ -150,7 +152,7 @@ def certify(built: Built, directory: Path, grid_source: str, time_limit: float,
             if isinstance(proof, str):
                 proof = producer(proof, n_slots=built.problem.n_slots)
             run = _certify(built, directory, stage, grid_source, time_limit, proof, engine,
-                           rules or {}, on_tick, seed, core)
+                           rules or {}, on_tick, seed, core, slots)
     except OSError as exc:  # a full disk, a folder that turned read-only: bad ground, not a bug
         _discard(directory, stage, created)
         raise XwsatError(f"{directory}: cannot write the certificate ({exc.strerror or exc})"
@@ -253,12 +255,12 @@ def words_text(built: Built) -> str:
 
 def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_limit: float,
              proof: ProofProducer, engine: str, rules: dict, on_tick: Tick | None,
-             seed: int, core: bool) -> CertificateRun:
+             seed: int, core: bool, chosen: Sequence[str] | None = None) -> CertificateRun:
     started = time.perf_counter()
     deadline = started + time_limit
     method = f"certificate:{proof.name}"
-    slots, proof_seed = None, seed
-    if core:
+    slots, proof_seed = (list(chosen) if chosen is not None else None), seed
+    if core and chosen is None:
         slots, proof_seed, stop = _needed_slots(built, time_limit * CORE_SHARE, seed, on_tick,
                                                 deadline)
         if stop is not None:
