@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xwsat.errors import GridTooLarge, XwsatError
 
@@ -50,6 +50,9 @@ class Grid:
     """An immutable grid: each cell is BLOCK, EMPTY or one (normalised, upper-case) letter."""
 
     rows: tuple[str, ...]
+    # the cells whose letters are a locked entry's (``--lock``), for the words that name them:
+    # not part of what the grid is (equal grids may differ here)
+    locked: frozenset[int] = field(default=frozenset(), compare=False)
 
     @property
     def height(self) -> int:
@@ -79,13 +82,13 @@ class Grid:
         cells = [list(row) for row in self.rows]
         for index, ch in letters.items():
             cells[index // self.width][index % self.width] = ch
-        return Grid(tuple("".join(row) for row in cells))
+        return Grid(tuple("".join(row) for row in cells), self.locked)
 
     def map_letters(self, convert: Callable[[str], str]) -> Grid:
         """A copy with every given letter passed through ``convert`` (dictionary folding)."""
         return Grid(tuple(
             "".join(ch if ch in (BLOCK, EMPTY) else convert(ch) for ch in row) for row in self.rows
-        ))
+        ), self.locked)
 
     def to_text(self) -> str:
         return "\n".join(self.rows) + "\n"

@@ -106,7 +106,8 @@ def apply_locks(grid: Grid, words: WordList, locks: list[str], min_length: int =
                                  f"{before}, not {ch}")
             letters[cell] = ch
         placed[name] = word
-    return grid.with_letters(letters), with_words(words, placed.values()), placed
+    placed_grid = replace(grid.with_letters(letters), locked=grid.locked | frozenset(letters))
+    return placed_grid, with_words(words, placed.values()), placed
 
 
 def with_words(words: WordList, extra: object) -> WordList:

@@ -114,6 +114,20 @@ def test_a_slot_no_word_fits_keeps_only_the_letters_that_rule_every_word_out(
     assert said["patterns"] == {"1A": pattern} and said["sentence"].endswith(f"matches {pattern}")
 
 
+def test_a_locked_entry_s_letters_are_called_locked_not_given(make_words) -> None:
+    from xwsat.evidence.evidence_text import core_json
+    from xwsat.evidence.explain import describe_core
+
+    built = locked(make_words, "1A=ADA")
+    core = list(successive_cores(built, 60))[-1]
+    assert core.givens and set(core.givens) <= built.grid.locked
+    lines = describe_core(built, core)
+    assert [line.split()[0] for line in lines[-len(core.givens):]] == ["locked"] * len(core.givens)
+    assert all(g["locked"] for g in core_json(built, core)["givens"])
+    typed = build_problem(parse_grid("ADA\n...\n...\n"), make_words(WORDS))
+    assert not typed.grid.locked  # the same letters typed into the grid are the grid's own
+
+
 def test_a_locked_theme_word_is_a_candidate_of_its_own_slot_only(make_words) -> None:
     built = locked(make_words, "1A=AAD")  # not in the list: it would fit 1D (A..) too
     assert "AAD" in built.words.placed_only
