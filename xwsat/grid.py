@@ -65,6 +65,10 @@ class Grid:
     def cell(self, index: int) -> str:
         return self.rows[index // self.width][index % self.width]
 
+    def given_kind(self, index: int) -> str:
+        """What a given letter is called where it is named: a locked entry's, or the grid's."""
+        return "locked" if index in self.locked else "given"
+
     def is_white(self, index: int) -> bool:
         return self.cell(index) != BLOCK
 

@@ -17,11 +17,6 @@ if TYPE_CHECKING:  # imported where used: a plain ``prove`` loads none of the ev
 PRODUCERS = {"search": "MAC tree search", "mac": "compiled MAC search"}  # else a CDCL solver
 
 
-def given_word(built: Built, cell: int) -> str:
-    """What a given letter of an explanation is called: a locked entry's, or the grid's."""
-    return "locked" if cell in built.grid.locked else "given"
-
-
 def certificate_lines(run: CertificateRun) -> list[str]:
     m = run.manifest
     status, message = run.outcome.status, run.outcome.message
@@ -106,7 +101,7 @@ def first_core_lines(built: Built, expl: Explanation) -> list[str]:
     """The first core, shown the moment it is known, before the search for a smaller one."""
 
     names = [f"{built.slots[s].name} ({built.slots[s].length})" for s in expl.slots]
-    names += [f"{given_word(built, c)} {built.grid.cell(c)} at row {c // built.grid.width + 1}"
+    names += [f"{built.grid.given_kind(c)} {built.grid.cell(c)} at row {c // built.grid.width + 1}"
               f", column {c % built.grid.width + 1}" for c in expl.givens]
     return [f"FIRST EXPLANATION (after {expl.seconds:.1f} s; not yet minimal, looking for a "
             f"smaller one): these {expl.size} constraints cannot hold together",

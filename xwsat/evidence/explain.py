@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from xwsat.encode.cnf import encode_cnf
-from xwsat.evidence.evidence_text import given_word
 from xwsat.grid import Grid
 from xwsat.problem import Built, FillProblem, build_problem
 from xwsat.propagate import Propagated, propagate
@@ -298,7 +297,7 @@ def describe_core(built: Built, expl: Explanation) -> list[str]:
         lines.append(f"{slot.name:>5}  length {slot.length:2d}  {pattern}{count}")
     for cell in expl.givens:
         r, c = divmod(cell, built.grid.width)
-        label = f"{given_word(built, cell):<6}"  # "given " or "locked": one column either way
+        label = f"{built.grid.given_kind(cell):<6}"  # "given " or "locked": one column either way
         lines.append(f"{label} {built.grid.cell(cell)} at row {r + 1}, column {c + 1}")
     return lines
 
