@@ -255,7 +255,8 @@ def _certify_explanation(built: Built, grid: Path, certificate: Path, expl: Expl
     manifest = json.loads((certificate / "manifest.json").read_text(encoding="utf-8"))
     kept = (manifest.get("formula") or {}).get("slots") or list(built.problem.slot_names)
     if sorted(kept) == sorted(names):  # the grid's certificate is already about these slots
-        return ({"folder": str(certificate), "slots": names, "checked": True},
+        checked = (manifest.get("check") or {}).get("ok") is True
+        return ({"folder": str(certificate), "slots": names, "checked": checked},
                 f"  its certificate: the one above, whose formula is these {len(names)} slots "
                 f"(xwsat check-proof {certificate})")
     folder = certificate / EXPLANATION_FOLDER
