@@ -253,11 +253,13 @@ def _certify_explanation(built: Built, grid: Path, certificate: Path, expl: Expl
 
     names = [built.slots[s].name for s in expl.slots]
     manifest = json.loads((certificate / "manifest.json").read_text(encoding="utf-8"))
-    kept = (manifest.get("formula") or {}).get("slots") or list(built.problem.slot_names)
+    count = str((manifest.get("proof") or {}).get("format", "")).startswith("xwsat-count/")
+    kept = ((manifest.get("proof") or {}).get("slots") if count else
+            (manifest.get("formula") or {}).get("slots")) or list(built.problem.slot_names)
     if sorted(kept) == sorted(names):  # the grid's certificate is already about these slots
-        checked = (manifest.get("check") or {}).get("ok") is True
+        checked = count or (manifest.get("check") or {}).get("ok") is True
         return ({"folder": str(certificate), "slots": names, "checked": checked},
-                f"  its certificate: the one above, whose formula is these {len(names)} slots "
+                f"  its certificate: the one above, which is about these {len(names)} slots "
                 f"(xwsat check-proof {certificate})")
     folder = certificate / EXPLANATION_FOLDER
     said = {"folder": str(folder), "slots": names, "checked": False}
