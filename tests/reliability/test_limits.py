@@ -509,7 +509,7 @@ def test_a_stop_after_the_json_record_adds_no_second_record(write, tmp_path,
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fill_command, "write_atomic", interrupted)
+    monkeypatch.setattr(fill_command, "write_answer", interrupted)
     grid, words = write("g.txt", "..\n..\n"), write("w.txt", "AB\nCD\nAC\nBD\n")
     result = run("fill", grid, "--dict", words, "--json", "-o", tmp_path / "out.txt")
     assert result.exit_code == 3, result.output
