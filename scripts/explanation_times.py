@@ -4,8 +4,11 @@ Runs ``XWSAT prove GRID --dict DICT --explain --json -t LIMIT`` (with ``--certif
 scratch folder when asked) once per instance, one at a time, and writes one JSON row per run:
 the verdict, the command's wall clock, and from the record's explanation the first core (its
 size, when it came on the explanation's own clock, how it is known) and the last (size, when,
-whether minimal, why it stopped). ``--xwsat`` runs another build (an older checkout) the same
-way; its record may hold only a final core, or none.
+whether minimal, why it stopped). With ``--certificate`` also the explanation's own
+certificate (its slots, whether checked) and a re-check of it against the grid and list
+(``check-proof DIR/explanation --grid GRID --dict DICT``: its exit code, wall clock and proof
+steps). ``--xwsat`` runs another build (an older checkout) the same way; its record may hold
+only a final core, or none.
 
     python scripts/explanation_times.py classic/15-04.txt@lex.txt ... --out rows.jsonl
 (an instance is GRID@DICT: relative to grids/ and grids/dictionaries/, paths, or en/ru/es)
@@ -46,10 +49,12 @@ def measure(xwsat: list[str], instance: str, limit: float, certificate: bool,
         started = time.monotonic()
         proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
         wall = time.monotonic() - started
-    try:
-        record = json.loads(proc.stdout)
-    except ValueError:
-        record = {}
+        try:
+            record = json.loads(proc.stdout)
+        except ValueError:
+            record = {}
+        own = (record.get("explanation") or {}).get("certificate") or {}
+        recheck = recheck_own(xwsat, own, grid, words) if own.get("checked") else {}
     row = {"instance": instance, "certificate": certificate, "seed": seed,
            "exit": proc.returncode,
            "status": record.get("status"), "wall_s": round(wall, 2), "limit_s": limit}
@@ -62,7 +67,25 @@ def measure(xwsat: list[str], instance: str, limit: float, certificate: bool,
                    if explanation else None),
         last_s=explanation.get("seconds"), minimal=explanation.get("minimal"),
         stopped=explanation.get("stopped"), calls=explanation.get("calls"))
+    if certificate:
+        formula = ((record.get("certificate") or {}).get("manifest") or {}).get("formula") or {}
+        row.update(formula_slots=len(formula.get("slots", [])) or None,
+                   own_slots=len(own.get("slots", [])) or None, own_checked=own.get("checked"),
+                   own_is_grids=own.get("folder") is not None
+                   and not own["folder"].endswith("explanation"), **recheck)
     return row
+
+
+def recheck_own(xwsat: list[str], own: dict, grid: Path, words: Path) -> dict:
+    """``check-proof`` on the explanation's certificate, against the grid and list."""
+    started = time.monotonic()
+    proc = subprocess.run([*xwsat, "check-proof", own["folder"], "--grid", str(grid), "--dict",
+                           str(words)], capture_output=True, text=True, cwd=ROOT)
+    wall = time.monotonic() - started
+    manifest = Path(own["folder"]) / "manifest.json"
+    steps = (json.loads(manifest.read_text(encoding="utf-8")).get("check") or {}).get("steps") \
+        if manifest.is_file() else None
+    return {"recheck_exit": proc.returncode, "recheck_s": round(wall, 2), "own_steps": steps}
 
 
 def main() -> None:
