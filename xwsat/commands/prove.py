@@ -266,7 +266,7 @@ def _certify_explanation(built: Built, grid: Path, certificate: Path, expl: Expl
     left = budget(search.time_limit).for_child()
     if left is not None and left <= 0:
         return said | {"folder": None}, "  its own certificate: none (no time left)"
-    run = certify(built, folder, str(grid), left or 60.0, "search",
+    run = certify(built, folder, str(grid), left or 60.0, "auto",
                   rules=manifest.get("rules") or {}, seed=search.seed, core=False, slots=names)
     clear_status_line()
     if not run.checked:
