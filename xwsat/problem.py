@@ -142,7 +142,7 @@ def build_problem(
         if cell in dense:
             masks[dense[cell]] = np.uint64(1 << alphabet.code(letter))
     slot_cells, candidates, letters = [], [], []
-    dictionary_only = _without_placed(words)
+    dictionary_only = dictionary_words(words)
     for slot in slots:
         ids, codes = dictionary_only(slot.length)
         slot_cells.append(np.array([dense[c] for c in slot.cells], dtype=np.int32))
@@ -192,7 +192,7 @@ def _refuse_given_sharing(slots: list[Slot], given: dict[int, str], most: int) -
                     "--max-shared-substring allows; raise it, or change one of them")
 
 
-def _without_placed(words: WordList) -> Callable[[int], tuple[np.ndarray, np.ndarray]]:
+def dictionary_words(words: WordList) -> Callable[[int], tuple[np.ndarray, np.ndarray]]:
     """Per length, the word ids and codes without the constructor's non-dictionary entries
     (``WordList.placed_only``), computed once per length so open slots still share them."""
     cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}

@@ -298,6 +298,18 @@ def write_answer(path: Path, data: str | bytes) -> str | None:
     return None
 
 
+CLUED = (".puz", ".ipuz", ".json", ".html")  # the formats that carry clues
+
+
+def unclued_note(out: Path, unclued: int, entries: int) -> str | None:
+    """The note on a written file of a format with clues, some of whose ``entries`` the list
+    gave no clue for (None when every one has a clue, or the format carries none)."""
+    if not unclued or out.suffix.lower() not in CLUED:
+        return None
+    return (f"note: {unclued} of {entries} entries have no clue in {out} (the word list has "
+            "none for their words): write them before publishing")
+
+
 def unwritten(reason: str) -> XwsatError:
     """The error that ends a command whose answer is printed but whose file is not written."""
     return XwsatError(f"{reason}; the answer above is not written to it")

@@ -212,14 +212,15 @@ def _read_as_certified(dictionaries: list[str], rules: dict, fold_yo: bool
     from xwsat.word_stack import stacked_words
 
     score, declared, _, filters = word_filters(rules)
-    everything = len(stacked_words(dictionaries)[0].words)  # a bad file: bad input, exit 2
     try:
         read, _ = stacked_words(dictionaries, score, declared, fold_yo, banned_words(rules))
-    except XwsatError:  # the certificate's own filters leave no word: its question, not yours
-        return (), filters or [f"a minimum score of {score}"]
+    except XwsatError:
+        stacked_words(dictionaries)  # read as they are: a bad file is bad input (exit 2)
+        return (), filters or [f"a minimum score of {score}"]  # else the certificate's filters
     note_left_out(read, declared is not None)
     words = read.words
     if filters:
+        everything = len(stacked_words(dictionaries)[0].words)
         filters.append(f"your {everything:,} words are {len(words):,} under these rules")
     return words, filters
 

@@ -32,6 +32,7 @@ from xwsat.commands.common import (
     print_record,
     quiet_progress,
     status_line,
+    unclued_note,
     unwritten,
     write_answer,
 )
@@ -376,10 +377,8 @@ def fill(
         data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
             notes.append(note)
-        if out.suffix.lower() in CLUED and (unclued := puzzle.unclued()):
-            notes.append(f"note: {unclued} of {len(puzzle.slots)} entries have no clue in "
-                         f"{out} (the word list has none for their words): write them before "
-                         "publishing")
+        if note := unclued_note(out, puzzle.unclued(), len(puzzle.slots)):
+            notes.append(note)
         if note := lost_text_note(out, puzzle_texts(puzzle)):
             notes.append(note)
     stopped = guard.user_stopped()  # Ctrl-C in a later stage: the climb, its explanation
@@ -448,7 +447,6 @@ def fill(
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
 
 
-CLUED = (".puz", ".ipuz", ".json", ".html")  # the formats that carry clues
 
 # With --explain (and no certificate), the share of the time left the climb and the best fill
 # keep; the explanation takes the rest.

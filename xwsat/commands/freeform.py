@@ -16,6 +16,7 @@ from xwsat.commands.common import (
     check_outputs,
     limited,
     print_record,
+    unclued_note,
     unwritten,
     write_answer,
 )
@@ -180,10 +181,8 @@ def freeform_command(
         if note := lost_text_note(out, clues.values()):
             typer.echo(note, err=True)
         unclued = sum(1 for clue in clues.values() if not clue)
-        if unclued and out.suffix.lower() in (".puz", ".ipuz", ".json", ".html"):
-            typer.echo(f"note: {unclued} of {len(clues)} entries have no clue in {out} (the "
-                       "word list has none for their words): write them before publishing",
-                       err=True)
+        if note := unclued_note(out, unclued, len(clues)):
+            typer.echo(note, err=True)
     wrote = out is not None and result.verified and not not_written
     if json_out:
         print_record(as_json(result) | {"stop": ended.value if ended is not None else None}

@@ -20,6 +20,7 @@ from xwsat.commands.common import (
     load_word_list,
     print_record,
     say_folded,
+    unclued_note,
     unwritten,
     write_answer,
 )
@@ -249,10 +250,8 @@ def generate_command(
         if not pattern_only and (note := lost_text_note(out, clues.values())):
             typer.echo(note, err=True)
         unclued = len(found) - sum(1 for clue in clues.values() if clue)
-        if not pattern_only and unclued and out.suffix.lower() in CLUED:
-            typer.echo(f"note: {unclued} of {len(found)} entries have no clue in {out} (the "
-                       "word list has none for their words): write them before publishing",
-                       err=True)
+        if not pattern_only and (note := unclued_note(out, unclued, len(found))):
+            typer.echo(note, err=True)
     wrote = out is not None and result.rows is not None and not not_written
     if json_out:
         print_record(as_json(result, spec, word_list.source)
@@ -265,9 +264,6 @@ def generate_command(
     if not_written:
         raise unwritten(not_written)
     raise typer.Exit(result.status.exit_code)
-
-
-CLUED = (".puz", ".ipuz", ".json", ".html")  # the formats that carry clues
 
 
 def register(app: typer.Typer) -> None:

@@ -263,10 +263,10 @@ def _certify_explanation(built: Built, grid: Path, certificate: Path, expl: Expl
                 f"(xwsat check-proof {certificate})")
     folder = certificate / EXPLANATION_FOLDER
     said = {"folder": str(folder), "slots": names, "checked": False}
-    left = budget(search.time_limit).for_child()
-    if left is not None and left <= 0:
+    left = budget(search.time_limit).for_child() or 0.0  # (--time-limit is always set)
+    if left <= 0:
         return said | {"folder": None}, "  its own certificate: none (no time left)"
-    run = certify(built, folder, str(grid), left or 60.0, "auto",
+    run = certify(built, folder, str(grid), left, "auto",
                   rules=manifest.get("rules") or {}, seed=search.seed, core=False, slots=names)
     clear_status_line()
     if not run.checked:

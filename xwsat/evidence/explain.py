@@ -21,7 +21,7 @@ import numpy as np
 
 from xwsat.encode.cnf import encode_cnf
 from xwsat.grid import Grid
-from xwsat.problem import Built, FillProblem, build_problem
+from xwsat.problem import Built, FillProblem, build_problem, dictionary_words
 from xwsat.propagate import Propagated, propagate
 
 EXPLAIN_SOLVER = "cadical195"
@@ -172,11 +172,7 @@ def _needed_letters(built: Built, s: int) -> tuple[int, ...]:
     each is left out in turn and stays out when still no word of the list fits the rest
     (so each one kept is necessary: the core is minimal)."""
     slot, words = built.slots[s], built.words
-    codes = words.codes_of_length(slot.length)
-    if words.placed_only:  # a constructor's entry fits only a slot spelled whole as it
-        ids = words.ids_of_length(slot.length).tolist()
-        codes = codes[np.array([words.words[i] not in words.placed_only for i in ids],
-                               dtype=bool).reshape(-1)]
+    _, codes = dictionary_words(words)(slot.length)  # a constructor's entry fits no open slot
     kept = [(p, c, words.alphabet.code(built.grid.cell(c))) for p, c in enumerate(slot.cells)
             if built.grid.cell(c) != "."]
     for member in list(kept):

@@ -278,6 +278,7 @@ def _named(directory: Path, names: tuple[str, ...]) -> Path | None:
 
 def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
     """Hash lines for the files the manifest lists (inside the folder only), or a rejection."""
+    from xwsat.evidence.count_certificate import COUNT_FILE
     files = manifest.get("files", {})
     if not isinstance(files, dict):
         return [], "the manifest's file list is malformed"
@@ -294,7 +295,7 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
                            f"{name} is not a plain file (a folder, pipe or device)")
         if not isinstance(info, dict) or sha256_file(path) != info.get("sha256"):
             return lines, f"{name} is not the file the manifest lists (hash differs)"
-        checked = name in (*FORMULA_NAMES, *PROOF_NAMES, GRID_FILE, WORDS_FILE, "count.txt")
+        checked = name in (*FORMULA_NAMES, *PROOF_NAMES, GRID_FILE, WORDS_FILE, COUNT_FILE)
         lines.append(f"sha256 ok: {name}" + ("" if checked else
                                              " (kept for reading: not part of the check)"))
     return lines, ""
