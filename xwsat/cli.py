@@ -170,6 +170,13 @@ def main(held: list[int] | None = None) -> None:
 _early_stop = {"yes": False}
 
 
+def json_command(argv: list[str]) -> str | None:
+    """The command named on a command line that asks for ``--json``, else None."""
+    if "--json" not in argv:
+        return None
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def run(argv: list[str]) -> int:
     """One command line, its exit code returned: the group maps what the commands raise; here
     only usage errors (exit 2) and bugs (one line, exit 4) remain."""
@@ -182,6 +189,9 @@ def run(argv: list[str]) -> int:
         typer.echo(f"xwsat: error: {exc}", err=True)
         code = ExitCode.BAD_INPUT
     except (KeyboardInterrupt, typer.Abort):  # before a command started
+        from xwsat.commands import common
+
+        common.stopped_record(json_command(argv), "interrupted", "interrupted")
         typer.echo("xwsat: interrupted", err=True)
         code = ExitCode.UNDECIDED
     except Exception as exc:

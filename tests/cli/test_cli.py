@@ -576,3 +576,22 @@ def test_a_puzzle_file_without_every_clue_is_said_so(tiny, tmp_path) -> None:
     assert f"note: 4 of 4 entries have no clue in {out}" in result.stderr
     plain = invoke("fill", grid, "-d", words, "-o", tmp_path / "tiny.txt")
     assert "no clue" not in plain.stderr  # a grid file holds no clues by design
+
+
+def test_ctrl_c_before_the_command_is_loaded_still_prints_the_json_record(
+        tiny, monkeypatch, capsys) -> None:
+    from xwsat import cli
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.Commands, "get_command", interrupted)
+    grid, words = tiny
+    assert cli.run(["fill", str(grid), "-d", str(words), "--json"]) == 3
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"status": "unknown", "stop": "interrupted",
+                               "message": "interrupted"}
+    assert err.strip() == "xwsat: interrupted"
+    assert cli.run(["generate", "--json"]) == 3  # its records' word for no verdict
+    assert json.loads(capsys.readouterr().out)["status"] == "undecided"
+    assert cli.run(["fill", str(grid)]) == 3 and capsys.readouterr().out == ""
