@@ -63,6 +63,8 @@ class WordList:
     codes: dict[int, np.ndarray] = field(default_factory=dict)
     skipped: int = 0  # lines read but left out: not a word, or letters outside the alphabet
     first_skipped: str = ""  # the first of them, as a note shows it: "line 12: 'NEW YORK'"
+    dashed: int = 0  # lines holding " - " read as one word (a description after a hyphen?)
+    first_dashed: str = ""  # "line 3: 'trifle - a dessert' read as TRIFLEADESSERT"
     # the constructor's entries that are not dictionary words (``xwsat.lock``): a slot may take
     # one only where the grid gives all its letters
     placed_only: frozenset[str] = frozenset()

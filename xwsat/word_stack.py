@@ -82,8 +82,9 @@ def stacked_words(specs: Sequence[str], min_score: int = 0, alphabet: str | None
     letters = alphabet if alphabet is not None else _letters(loaded)
     merged = build_wordlist(entries, letters, source)
     first = next((f"{w.source}: {w.first_skipped}" for w in loaded if w.first_skipped), "")
-    return replace(merged, skipped=sum(words.skipped for words in loaded),
-                   first_skipped=first), notes
+    dashed = next((f"{w.source}: {w.first_dashed}" for w in loaded if w.first_dashed), "")
+    return replace(merged, skipped=sum(words.skipped for words in loaded), first_skipped=first,
+                   dashed=sum(words.dashed for words in loaded), first_dashed=dashed), notes
 
 
 def _letters(loaded: list[WordList]) -> str:

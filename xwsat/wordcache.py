@@ -22,9 +22,9 @@ import numpy as np
 
 from xwsat.word_list import Alphabet, WordList
 
-FORMAT = 7  # 7: a duplicate's clue kept when the word kept has none; 6: the first line left
-# out kept; 5: WORD<tab>SCORE lines, CR-only line ends,
-# more apostrophes; 4: a list without
+FORMAT = 8  # 8: lines holding " - " read as one word counted; 7: a duplicate's clue kept
+# when the word kept has none; 6: the first line left out kept; 5: WORD<tab>SCORE lines,
+# CR-only line ends, more apostrophes; 4: a list without
 # a byte order mark is read as UTF-16/32 only when it breaks lines so
 KEEP = 24  # entries kept; the least recently used go first
 
@@ -111,7 +111,8 @@ def _read(path: Path, source: str) -> WordList | None:
         return None
     clues: Mapping[int, str] = LazyClues(clues_blob) if meta["clues"] else {}
     return WordList(Alphabet(meta["letters"]), words, scores, clues, source, by_length, codes,
-                    int(meta.get("skipped", 0)), str(meta.get("first_skipped", "")))
+                    int(meta.get("skipped", 0)), str(meta.get("first_skipped", "")),
+                    int(meta.get("dashed", 0)), str(meta.get("first_dashed", "")))
 
 
 def save(words: WordList, raw: bytes, options: dict) -> None:
@@ -126,7 +127,8 @@ def save(words: WordList, raw: bytes, options: dict) -> None:
                   for length in lengths if len(words.by_length[length])]
         meta = {"format": FORMAT, "letters": words.alphabet.letters, "ranges": ranges,
                 "clues": bool(words.clues), "skipped": words.skipped,
-                "first_skipped": words.first_skipped}
+                "first_skipped": words.first_skipped, "dashed": words.dashed,
+                "first_dashed": words.first_dashed}
         arrays = {
             "meta": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
             "scores": np.asarray(words.scores, dtype=np.int16),

@@ -145,6 +145,8 @@ def parse_entries(
     skipped = 0
     first_skipped: tuple[int, str] | None = None
     below = 0  # words under min_score
+    dashed = 0  # lines read as one word though they hold " - ": a description, most likely
+    first_dashed = ""
     may_describe = _MAY_DESCRIBE.search
     for number, line in enumerate(lines, start=1):
         line = line.strip()
@@ -185,6 +187,9 @@ def parse_entries(
             skipped += 1
             first_skipped = first_skipped or (number, line)
             continue
+        if raw is line and " - " in line:
+            dashed += 1
+            first_dashed = first_dashed or f"line {number}: {_shown(line)} read as {word}"
         if score < min_score:
             below += 1
             continue
@@ -200,25 +205,44 @@ def parse_entries(
     first = ""
     if first_skipped is not None:
         number, line = first_skipped
-        first = f"line {number}: {(line if len(line) <= 40 else line[:37] + '...')!r}"
+        first = f"line {number}: {_shown(line)}"
     if not entries and not below and first:  # say why, not only "no usable words"
         why = "not words, or letters outside --alphabet" if allowed else "not words"
         raise XwsatError(  # (a CSV, another separator...)
             f"{source}: no usable words: {skipped:,} line{'s' if skipped != 1 else ''} left "
             f"out ({why}), the first {first} (lines are WORD, WORD;SCORE or "
             "WORD;SCORE;CLUE: docs/word-lists.md)")
-    return entries, Skipped(skipped, first)
+    return entries, Skipped(skipped, first, dashed, first_dashed)
+
+
+def _shown(line: str) -> str:
+    """A line as a note quotes it: 40 characters at most."""
+    return repr(line if len(line) <= 40 else line[:37] + "...")
+
+
+def dashed_note(word_list: WordList) -> str:
+    """The lines holding " - " that were read as one word: most likely a description after a
+    plain hyphen, which only an em or en dash or a tab sets apart."""
+    lines = "line holds" if word_list.dashed == 1 else "lines hold"
+    return (f"{word_list.dashed:,} {lines} ' - ', read as one word, the first "
+            f"{word_list.first_dashed}; a description goes after ' — ', ' – ' or a tab "
+            "(docs/word-lists.md)")
 
 
 class Skipped(int):
     """How many lines were left out, and the first of them (``line 12: 'NEW YORK'``), so
-    that a note can show the user what kind of line it was."""
+    that a note can show the user what kind of line it was; and the lines read as one word
+    that hold " - " (``trifle - a dessert``: a description after a plain hyphen, which only
+    an em or en dash or a tab sets apart), with the first of them."""
 
     first: str
+    dashed: int
+    first_dashed: str
 
-    def __new__(cls, count: int, first: str = "") -> Skipped:
+    def __new__(cls, count: int, first: str = "", dashed: int = 0,
+                first_dashed: str = "") -> Skipped:
         value = super().__new__(cls, count)
-        value.first = first
+        value.first, value.dashed, value.first_dashed = first, dashed, first_dashed
         return value
 
 
@@ -408,6 +432,7 @@ def words_from_bytes(raw: bytes, source: str, min_score: int = 0, alphabet: str 
             + (f" with score >= {min_score}" if min_score else "")
         )
     words = replace(build_wordlist(entries, alphabet, source), skipped=int(skipped),
-                    first_skipped=skipped.first)
+                    first_skipped=skipped.first, dashed=skipped.dashed,
+                    first_dashed=skipped.first_dashed)
     wordcache.save(words, raw, options)
     return words

@@ -445,3 +445,33 @@ def test_an_alphabet_too_large_names_its_list(tmp_path):
     path.write_text("".join(chr(0x3041 + i) * 3 + "\n" for i in range(70)), encoding="utf-8")
     with pytest.raises(XwsatError, match=r"many.txt: the alphabet has 70 letters"):
         load_words(str(path))
+
+
+def test_a_description_after_a_plain_hyphen_is_noted_and_the_note_survives_the_cache(
+        tmp_path, monkeypatch) -> None:
+    """``trifle - a dessert`` is one word, TRIFLEADESSERT, as documented; it used to be read
+    so without a word said."""
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+    from xwsat.workbench.dictionaries import left_out_note
+
+    monkeypatch.delenv("XWSAT_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    words = tmp_path / "w.txt"
+    words.write_text("cake\ntrifle - a dessert\npie - baked\ntart \u2014 a pastry\nHIT-OR-MISS\n",
+                     encoding="utf-8")
+    for _ in range(2):  # parsed, then read back from the cache
+        loaded = load_words(str(words))
+        assert loaded.dashed == 2 and "TRIFLEADESSERT" in loaded.words and "TART" in loaded.words
+        assert loaded.first_dashed == "line 2: 'trifle - a dessert' read as TRIFLEADESSERT"
+    grid = tmp_path / "g.txt"
+    grid.write_text("....\n")
+    result = CliRunner().invoke(app, ["fill", str(grid), "--dict", str(words)])
+    assert result.exit_code == 0, result.output
+    assert ("note: 2 lines hold ' - ', read as one word, the first line 2: 'trifle - a "
+            "dessert' read as TRIFLEADESSERT; a description goes after") in result.stderr
+    assert left_out_note("w.txt", loaded).startswith("w.txt: 2 lines hold ' - '")
+    plain = tmp_path / "plain.txt"
+    plain.write_text("cake\ncrème-brûlée\n", encoding="utf-8")
+    assert load_words(str(plain)).dashed == 0

@@ -18,7 +18,7 @@ from xwsat.formats import read_grid
 from xwsat.grid import Grid
 from xwsat.outputs import check_plain, exists_message, folder_of, temporary_file, write_file
 from xwsat.pipeline import FillOptions
-from xwsat.words import WordList, normalize_word
+from xwsat.words import WordList, dashed_note, normalize_word
 
 STARTED: float | None = None  # when the process's command began (set by ``xwsat.cli.main``)
 _record = {"printed": False}  # whether this command has printed its --json record
@@ -78,6 +78,9 @@ def note_left_out(word_list: WordList, declared: bool = False) -> None:
         first = f", the first {word_list.first_skipped}" if word_list.first_skipped else ""
         sys.stderr.write(f"xwsat: note: {word_list.skipped:,} {lines} of the dictionary left "
                          f"out ({why}){first}; {len(word_list):,} {kept} kept\n")
+    if word_list.dashed:
+        sys.stderr.write(f"xwsat: note: {dashed_note(word_list)}\n")
+
 
 
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 from xwsat.errors import ScoreOutOfRange, XwsatError
 from xwsat.lock import with_words, without_words
-from xwsat.words import EMBEDDED, WordList, load_words, words_from_bytes
+from xwsat.words import EMBEDDED, WordList, dashed_note, load_words, words_from_bytes
 
 MAX_UPLOAD_BYTES = 32 << 20  # an uploaded word list, packed or not (Spread the Wordlist:
 # about 6 MiB): a small gzip file can unpack to gigabytes, and the server is shared
@@ -119,13 +119,15 @@ class Dictionaries:
 
 def left_out_note(name: str, words: WordList) -> str:
     """The lines of a list left out as not words, as the command line notes them: a word
-    dropped in silence makes a fillable grid look unfillable."""
-    if not words.skipped:
-        return ""
-    lines = "line" if words.skipped == 1 else "lines"
-    first = f", the first {words.first_skipped}" if words.first_skipped else ""
-    return (f"{name}: {words.skipped:,} {lines} left out (not words){first}; "
-            f"{len(words):,} {'word' if len(words) == 1 else 'words'} kept")
+    dropped in silence makes a fillable grid look unfillable; and those holding " - " read
+    as one word."""
+    notes = [f"{name}: {dashed_note(words)}"] if words.dashed else []
+    if words.skipped:
+        lines = "line" if words.skipped == 1 else "lines"
+        first = f", the first {words.first_skipped}" if words.first_skipped else ""
+        notes.insert(0, f"{name}: {words.skipped:,} {lines} left out (not words){first}; "
+                        f"{len(words):,} {'word' if len(words) == 1 else 'words'} kept")
+    return " ".join(notes)
 
 
 def _known(words: WordList, entries: frozenset[str]) -> set[str]:
