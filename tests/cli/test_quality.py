@@ -439,6 +439,38 @@ def test_cli_optimize_certificate_keeps_its_explanation_as_prove_does(files, tmp
     assert (folder / "explanation.svg").read_text(encoding="utf-8").startswith("<svg")
     checked = runner.invoke(app, ["check-proof", str(folder)])
     assert checked.exit_code == 1 and "sha256 ok: explanation.txt" in checked.output
+    # as prove --certificate --explain says (here the level's proof is about the same slots)
+    assert "its certificate: the one above, which is about these" in result.output
+
+
+def test_cli_optimize_explanation_has_its_own_certificate_on_the_cut_list(files, tmp_path,
+                                                                         monkeypatch):
+    # the explanation of the level above was kept but not certified; certified from the whole
+    # list, check-proof would find the folder's words are not the level's
+    import xwsat.commands.prove as prove
+
+    lowest: list[int] = []
+    real = prove.certify_explanation
+
+    def seen(built, *args, **kwargs):
+        lowest.append(int(built.words.scores.min()))
+        return real(built, *args, **kwargs)
+
+    monkeypatch.setattr(prove, "certify_explanation", seen)
+    grid, words = files
+    folder = tmp_path / "cert"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "20",
+                                 "--certificate", str(folder), "--explain", "--json"])
+    assert result.exit_code == 0, result.output
+    why = json.loads(result.stdout)["optimize"]["why"]
+    own = why["certificate"]
+    assert own["checked"] and own["slots"] == why["core"]["slots"], own
+    checked = runner.invoke(app, ["check-proof", own["folder"], "--grid", str(grid), "--dict",
+                                  str(words)])
+    assert checked.exit_code == 1 and "VERIFIED" in checked.stdout, checked.output
+    level = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["rules"]
+    assert f"only words scored {level['min_score']} or more" in checked.stdout
+    assert lowest == [level["min_score"]]  # the explanation's question is the level's
 
 
 def test_the_certificate_leaves_the_explanation_its_share(files, tmp_path, monkeypatch):

@@ -314,6 +314,7 @@ def fill(
     unimproved: str | None = None  # why --optimize left a region's refill as found
     cert_lines: list[str] = []
     why: Why | None = None
+    own: tuple[dict, str] | None = None  # the explanation's own certificate (data, line)
     others: Alternatives | None = None
     locks = list(lock or [])
     file_locks: list[str] = []  # the input .json's locked entries (a --lock is this run's)
@@ -359,11 +360,8 @@ def fill(
                 why = _why(result, quality, budget(search.time_limit, started).for_child(),
                            search.seed)
                 if certificate is not None and why.core is not None:  # kept as prove keeps it
-                    from xwsat.evidence.certificate import add_explanation
-
-                    add_explanation(certificate, why.built, why.core,
-                                    f"{grid.name} at level {why.level}: "
-                                    f"{len(why.core.slots)} slots cannot be filled together")
+                    own = _own_certificate(why, quality, grid, certificate, search, rules,
+                                           started)
     shared = bool(max_shared_substring)
     hint = (_prove_hint(grid, words, rules, quality, locks, region, shared=shared)
             if quality is not None else None)
@@ -410,6 +408,8 @@ def fill(
             record["optimize"]["interrupted"] = record["optimize"]["interrupted"] or stopped
             if explain:
                 record["optimize"]["why"] = _why_json(why)
+                if own is not None:
+                    record["optimize"]["why"]["certificate"] = own[0]
             if cert_lines:
                 record["optimize"]["certificate"] = cert_lines
         if others is not None and quality is None:  # improved: the record is the fill's
@@ -436,7 +436,8 @@ def fill(
 
             typer.echo("\n".join(quality_lines(result.built, quality, hint) + cert_lines))
             if explain:
-                typer.echo("\n".join(_why_lines(quality, why, explain_hint)))
+                typer.echo("\n".join(_why_lines(quality, why, explain_hint)
+                                     + ([own[1]] if own is not None else [])))
     if written and not json_out:
         typer.echo(f"wrote {out}")
     if not_written:
@@ -498,6 +499,34 @@ def _why_json(why: Why | None) -> dict:
         return {"level": why.level if why is not None else None, "core": None,
                 "reason": why.reason if why is not None else "stopped before the explanation"}
     return {"level": why.level, "core": explanation_json(why.built, why.core), "reason": None}
+
+
+def _own_certificate(why: Why, quality: Quality, grid: Path, certificate: Path, search: Search,
+                     rules: Rules, started: float) -> tuple[dict, str] | None:
+    """The explanation, kept in the level's certificate folder as ``prove`` keeps it, with its
+    own checked certificate there (``prove --certificate --explain``), when the level's
+    certificate was written and the search for a smaller core was not stopped; as data and
+    as a line. None when there is no level certificate to stand beside. Its word list is the
+    level certificate's: the list cut at the level, the constructor's entries kept."""
+    from xwsat.commands.prove import certify_explanation
+    from xwsat.evidence.certificate import add_explanation
+    from xwsat.quality.certify import built_at
+
+    assert why.core is not None
+    add_explanation(certificate, why.built, why.core, f"{grid.name} at level {why.level}: "
+                    f"{len(why.core.slots)} slots cannot be filled together")
+    if why.stopped or not (certificate / "manifest.json").is_file():
+        return None
+    assert why.level is not None
+    at = built_at(why.built, quality.fill, quality.exempt, why.level, rules.min_length,
+                  rules.allow_repeats)
+    try:
+        return certify_explanation(at, grid, certificate, why.core, search, started)
+    except KeyboardInterrupt as exc:  # the limit or Ctrl-C: the fill and its level stand
+        _, message = guard.interruption(exc)
+        clear_status_line()
+        return ({"folder": None, "slots": [why.built.slots[s].name for s in why.core.slots],
+                 "checked": False, "reason": message}, f"  its own certificate: none ({message})")
 
 
 def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Path,

@@ -225,7 +225,7 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
     _say(data, "explanation", report.explanation_json(built, expl, cores),
          report.explanation_lines(built, expl))
     if certificate is not None and stop is None and (certificate / "manifest.json").is_file():
-        own, line = _certify_explanation(built, grid, certificate, expl, search)
+        own, line = certify_explanation(built, grid, certificate, expl, search)
         if data is not None:
             data["explanation"]["certificate"] = own
         else:
@@ -240,13 +240,13 @@ def _explain(built: Built, grid: Path, certificate: Path | None, svg: Path | Non
 EXPLANATION_FOLDER = "explanation"  # in a certificate's folder: the explanation's own
 
 
-def _certify_explanation(built: Built, grid: Path, certificate: Path, expl: Explanation,
-                         search: Search) -> tuple[dict, str]:
+def certify_explanation(built: Built, grid: Path, certificate: Path, expl: Explanation,
+                        search: Search, started: float | None = None) -> tuple[dict, str]:
     """The explanation's own certificate, in the certificate folder's ``explanation`` folder:
     a formula of its slots alone (with the grid's letters in them) and a checked proof, so a
     third party can check the small set, not only the grid. The rules are the grid
     certificate's (its manifest), so ``check-proof`` binds both to the same question. As data
-    (folder, slots, checked) and as a line."""
+    (folder, slots, checked) and as a line. ``started``: the command's start (``budget``)."""
     import json
 
     from xwsat.evidence.certificate import certify
@@ -263,7 +263,7 @@ def _certify_explanation(built: Built, grid: Path, certificate: Path, expl: Expl
                 f"(xwsat check-proof {certificate})")
     folder = certificate / EXPLANATION_FOLDER
     said = {"folder": str(folder), "slots": names, "checked": False}
-    left = budget(search.time_limit).for_child() or 0.0  # (--time-limit is always set)
+    left = budget(search.time_limit, started).for_child() or 0.0  # (--time-limit is set)
     if left <= 0:
         return said | {"folder": None}, "  its own certificate: none (no time left)"
     run = certify(built, folder, str(grid), left, "auto",

@@ -30,8 +30,15 @@ def level_certificate(built: Built, fill: tuple[int, ...], exempt: frozenset[int
                       facts: dict, seed: int = 0, on_tick: Tick | None = None,
                       min_length: int = 2, allow_repeats: bool = False) -> CertificateRun:
     """Write and check the certificate that ``built``'s grid has no fill at ``level``."""
-    cut = with_words(words_at(built.words, level),
-                     [built.words.words[fill[s]] for s in sorted(exempt)])
-    at = build_problem(built.grid, cut, min_length, allow_repeats)
+    at = built_at(built, fill, exempt, level, min_length, allow_repeats)
     return certify(at, directory, grid_source, time_limit, choose_proof(at, backend),
                    rules=facts, on_tick=on_tick, seed=seed)
+
+
+def built_at(built: Built, fill: tuple[int, ...], exempt: frozenset[int], level: int,
+             min_length: int = 2, allow_repeats: bool = False) -> Built:
+    """``built``'s grid with the list cut at ``level`` (the constructor's entries kept): the
+    question a level's certificate, and its explanation's, answer. Same grid, same slots."""
+    cut = with_words(words_at(built.words, level),
+                     [built.words.words[fill[s]] for s in sorted(exempt)])
+    return build_problem(built.grid, cut, min_length, allow_repeats)
