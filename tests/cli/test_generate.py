@@ -357,3 +357,24 @@ def test_generate_names_the_file_it_wrote(tmp_path):
                                       "30", "-q", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert out.is_file() and result.stdout.rstrip().endswith(f"wrote {out}")
+
+
+def test_a_run_left_with_nothing_says_what_the_patterns_gave(make_words, monkeypatch) -> None:
+    # a Russian 21x21 ran out of time saying only that: its patterns, nearly all proven
+    # unfillable from the list, went unmentioned once the line generator took over
+    import xwsat.generate.pattern_first as pattern_first
+    from xwsat.commands.generate import describe
+    from xwsat.generate.cpsat_lines import SolveReport
+
+    def none_filled(spec, words, deadline, seed, progress=None) -> SolveReport:
+        return SolveReport(None, False, "no pattern filled in 9 tried", {
+            "patterns_tried": 9, "patterns_unfillable": 7, "patterns_undecided": 2})
+
+    monkeypatch.setattr(pattern_first, "solve", none_filled)
+    spec = GenerateSpec(5, 5, max_blocks=5, min_length=3)
+    result = generate(spec, make_words(["ABC", "BCA", "CAB"]), "auto", 1.0)
+    assert result.rows is None and result.outcome.method == "native"
+    assert result.outcome.stats.extra["patterns_unfillable"] == 7  # kept past the hand-over
+    text = describe(result, spec, False)
+    assert ("patterns: 9 drawn and searched, 7 proven unfillable from this list, 2 undecided"
+            in text and "a smaller size or a larger list" in text), text

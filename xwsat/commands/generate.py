@@ -130,6 +130,7 @@ def describe(result: GenerateResult, spec: GenerateSpec, pattern_only: bool) -> 
              f"at most {spec.max_blocks} blocks)"]
     if result.rows is None:
         lines.append(result.outcome.message)
+        lines += _patterns_line(result.outcome.stats.extra)
         return "\n".join(lines)
     lines[0] += f": {result.blocks} blocks, verified"
     rows = pattern(result.rows) if pattern_only else result.rows
@@ -141,6 +142,22 @@ def describe(result: GenerateResult, spec: GenerateSpec, pattern_only: bool) -> 
             lines += [f"  {n:>3}. {w}" for n, d, _, _, w in entries(result.rows, spec) if
                       d == direction]
     return "\n".join(lines)
+
+
+def _patterns_line(stats: dict) -> list[str]:
+    """What the pattern stage tried before the line generator had the rest of the time: a run
+    that ends with nothing says whether the list or the time was short."""
+    tried = int(stats.get("patterns_tried", 0))
+    if not tried:
+        return []
+    unfillable = int(stats.get("patterns_unfillable", 0))
+    undecided = int(stats.get("patterns_undecided", 0))
+    line = (f"patterns: {tried} drawn and searched, {unfillable} proven unfillable from this "
+            f"list, {undecided} undecided in the time each had")
+    if unfillable * 2 > tried:
+        line += ("; most patterns of this size cannot be filled from this list: a smaller size "
+                 "or a larger list is likelier to give a grid")
+    return [line]
 
 
 def pattern(rows: tuple[str, ...]) -> tuple[str, ...]:

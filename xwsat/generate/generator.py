@@ -69,6 +69,7 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "auto",
         raise XwsatError("--theme needs --backend cpsat or sat (the native generator has no "
                          "themed entries)")
     started = time.monotonic()
+    drawn: dict[str, float | int] = {}  # the pattern stage's counts, kept past its hand-over
     if backend == "auto" and spec.theme:
         backend = "cpsat"
     if backend in ("auto", "patterns") and (backend == "patterns" or pattern_first.fits(spec)):
@@ -83,6 +84,7 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "auto",
                 or report.stopped in ("interrupted", "memory limit reached")):
             return _finish(spec, words, "patterns", report, started, started, {})
         time_limit -= time.monotonic() - started
+        drawn = dict(report.stats)
         progress(report.stopped + "; trying the line generator")
     backend = "native" if backend == "auto" else backend
     deadline = time.monotonic() + time_limit
@@ -108,6 +110,7 @@ def generate(spec: GenerateSpec, words: WordList, backend: str = "auto",
         report: SolveReport = engine.solve(deadline, stop, progress)
     except KeyboardInterrupt as exc:  # Ctrl-C or the command's limit: nothing found yet
         report = SolveReport(None, False, guard.interruption(exc)[1])
+    report.stats = drawn | report.stats
     return _finish(spec, words, backend, report, started, built, sizes)
 
 
