@@ -54,13 +54,14 @@ def test_russian_scores_follow_frequency(ru):
     assert score["ДОМ"] > score["ЁЖ"] > 0
     flagged = {w for w, s in score.items() if s < 10}  # slurs and obscenities, below the rest
     assert score["ДОМ"] > 60 and max(score.values()) <= 100
-    assert {"ЖИД", "ПИЗДА"} <= flagged and {score[w] for w in flagged} == {5}
+    assert {"ЖИД", "ПИЗДА", "ШАЛАВА"} <= flagged and {score[w] for w in flagged} == {5}
     assert score["ИВАН"] <= 30 and score["ОКА"] <= 30  # names capped below common nouns
 
 
 def test_spanish_slurs_and_obscenities_are_flagged_below_every_word(es):
     score = dict(zip(es.words, es.scores.tolist()))
-    assert score["MARICON"] == score["MIERDA"] == 5 and score["ZORRA"] > 5  # the vixen stays
+    assert score["MARICON"] == score["MIERDA"] == score["COJONES"] == 5
+    assert score["ZORRA"] > 5 and score["CAPULLO"] > 5  # the vixen and the bud stay
     assert min(s for s in score.values() if s != 5) >= 10
 
 
