@@ -8,7 +8,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from xwsat import guard
@@ -311,6 +311,30 @@ def unclued_note(out: Path, unclued: int, entries: int) -> str | None:
         return None
     return (f"note: {unclued} of {entries} entries have no clue in {out} (the word list has "
             "none for their words): write them before publishing")
+
+
+def write_board(out: Path, data: str | bytes, clues: Iterable[str | None],
+                entries: int, notes: bool = True) -> str | None:
+    """Write a generated board (``write_answer``: None once written, else why not) and, once
+    written, say on stderr what its file lost (``lost_text_note``) and how many of its
+    ``entries`` have no clue (``clues``: the texts it has, None or '' for none)."""
+    from xwsat.formats.across_lite import lost_text_note
+
+    not_written = write_answer(out, data)
+    if not_written is None and notes:
+        texts = list(clues)
+        unclued = entries - sum(1 for text in texts if text)
+        for note in (lost_text_note(out, texts), unclued_note(out, unclued, entries)):
+            if note:
+                sys.stderr.write(note + "\n")
+    return not_written
+
+
+def answer_fields(out: Path | None, wrote: bool, not_written: str | None) -> dict:
+    """A --json record's word on its answer's file: ``wrote`` (the path) or ``not_written``
+    (why not)."""
+    return ({"wrote": str(out)} if wrote else {}) | (
+        {"not_written": not_written} if not_written else {})
 
 
 def unwritten(reason: str) -> XwsatError:

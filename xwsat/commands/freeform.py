@@ -12,13 +12,13 @@ import typer
 
 from xwsat import guard
 from xwsat.commands.common import (
+    answer_fields,
     budget,
     check_outputs,
     limited,
     print_record,
-    unclued_note,
     unwritten,
-    write_answer,
+    write_board,
 )
 from xwsat.commands.generate import parse_size
 from xwsat.commands.options import (
@@ -36,7 +36,7 @@ from xwsat.commands.options import (
 from xwsat.errors import XwsatError
 from xwsat.exit_codes import ExitCode
 from xwsat.formats import check_format, render_rows
-from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
+from xwsat.formats.across_lite import refuse_wide_letters
 from xwsat.freeform.layout import ACROSS, load_entries
 from xwsat.freeform.placer import FreeformResult, UnderWay, default_size, freeform
 from xwsat.outcome import Status, Stop
@@ -175,19 +175,13 @@ def freeform_command(
     not_written = None
     if out is not None and result.verified:
         clues = clues_by_slot(result)
-        not_written = write_answer(out, render_rows(out, result.layout.rows(), clues, 2,
-                                                    f"Free-form crossword ({words.name})"))
-    if out is not None and result.verified and not not_written:
-        if note := lost_text_note(out, clues.values()):
-            typer.echo(note, err=True)
-        unclued = sum(1 for clue in clues.values() if not clue)
-        if note := unclued_note(out, unclued, len(clues)):
-            typer.echo(note, err=True)
+        not_written = write_board(out, render_rows(out, result.layout.rows(), clues, 2,
+                                                   f"Free-form crossword ({words.name})"),
+                                  clues.values(), len(clues))
     wrote = out is not None and result.verified and not not_written
     if json_out:
         print_record(as_json(result) | {"stop": ended.value if ended is not None else None}
-                     | ({"wrote": str(out)} if wrote else {})
-                     | ({"not_written": not_written} if not_written else {}))
+                     | answer_fields(out, wrote, not_written))
     else:
         typer.echo(describe(result))
         if wrote:

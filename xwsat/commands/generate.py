@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from xwsat.commands.common import (
+    answer_fields,
     budget,
     check_outputs,
     compile_first,
@@ -20,9 +21,8 @@ from xwsat.commands.common import (
     load_word_list,
     print_record,
     say_folded,
-    unclued_note,
     unwritten,
-    write_answer,
+    write_board,
 )
 from xwsat.commands.options import (
     ForceOpt,
@@ -43,7 +43,7 @@ from xwsat.commands.options import (
 )
 from xwsat.errors import XwsatError
 from xwsat.formats import check_format, read_grid, render_rows
-from xwsat.formats.across_lite import lost_text_note, refuse_wide_letters
+from xwsat.formats.across_lite import refuse_wide_letters
 from xwsat.generate.generator import GenerateResult, generate
 from xwsat.generate.spec import GenerateSpec, blocks_from_ratio
 from xwsat.grid import Grid, extract_slots
@@ -260,20 +260,14 @@ def generate_command(
     if out is not None and result.rows is not None:
         found = entries(result.rows, spec)
         clues = dictionary_clues(word_list, found)
-        not_written = write_answer(out, render_rows(out, result.rows, clues, spec.min_length,
-                                                    f"Generated {spec.width}x{spec.height}",
-                                                    pattern_only))
-    if out is not None and result.rows is not None and not not_written:
-        if not pattern_only and (note := lost_text_note(out, clues.values())):
-            typer.echo(note, err=True)
-        unclued = len(found) - sum(1 for clue in clues.values() if clue)
-        if not pattern_only and (note := unclued_note(out, unclued, len(found))):
-            typer.echo(note, err=True)
+        not_written = write_board(out, render_rows(out, result.rows, clues, spec.min_length,
+                                                   f"Generated {spec.width}x{spec.height}",
+                                                   pattern_only),
+                                  clues.values(), len(found), notes=not pattern_only)
     wrote = out is not None and result.rows is not None and not not_written
     if json_out:
         print_record(as_json(result, spec, word_list.source)
-                     | ({"wrote": str(out)} if wrote else {})
-                     | ({"not_written": not_written} if not_written else {}))
+                     | answer_fields(out, wrote, not_written))
     else:
         typer.echo(describe(result, spec, pattern_only))
         if wrote:
