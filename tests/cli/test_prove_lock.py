@@ -105,3 +105,21 @@ def test_a_slot_locked_twice_is_named(square) -> None:
     assert result.exit_code == 2
     assert result.stderr.strip() == ("xwsat: error: --lock '1a=ABD': slot 1A is locked twice "
                                      "(also to ABC); keep one of the two")
+
+
+def test_a_count_certificate_with_a_theme_word_rechecks(tmp_path) -> None:
+    # the count offered a locked word the list lacks to every slot of its length, so the
+    # certificate's own recount failed (exit 4) where the prover's count held
+    grid, words, folder = tmp_path / "g.txt", tmp_path / "w.txt", tmp_path / "cert"
+    grid.write_text("...\n...\n...\n")
+    # the three downs start with Q and two words do: the count refutes (QQQ fits none of them)
+    words.write_text("QAB\nQCD\nACA\nCAC\nBDB\nDBD\n")
+    result = invoke("prove", grid, "--dict", words, "--lock", "1A=QQQ", "--certificate",
+                    folder, "--json")
+    assert result.exit_code == 1, result.output
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["proof"]["format"].startswith("xwsat-count/")
+    assert manifest["rules"]["placed_only"] == ["QQQ"]
+    for extra in ([], ["--grid", grid, "--dict", words]):
+        check = invoke("check-proof", folder, *extra)
+        assert check.exit_code == 1 and "VERIFIED" in check.stdout, check.output

@@ -463,7 +463,8 @@ def _certify_count(built: Built, directory: Path, stage: Path, grid_source: str,
     found, after = refutation.hall, refutation.after
     names = [built.problem.slot_names[s] for s in found.slots]
     repeats = built.problem.allow_repeats
-    fits = fitting_words(built.grid, slots_of(built), built.words.words, after, repeats)
+    fits = fitting_words(built.grid, slots_of(built), built.words.words, after, repeats,
+                         placed_only=built.words.placed_only)
     ok, said = count_check(fits, repeats, names)
     if not ok:  # the plain check is weaker than xwsat's count here: publish nothing false
         return CertificateRun(stopped(method, Stop.FAILED, f"the count, redone by the "

@@ -16,6 +16,7 @@ hand, it checks the count; only with the given-letters basis does it show why ea
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from xwsat.grid import Grid
@@ -61,10 +62,12 @@ def slots_of(built: Built) -> dict[str, tuple[int, ...]]:
 
 
 def fitting_words(grid: Grid, cells: dict[str, tuple[int, ...]], words: tuple[str, ...],
-                  after: str, allow_repeats: bool,
-                  deadline: float | None = None) -> dict[str, set[str]]:
+                  after: str, allow_repeats: bool, deadline: float | None = None,
+                  placed_only: Collection[str] = ()) -> dict[str, set[str]]:
     """The words that fit each slot: matching the grid's given letters, and with ``PRUNED``
-    left by arc consistency (raises ``OutOfTime`` past ``deadline``)."""
+    left by arc consistency (raises ``OutOfTime`` past ``deadline``). A word of
+    ``placed_only`` (a locked entry the list lacks) fits only a slot whose every letter the
+    grid gives, as the formula offers it (``WordList.placed_only``)."""
     by_length: dict[int, list[str]] = {}
     for w in words:
         by_length.setdefault(len(w), []).append(w)
@@ -73,8 +76,10 @@ def fitting_words(grid: Grid, cells: dict[str, tuple[int, ...]], words: tuple[st
     for name, slot in cells.items():
         if deadline is not None and time.monotonic() > deadline:
             raise OutOfTime
+        whole = all(c in given for c in slot)
         fits[name] = {w for w in by_length.get(len(slot), [])
-                      if all(given.get(c, ch) == ch for c, ch in zip(slot, w))}
+                      if all(given.get(c, ch) == ch for c, ch in zip(slot, w))
+                      and (whole or w not in placed_only)}
     if after == PRUNED:
         _arc_consistency(cells, fits, allow_repeats, deadline)
     return fits
@@ -145,11 +150,13 @@ class Counted:
 
 
 def recount(grid: Grid, words: tuple[str, ...], alphabet: str, min_length: int,
-            allow_repeats: bool, after: str, deadline: float | None = None) -> Counted:
+            allow_repeats: bool, after: str, deadline: float | None = None,
+            placed_only: Collection[str] = ()) -> Counted:
     """The check of a certificate's files: slots rebuilt from its grid, the words fitted."""
     wordlist = build_wordlist({w: (50, None) for w in words}, alphabet, source="certificate")
     built = build_problem(grid, wordlist, min_length, allow_repeats)
-    fits = fitting_words(grid, slots_of(built), words, after, allow_repeats, deadline)
+    fits = fitting_words(grid, slots_of(built), words, after, allow_repeats, deadline,
+                         frozenset(placed_only))
     return Counted(wordlist.words, patterns_of(built), fits)
 
 

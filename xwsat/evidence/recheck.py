@@ -449,7 +449,7 @@ def _recheck_count(directory: Path, manifest: dict, question: Question, lines: l
     try:
         counted = recount(question.grid, question.words, question.alphabet,
                           question.min_length, question.allow_repeats, after,
-                          time.monotonic() + time_limit)
+                          time.monotonic() + time_limit, question.placed_only)
     except OutOfTime:
         return [*lines, "UNDECIDED: time limit reached while redoing arc consistency"
                 ], "undecided"
