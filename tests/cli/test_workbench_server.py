@@ -327,3 +327,41 @@ def test_an_autofill_sent_right_after_an_edit_runs_on_the_edited_grid(server):
             letters = answer["result"]["letters"]
             first = "".join(letters.get(str(i), letter) for i in range(5))
             assert first[0] == letter and first != letter + "TAGE"
+
+
+def test_a_certificate_of_a_locked_theme_word_rechecks_on_the_constructors_list(server,
+                                                                              tmp_path):
+    # the page's certificate left its lock out of the manifest: check-proof said NOT VERIFIED
+    # (exit 4) whenever the locked word was not in the list
+    import io
+    import zipfile
+
+    from typer.testing import CliRunner
+
+    from xwsat.cli import app
+
+    address, _ = server
+    listing = b"AAA\nABD\nACA\nADA\nADD\nBAC\nDBD\nDCB\nDDA\nDDB\n"
+    with socket_of(address) as ws:
+        sid = next_of(ws, "state")["session"]
+        assert httpx.post(f"{address}api/{sid}/dictionary?name=w.txt",
+                          content=listing).status_code == 200
+        next_of(ws, "state")
+        act(ws, type="new", width=3, height=3)
+        next_of(ws, "state")
+        act(ws, type="lock", slot="1A", word="AAD")  # no word of the list: a theme entry
+        assert next_of(ws, "state")["doc"]["locks"]
+        ws.send(json.dumps({"type": "certificate"}))
+        done = job_of(ws, "certificate", 60, final=True)
+        assert done["result"]["status"] == "unfillable" and done["result"]["checked"], done
+        body = httpx.get(f"{address}api/{sid}/certificate.zip").content
+    zipfile.ZipFile(io.BytesIO(body)).extractall(tmp_path)
+    folder = tmp_path / "certificate"
+    rules = json.loads((folder / "manifest.json").read_text())["rules"]
+    assert rules["locked"] == {"1A": "AAD"} and rules["placed_only"] == ["AAD"]
+    words = tmp_path / "w.txt"
+    words.write_bytes(listing)
+    for extra in ([], ["--dict", str(words)]):
+        checked = CliRunner().invoke(app, ["check-proof", str(folder), *extra])
+        assert checked.exit_code == 1 and "VERIFIED" in checked.stdout, checked.output
+        assert "with the entries 1A=AAD locked" in checked.stdout

@@ -152,15 +152,16 @@ def candidates(grid: Grid, words: WordList, slot: str, options: FillOptions,
             "candidates": [c.as_dict() for c in found[:shown]]}
 
 
-def certificate(grid: Grid, words: WordList, options: FillOptions, folder: str
-                ) -> dict[str, Any]:
-    """Write and check a certificate of unfillability in a new folder under ``folder``."""
+def certificate(grid: Grid, words: WordList, options: FillOptions, folder: str,
+                rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Write and check a certificate of unfillability in a new folder under ``folder``;
+    ``rules``: the question's options, recorded for ``check-proof`` (``Session._question``)."""
     from xwsat.evidence.certificate import certify
 
     built = build_problem(grid, words, options.min_length, options.allow_repeats)
     directory = Path(tempfile.mkdtemp(dir=folder)) / "certificate"
     run = certify(built, directory, "workbench grid", options.time_limit or 60.0,
-                  seed=options.seed)
+                  rules=rules, seed=options.seed)
     return {"status": VERDICT[run.outcome.status], "checked": run.checked,
             "directory": str(directory),
             "files": sorted(p.name for p in directory.iterdir()) if directory.exists() else []}

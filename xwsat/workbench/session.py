@@ -466,9 +466,27 @@ class Session:
 
     def certify(self) -> None:
         limit = self.limits.certificate_s
+        words = self.words()
         self.start(Job("certificate", self.rev, searches.certificate,
-                       (self.doc.grid, self.words(), self.options(limit), str(self.folder)),
-                       limit + 5.0))
+                       (self.doc.grid, words, self.options(limit), str(self.folder),
+                        self._question(words)), limit + 5.0))
+
+    def _question(self, words: WordList) -> dict[str, Any]:
+        """What the certificate records of the question, as ``prove`` records it, so that
+        ``check-proof`` rebuilds the same formula from the constructor's own list: the score
+        cut, the bans, and the locked entries (those the list lacks offered to their own slot
+        only)."""
+        options = self.options(0.0)
+        names = {(s.cells[0], s.direction): s.name
+                 for s in extract_slots(self.doc.grid, options.min_length)}
+        locked = {names[(lock.cell, lock.direction)]: lock.word for lock in self.doc.locks
+                  if (lock.cell, lock.direction) in names}
+        bans = sorted(self.bans - frozenset(locked.values()))
+        return {"min_length": options.min_length, "min_score": self.min_score,
+                "allow_repeats": options.allow_repeats, "fold_yo": False,
+                "alphabet_declared": None, **({"banned": bans} if bans else {}),
+                **({"locked": locked, "placed_only": sorted(words.placed_only)}
+                   if locked else {})}
 
     async def _job_message(self, message: dict[str, Any]) -> None:
         if message["rev"] != self.rev:
