@@ -467,3 +467,26 @@ def test_a_selection_of_an_entry_a_block_just_ended_selects_nothing_in_silence(s
 def test_a_new_grid_of_a_size_it_cannot_have_is_refused_for_what_is_wrong(width, height, said):
     with pytest.raises(XwsatError, match=said):
         reduce(blank(5, 5), {"type": "new", "width": width, "height": height})
+
+
+def test_a_clue_or_a_title_typed_during_an_autofill_leaves_the_search_and_verdict_be(session):
+    # a clue typed while a 21x21 autofilled made its answer "for a grid that is gone": the
+    # search was stopped and never said anything
+    import asyncio
+
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    job = session.autofill(None)
+    session.verdict = "fillable"
+    session.dispatch({"type": "clue", "slot": "1A", "text": "Written while it searches"})
+    session.dispatch({"type": "meta", "field": "title", "value": "Mine"})
+    assert session.rev == job.rev + 2 and session.asked == job.rev  # same question
+    assert session.verdict == "fillable"
+    view = session.view()
+    assert view["asked"] == job.rev and view["doc"]["title"] == "Mine"
+    letters = {str(c): "A" for c in range(25)}
+    asyncio.run(session._job_message({"type": "job", "kind": "autofill", "rev": job.rev,
+                                      "final": True, "result": {"letters": letters},
+                                      "region": None}))
+    assert session.suggestion == {"letters": letters}  # its answer still counts
+    session.dispatch({"type": "letter", "cell": 0, "letter": "B"})  # the grid: a new question
+    assert session.asked == job.rev + 1 and session.verdict is None

@@ -94,16 +94,18 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
                     batch.append(inbox.get_nowait())
                 if None in batch:
                     break
-                edited = False
+                edited = UNCHANGED
                 for text in batch:
-                    if edited and _asks_search(text):  # an autofill asked for after an edit
-                        session.jobs.cancel()  # is for the edited grid: its state goes first,
-                        await _publish(session, send)  # and nothing later stops the search
-                        edited = False
-                    edited |= await _handle(session, text, send)
-                if edited:
+                    if edited == ASKED and _asks_search(text):  # an autofill asked for after
+                        session.jobs.cancel()  # an edit is for the edited grid: its state goes
+                        await _publish(session, send)  # first, and nothing later stops it
+                        edited = UNCHANGED
+                    edited = max(edited, await _handle(session, text, send))
+                if edited == ASKED:
                     session.jobs.cancel()  # the last grid's search gives its core to the insight
                     await _publish(session, send)
+                elif edited == TEXT:  # a clue or a title: the searches for the grid go on
+                    await send(await asyncio.to_thread(session.view))
         except (WebSocketDisconnect, OSError):  # the page closed while it was being sent to
             pass  # (uvicorn's ClientDisconnected is an OSError): a tab closing is no error
         finally:
@@ -229,8 +231,13 @@ async def _publish(session: Session, send: Any) -> None:
     session.decide()
 
 
-async def _handle(session: Session, text: str, send: Any) -> bool:
-    """One message from the page; True when it changed the document or its word list."""
+# What a message changed: nothing, the document's text only (clues, title, notes), or the
+# question (the grid, its locks, its word list), which the searches under way were about.
+UNCHANGED, TEXT, ASKED = 0, 1, 2
+
+
+async def _handle(session: Session, text: str, send: Any) -> int:
+    """One message from the page; what it changed (``UNCHANGED``, ``TEXT`` or ``ASKED``)."""
     try:
         if len(text) > MAX_MESSAGE_BYTES:
             raise XwsatError("message too large")
@@ -249,12 +256,12 @@ async def _handle(session: Session, text: str, send: Any) -> bool:
     except Exception as exc:  # a bug: logged, one line to the page, the page goes on
         log.exception("workbench message failed")
         await send({"type": "error", "message": f"internal error: {type(exc).__name__}"})
-    return False
+    return UNCHANGED
 
 
-async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
+async def _act(session: Session, message: dict[str, Any], send: Any) -> int:
     kind = message.get("type")
-    before = session.rev
+    before = session.rev, session.asked
     if kind == "action":
         action = message.get("action")
         if not isinstance(action, dict):
@@ -267,7 +274,7 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
     elif kind == "symmetry":
         session.set_symmetry(str(message.get("symmetry")))
         await send({"type": "symmetry", "symmetry": session.symmetry})
-        return True
+        return TEXT  # the symmetry of later blocks: no search is about it
     elif kind == "dictionary":
         await asyncio.to_thread(session.set_dictionary, str(message.get("name")),
                                 message.get("min_score", 0))
@@ -278,31 +285,33 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> bool:
         session.select(str(slot) if slot else None)
         if session.selected:
             await send(await asyncio.to_thread(session.candidates_now, session.selected))
-        return False
+        return UNCHANGED
     elif kind == "autofill":
         job = await asyncio.to_thread(session.autofill, message.get("region"),
                                       bool(message.get("another")))
         session.start(job)
-        await send({"type": "job", "kind": "autofill", "rev": session.rev, "final": False,
+        await send({"type": "job", "kind": "autofill", "rev": session.asked, "final": False,
                     "result": {"status": "searching", "started": time.time()},
                     "region": message.get("region")})
-        return False
+        return UNCHANGED
     elif kind == "patterns":
         job = await asyncio.to_thread(session.suggest_patterns)
         session.start(job)
-        await send({"type": "job", "kind": "patterns", "rev": session.rev, "final": False,
+        await send({"type": "job", "kind": "patterns", "rev": session.asked, "final": False,
                     "result": {"status": "searching", "said": "drawing patterns"}})
-        return False
+        return UNCHANGED
     elif kind == "accept":
         session.accept(message.get("slot"))
     elif kind == "reject":
         session.reject()
-        await send({"type": "job", "kind": "autofill", "rev": session.rev, "final": True,
+        await send({"type": "job", "kind": "autofill", "rev": session.asked, "final": True,
                     "result": {"status": "rejected"}})
-        return False
+        return UNCHANGED
     elif kind == "certificate":
         session.certify()
-        return False
+        return UNCHANGED
     else:
         raise XwsatError(f"unknown message {kind!r}")
-    return session.rev != before
+    if session.asked != before[1]:
+        return ASKED
+    return TEXT if session.rev != before[0] else UNCHANGED

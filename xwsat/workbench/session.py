@@ -75,7 +75,10 @@ class Session:
         self.states: list[Document] = [blank(15, 15)]
         self.actions: list[dict[str, Any]] = [{"type": "new", "width": 15, "height": 15}]
         self.cursor = 0
-        self.rev = 0
+        self.rev = 0  # the document's revision: every edit
+        # the question's revision: the grid, its locks and its word list, which a clue, a title
+        # or notes leave as they were; searches, their answers and the verdict belong to it
+        self.asked = 0
         self.symmetry = "rotational"
         self.dictionary = dictionary
         self.min_score = 0
@@ -111,8 +114,9 @@ class Session:
         if len(self.states) > MAX_HISTORY:
             self.states, self.actions = self.states[-MAX_HISTORY:], self.actions[-MAX_HISTORY:]
         self.cursor = len(self.states) - 1
-        self._changed(keep_suggestion=action.get("type") in ("clue", "meta") or (
-            action.get("type") == "letters" and not self._overrides_suggestion(action)))
+        self._changed(text_only=action.get("type") in ("clue", "meta"),
+                      keep_suggestion=action.get("type") == "letters"
+                      and not self._overrides_suggestion(action))
 
     def _overrides_suggestion(self, action: dict[str, Any]) -> bool:
         """Whether a ``letters`` edit (a picked candidate, say) writes a letter other than the
@@ -135,8 +139,13 @@ class Session:
             self.cursor += 1
             self._changed()
 
-    def _changed(self, keep_suggestion: bool = False) -> None:
+    def _changed(self, keep_suggestion: bool = False, text_only: bool = False) -> None:
+        """After an edit. A clue, a title or notes (``text_only``) change the document but not
+        the question: the searches under way, the verdict and the suggested fill stay."""
         self.rev += 1
+        if text_only:
+            return
+        self.asked += 1
         self.verdict = None
         self.explained = False
         self.certificate = None
@@ -267,7 +276,8 @@ class Session:
         doc = self.doc
         words = self.words()
         state: dict[str, Any] = {
-            "type": "state", "rev": self.rev, "session": self.id, "acked": self.acked,
+            "type": "state", "rev": self.rev, "asked": self.asked, "session": self.id,
+            "acked": self.acked,
             "doc": {"rows": list(doc.rows), "clues": doc.clue_map, "title": doc.title,
                     "author": doc.author, "copyright": doc.copyright, "notes": doc.notes,
                     "locks": [{"word": lock.word, "cells": list(cells)}
@@ -325,7 +335,7 @@ class Session:
         if index is None:
             raise XwsatError(f"the grid has no entry {slot}")
         found = ranked(built, index, self.verdict == "unfillable")
-        return {"type": "job", "kind": "candidates", "rev": self.rev, "final": False,
+        return {"type": "job", "kind": "candidates", "rev": self.asked, "final": False,
                 "slot": slot, "result": {"slot": slot, "total": len(found), "candidates":
                                          [c.as_dict() for c in found[:SHOWN_CANDIDATES]]}}
 
@@ -345,7 +355,7 @@ class Session:
             return []
         jobs = []
         if self.verdict is None or self._unexplained():
-            jobs.append(Job("decide", self.rev, searches.decide,
+            jobs.append(Job("decide", self.asked, searches.decide,
                             (self.doc.grid, self.words(), self.options(self.limits.decide_s),
                              self.limits.explain_s),
                             self.limits.decide_s + self.limits.explain_s))
@@ -378,7 +388,7 @@ class Session:
 
     def _candidates_job(self, slot: str) -> Job:
         limit = self.limits.candidates_s
-        return Job("candidates", self.rev, searches.candidates,
+        return Job("candidates", self.asked, searches.candidates,
                    (self.doc.grid, self.words(), slot, self.options(limit), limit,
                     SHOWN_CANDIDATES), limit + 1.0, {"slot": slot})
 
@@ -426,7 +436,7 @@ class Session:
         words = without_words(words, self.banned)
         self.suggestion = None
         explain_s = self.limits.explain_s if whole else 0.0
-        return Job("autofill", self.rev, searches.autofill,
+        return Job("autofill", self.asked, searches.autofill,
                    (grid, words, self.options(self.limits.autofill_s), self.limits.improve_s,
                     explain_s, current),
                    self.limits.autofill_s + self.limits.improve_s + explain_s + 2.0,
@@ -439,7 +449,7 @@ class Session:
 
         theme_start(self.doc.grid)  # bad input said now, not by the child
         limit = self.limits.patterns_s
-        return Job("patterns", self.rev, searches.patterns,
+        return Job("patterns", self.asked, searches.patterns,
                    (self.doc.grid, self.words(), count, self.seed, limit,
                     self.limits.pattern_try_s), limit + 5.0)
 
@@ -467,7 +477,7 @@ class Session:
     def certify(self) -> None:
         limit = self.limits.certificate_s
         words = self.words()
-        self.start(Job("certificate", self.rev, searches.certificate,
+        self.start(Job("certificate", self.asked, searches.certificate,
                        (self.doc.grid, words, self.options(limit), str(self.folder),
                         self._question(words)), limit + 5.0))
 
@@ -489,7 +499,7 @@ class Session:
                    if locked else {})}
 
     async def _job_message(self, message: dict[str, Any]) -> None:
-        if message["rev"] != self.rev:
+        if message["rev"] != self.asked:
             return  # computed for a grid that is gone
         result = message.get("result") or {}
         if message["kind"] == "decide":
@@ -506,7 +516,7 @@ class Session:
                 # search queued to decide it is not needed
                 self.verdict = "fillable"
                 self.jobs.queue = [j for j in self.jobs.queue if j.kind != "decide"]
-                await self.send({"type": "job", "kind": "decide", "rev": self.rev,
+                await self.send({"type": "job", "kind": "decide", "rev": self.asked,
                                  "final": True, "result": {
                                      "status": "fillable", "method": "autofill",
                                      "seconds": result.get("first_s")}})
@@ -519,7 +529,7 @@ class Session:
                 self.verdict, self.explained = "unfillable", "core" in result
                 self.jobs.queue = [j for j in self.jobs.queue if j.kind not in ("decide",
                                                                                "candidates")]
-            await self.send({"type": "job", "kind": "decide", "rev": self.rev,
+            await self.send({"type": "job", "kind": "decide", "rev": self.asked,
                              "final": message["final"], "result": {
                                  **result, "method": "autofill"}})
         if (message["kind"] == "autofill" and message["final"] and "letters" not in result

@@ -149,7 +149,7 @@ function receive(msg) {
     ui.accepting = false;
     serverRows = msg.doc.rows;
     keep(msg);
-    const fresh = !view || view.rev !== msg.rev;
+    const fresh = !view || view.asked !== msg.asked; // a clue or a title leaves the searches be
     view = msg;
     ahead(msg.acked);
     if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
@@ -165,7 +165,7 @@ function receive(msg) {
     render();
     reselect(true);
   } else if (msg.type === "job") {
-    if (!view || msg.rev !== view.rev) return; // an answer for a grid that is gone
+    if (!view || msg.rev !== view.asked) return; // an answer for a grid that is gone (a job names the question it is about)
     onJob(msg);
   } else if (msg.type === "error") {
     ui.accepting = false;

@@ -18,7 +18,7 @@ function h(tag, props = {}, ...children) {
 // ban(word, refill): ban the word for this puzzle; refill: and autofill again without it.
 export function drawEntry(box, view, slot, act, suggested, ban) {
   const locks = view.doc.locks.map((l) => `${l.cells[0]}:${l.word}`).join(",");
-  const key = slot ? `${view.rev}|${slot.name}|${slot.pattern}|${locks}|${suggested || ""}` : "";
+  const key = slot ? `${view.asked}|${slot.name}|${slot.pattern}|${locks}|${suggested || ""}` : "";
   if (box.dataset.key === key) return; // unchanged: keep what is being typed there
   box.dataset.key = key;
   box.replaceChildren();
