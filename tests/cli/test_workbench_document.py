@@ -490,3 +490,33 @@ def test_a_clue_or_a_title_typed_during_an_autofill_leaves_the_search_and_verdic
     assert session.suggestion == {"letters": letters}  # its answer still counts
     session.dispatch({"type": "letter", "cell": 0, "letter": "B"})  # the grid: a new question
     assert session.asked == job.rev + 1 and session.verdict is None
+
+
+def test_an_opened_file_keeps_its_circles_and_says_what_it_dropped(session, tmp_path):
+    # opening dropped circled squares in silence, and every file saved after lacked them
+    import json
+
+    from xwsat.formats import puzzle_from_bytes, render_puzzle
+
+    solution = [["C", "A", "T", "S", "#"], ["A", "R", "E", "N", "A"], ["R", "E", "N", "O", "W"],
+                ["T", "A", "N", "G", "O"], ["#", "S", "T", "E", "P"]]
+    numbers = {(0, 0): 1, (0, 1): 2, (0, 2): 3, (0, 3): 4, (1, 0): 5, (1, 4): 6, (2, 0): 7,
+               (3, 0): 8, (4, 1): 9}
+    cells = [["#" if solution[r][c] == "#" else
+              {"cell": numbers.get((r, c), 0),
+               **({"style": {"shapebg": "circle"}} if r == c < 3 else {})}
+              for c in range(5)] for r in range(5)]
+    ipuz = {"version": "http://ipuz.org/v2", "kind": ["http://ipuz.org/crossword#1"],
+            "dimensions": {"width": 5, "height": 5}, "intro": "Circled squares spell CRN.",
+            "puzzle": cells, "solution": solution,
+            "clues": {"Across": [[1, "Felines"]], "Down": [[1, "Wagon"]]}}
+    note = session.open(json.dumps(ipuz).encode(), "theme.ipuz")
+    assert session.doc.circles == (0, 6, 12)
+    assert "theme.ipuz: fields xwsat does not keep: intro" in note
+    assert session.view()["doc"]["circles"] == [0, 6, 12]
+    for ext in (".ipuz", ".json", ".puz"):
+        saved = render_puzzle(session.doc.puzzle(), f"out{ext}")
+        data = saved.encode() if isinstance(saved, str) else saved
+        assert puzzle_from_bytes(data, f"out{ext}").circles == {0, 6, 12}, ext
+    session.dispatch({"type": "restore", "doc": session.view()["doc"]})  # the page's kept copy
+    assert session.doc.circles == (0, 6, 12)

@@ -123,9 +123,9 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
     async def open_puzzle(request: Request) -> Response:
         session = session_of(request)
         data = await _body(request, MAX_PUZZLE_BYTES)
-        session.open(data, request.query_params.get("name", "puzzle.txt"))
+        note = session.open(data, request.query_params.get("name", "puzzle.txt"))
         await _publish(session, session.send)
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, **({"note": note} if note else {})})
 
     async def upload_dictionary(request: Request) -> Response:
         session = session_of(request)

@@ -36,7 +36,8 @@ class Lock:
 @dataclass(frozen=True)
 class Document:
     """Rows of the grid ('#' block, '.' empty, a letter), locked entries, clues by slot name,
-    and the puzzle's credits."""
+    the puzzle's credits, and its circled cells (a theme's marking, kept from an opened file
+    to the saved one)."""
 
     rows: tuple[str, ...]
     locks: tuple[Lock, ...] = ()
@@ -45,6 +46,7 @@ class Document:
     author: str = ""
     copyright: str = ""
     notes: str = ""
+    circles: tuple[int, ...] = ()
 
     @property
     def grid(self) -> Grid:
@@ -73,8 +75,9 @@ class Document:
                              for row in self.rows)) if full else grid
         names = {(s.cells[0], s.direction): s.name for s in extract_slots(grid, 2)}
         locked = frozenset(names[(lock.cell, lock.direction)] for lock in self.locks)
+        circled = frozenset(c for c in self.circles if grid.cell(c) != BLOCK)  # a block has none
         return Puzzle(pattern, grid if full else None, self.clue_map, self.title, self.author,
-                      2, self.copyright, self.notes, locked=locked)
+                      2, self.copyright, self.notes, circles=circled, locked=locked)
 
 
 def too_large(width: int, height: int) -> str:
@@ -102,7 +105,7 @@ def from_puzzle(puzzle: Puzzle) -> Document:
                   if slot.name in puzzle.locked
                   and EMPTY not in (word := "".join(grid.cell(c) for c in slot.cells)))
     return Document(grid.rows, locks, tuple(sorted(puzzle.clues.items())), puzzle.title,
-                    puzzle.author, puzzle.copyright, puzzle.notes)
+                    puzzle.author, puzzle.copyright, puzzle.notes, tuple(sorted(puzzle.circles)))
 
 
 def slot_named(grid: Grid, name: str) -> Slot:
@@ -275,7 +278,11 @@ def restored(saved: Any) -> Document:
             doc = reduce(doc, {"type": "clue", "slot": name, "text": _cut(text)})
     for field in META:
         doc = replace(doc, **{field: _cut(saved.get(field))})
-    return doc
+    circles = saved.get("circles") or []
+    size = len(rows) * len(rows[0])
+    return replace(doc, circles=tuple(sorted({c for c in circles if isinstance(c, int)
+                                              and not isinstance(c, bool) and 0 <= c < size}))
+                   if isinstance(circles, list) else ())
 
 
 def _cut(value: Any) -> str:

@@ -180,8 +180,10 @@ class Session:
             return {**action, "word": word if set(word) <= known else folded}
         return action
 
-    def open(self, data: bytes, name: str) -> None:
-        """Open an uploaded puzzle file as a new, undoable state."""
+    def open(self, data: bytes, name: str) -> str:
+        """Open an uploaded puzzle file as a new, undoable state; what the file held that the
+        workbench does not keep (rebus squares, shading, other fields: ``Puzzle.dropped``),
+        as a note ('' when nothing)."""
         if len(data) > MAX_PUZZLE_BYTES:
             raise XwsatError(f"{name}: larger than {MAX_PUZZLE_BYTES >> 20} MiB; not a puzzle")
         try:
@@ -202,6 +204,7 @@ class Session:
             replace(lock, word="".join(fitted.cell(c) for c in cells))
             for lock, cells in doc.locked_slots()))
         self._push(doc, {"type": "open", "name": name})
+        return "; ".join(f"{Path(name).name}: {what}" for what in puzzle.dropped)
 
     def _push(self, doc: Document, action: dict[str, Any]) -> None:
         self.states = self.states[:self.cursor + 1] + [doc]
@@ -280,6 +283,7 @@ class Session:
             "acked": self.acked,
             "doc": {"rows": list(doc.rows), "clues": doc.clue_map, "title": doc.title,
                     "author": doc.author, "copyright": doc.copyright, "notes": doc.notes,
+                    "circles": list(doc.circles),
                     "locks": [{"word": lock.word, "cells": list(cells)}
                               for lock, cells in doc.locked_slots()]},
             "can_undo": self.cursor > 0, "can_redo": self.cursor < len(self.states) - 1,

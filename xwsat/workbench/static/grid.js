@@ -72,6 +72,7 @@ export function drawGrid(svg, view, ui) {
   const inSlot = new Set(current ? current.cells : []);
   const asym = new Set(view.stats.asymmetric);
   const cheaters = new Set(view.stats.cheaters);
+  const circled = new Set(view.doc.circles || []);
   const suggestion = ui.suggestion || {};
   for (let r = 0; r < height; r++) {
     for (let c = 0; c < width; c++) {
@@ -93,6 +94,9 @@ export function drawGrid(svg, view, ui) {
         width: size, height: size, fill, "data-cell": cell }));
       if (ch === "#" && cheaters.has(cell)) {
         svg.appendChild(el("circle", { class: "cheater", cx: x + size / 2, cy: y + size / 2, r: size / 9 }));
+      }
+      if (ch !== "#" && circled.has(cell)) { // a theme's circled square, as the file had it
+        svg.appendChild(el("circle", { class: "circled", cx: x + size / 2, cy: y + size / 2, r: size / 2 - 1.5 }));
       }
       if (asym.has(cell)) {
         svg.appendChild(el("path", { class: "asym", d: `M${x + size} ${y}h-${size / 3.2}l${size / 3.2} ${size / 3.2}z` }));
