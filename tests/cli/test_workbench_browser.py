@@ -97,6 +97,24 @@ def test_text_typed_in_a_field_survives_a_reload_without_leaving_the_field(page)
                            "window.xwsat.view.doc.author === 'Ann Example'", timeout=WAIT_MS)
 
 
+def test_a_pasted_megabyte_clue_then_a_reload_brings_the_grid_back(page):
+    # the waiting text was kept whole: the restore message passed the socket's limit and the
+    # page stayed "Offline" with a blank grid, retrying forever
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.keyboard.press("C")
+    page.wait_for_function("window.xwsat.view.doc.rows[0][0] === 'C'")
+    page.click(".tabs button[data-tab='clues']")
+    page.eval_on_selector('#clues input[data-slot="1A"]', "el => { el.value = "
+                          "'x'.repeat(1100000); el.dispatchEvent(new Event('input')); }")
+    page.reload()  # before the typing pause sent the clue
+    page.wait_for_function("window.xwsat && window.xwsat.view && "
+                           "window.xwsat.view.doc.rows[0][0] === 'C' && "
+                           "(window.xwsat.view.doc.clues['1A'] || '').length === 2000",
+                           timeout=WAIT_MS)
+    assert "Offline" not in page.inner_text("#verdict")
+
+
 def lock_first_row(page, word: str) -> None:
     """A new 5x5 grid with ``word`` locked as its first across entry."""
     new_grid(page, 5, 5)

@@ -45,7 +45,7 @@ def serve(host: HostOpt = "127.0.0.1", port: PortOpt = 8765, dictionary: DictOpt
     filled and why. Ctrl-C stops the server and every search it started."""
     import uvicorn
 
-    from xwsat.workbench.app import create_app
+    from xwsat.workbench.app import MAX_MESSAGE_BYTES, create_app
     from xwsat.workbench.session import Limits
 
     if search_limit <= 0:
@@ -60,7 +60,10 @@ def serve(host: HostOpt = "127.0.0.1", port: PortOpt = 8765, dictionary: DictOpt
         sock.close()
         raise
     address = f"http://{host if ':' not in host else f'[{host}]'}:{sock.getsockname()[1]}/"
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20))
+    # frames up to four times the largest message taken: a larger one is refused by the page's
+    # own handler with a sentence, not by the socket closing (which the page retries forever)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
+                                           ws_max_size=4 * MAX_MESSAGE_BYTES))
     typer.echo(f"xwsat workbench: {address} (Ctrl-C stops it)", err=True)
     if open_page:
         threading.Timer(0.5, webbrowser.open, (address,)).start()

@@ -114,6 +114,15 @@ heartbeat();
 setInterval(heartbeat, 2000);
 setInterval(() => { if (ui.autofill && ui.autofill.status === "searching") renderFill(); }, 1000);
 
+// A clue or credit as the server keeps it (document.MAX_TEXT): a pasted megabyte kept whole
+// would make the restore message larger than the server takes, and the page would retry forever.
+const MAX_TEXT = 2000;
+function cut(text) { return typeof text === "string" ? text.slice(0, MAX_TEXT) : ""; }
+function cutTexts(doc) {
+  const clues = Object.fromEntries(Object.entries(doc.clues || {}).map(([k, v]) => [k, cut(v)]));
+  return { ...doc, clues, title: cut(doc.title), author: cut(doc.author), copyright: cut(doc.copyright), notes: cut(doc.notes) };
+}
+
 function isBlank(doc) { // the grid a new page opens with: nothing to bring back
   return doc.rows.length === 15 && doc.rows[0].length === 15
     && doc.rows.every((row) => /^\.*$/.test(row)) && !(doc.locks || []).length
@@ -125,7 +134,7 @@ function keep(msg) {
     const kept = keptDocument();
     restoring = msg.rev === 0 && isBlank(msg.doc) && !!kept && !isBlank(kept);
     if (restoring) {
-      act({ type: "restore", doc: kept });
+      act({ type: "restore", doc: cutTexts(kept) });
       if (kept.symmetry && kept.symmetry !== msg.symmetry) send({ type: "symmetry", symmetry: kept.symmetry });
       if (kept.dictionary && ["en", "ru", "es"].includes(kept.dictionary.name)
           && (kept.dictionary.name !== msg.dictionary.name || kept.dictionary.min_score !== msg.dictionary.min_score)) {
@@ -234,8 +243,8 @@ function goingAway() {
   for (const [key, [, commit]] of [...waiting]) {
     now(key, commit);
     const [kind, name] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-    if (kept && kind === "clue") kept.clues = { ...(kept.clues || {}), [name]: waitingText.get(key) };
-    if (kept && kind === "meta") kept[name] = waitingText.get(key);
+    if (kept && kind === "clue") kept.clues = { ...(kept.clues || {}), [name]: cut(waitingText.get(key)) };
+    if (kept && kind === "meta") kept[name] = cut(waitingText.get(key));
   }
   if (!kept || !kept.rows) return;
   const w = kept.rows[0].length, size = kept.rows.length * w;
