@@ -520,3 +520,29 @@ def test_an_opened_file_keeps_its_circles_and_says_what_it_dropped(session, tmp_
         assert puzzle_from_bytes(data, f"out{ext}").circles == {0, 6, 12}, ext
     session.dispatch({"type": "restore", "doc": session.view()["doc"]})  # the page's kept copy
     assert session.doc.circles == (0, 6, 12)
+
+
+def test_a_page_closed_while_answered_is_no_error(caplog):
+    # closing a tab right after selecting an entry logged "workbench message failed", then
+    # an ASGI traceback from the error sent on the closed socket
+    import asyncio
+    import json
+
+    from starlette.websockets import WebSocketDisconnect
+
+    from xwsat.workbench.app import _handle
+
+    async def closed(message):
+        raise WebSocketDisconnect(1006)
+
+    async def select_then_close() -> None:
+        made = Session(Dictionaries(), closed, Limits(), "en")
+        try:
+            made.dispatch({"type": "new", "width": 5, "height": 5})
+            await _handle(made, json.dumps({"type": "select", "slot": "1A"}), closed)
+        finally:
+            made.close()
+
+    with pytest.raises(WebSocketDisconnect):
+        asyncio.run(select_then_close())
+    assert "workbench message failed" not in caplog.text

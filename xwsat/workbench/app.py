@@ -72,7 +72,10 @@ def create_app(dictionary: str = "en", limits: Limits | None = None) -> Starlett
 
         async def send(message: dict[str, Any]) -> None:
             async with lock:
-                await websocket.send_json(message)
+                try:
+                    await websocket.send_json(message)
+                except RuntimeError as exc:  # Starlette's word for a socket already closed
+                    raise WebSocketDisconnect(1006) from exc
 
         session = Session(dictionaries, send, limits, dictionary)
         sessions[session.id] = session
@@ -251,6 +254,8 @@ async def _handle(session: Session, text: str, send: Any) -> int:
         if isinstance(seq, int):  # the page's count of its messages: "done up to here"
             session.acked = seq
         return await _act(session, message, send)
+    except WebSocketDisconnect:  # the page closed while it was answered: no error of ours
+        raise
     except XwsatError as exc:
         await send({"type": "error", "message": str(exc), "acked": session.acked})
     except Exception as exc:  # a bug: logged, one line to the page, the page goes on
