@@ -335,3 +335,30 @@ def test_a_banned_word_stays_out_of_the_fills_and_the_ban_is_kept_and_lifted(pag
     page.locator("#bans .unban", has_text=word).click()
     page.wait_for_function(f"!window.xwsat.view.dictionary.bans.includes('{word}')")
     assert page.evaluate("window.xwsat.view.dictionary.bans") == [other]
+
+
+def test_a_reload_keeps_the_list_the_server_started_with_and_its_minimum_score(browser,
+                                                                             tmp_path):
+    # with serve --dict FILE each reload said the list was lost and English in use (neither
+    # true), and the minimum score came back as 0
+    words = tmp_path / "mine.txt"
+    words.write_text("".join(f"{w};{s}\n" for w, s in [("CAT", 60), ("ARE", 30), ("TEN", 60),
+                                                       ("CAR", 60), ("ART", 30), ("TEA", 60)]))
+    with running_server("--dict", str(words), "--search-limit", "3") as (address, _):
+        context = browser.new_context()
+        opened = context.new_page()
+        opened.goto(address)
+        opened.wait_for_function("window.xwsat && window.xwsat.view")
+        name = opened.evaluate("window.xwsat.view.dictionary.name")
+        new_grid(opened, 3, 3)
+        opened.fill("#min-score", "40")
+        opened.dispatch_event("#min-score", "change")
+        opened.wait_for_function("window.xwsat.view.dictionary.min_score === 40")
+        opened.reload()
+        opened.wait_for_function("window.xwsat && window.xwsat.view && "
+                                 "window.xwsat.view.dictionary.min_score === 40 && "
+                                 "window.xwsat.view.doc.rows.length === 3", timeout=WAIT_MS)
+        assert opened.evaluate("window.xwsat.view.dictionary.name") == name
+        said = opened.inner_text("body")
+        assert "Your last grid is back" in said and "not kept" not in said
+        context.close()

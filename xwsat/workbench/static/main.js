@@ -136,13 +136,16 @@ function keep(msg) {
     if (restoring) {
       act({ type: "restore", doc: cutTexts(kept) });
       if (kept.symmetry && kept.symmetry !== msg.symmetry) send({ type: "symmetry", symmetry: kept.symmetry });
-      if (kept.dictionary && ["en", "ru", "es"].includes(kept.dictionary.name)
-          && (kept.dictionary.name !== msg.dictionary.name || kept.dictionary.min_score !== msg.dictionary.min_score)) {
-        send({ type: "dictionary", name: kept.dictionary.name, min_score: kept.dictionary.min_score });
+      const list = kept.dictionary;
+      // the list and its minimum score come back when the server has that list: an embedded
+      // one, or the one it was started with (serve --dict), which the new page already uses
+      const known = list && (["en", "ru", "es"].includes(list.name) || list.name === msg.dictionary.name);
+      if (known && (list.name !== msg.dictionary.name || list.min_score !== msg.dictionary.min_score)) {
+        send({ type: "dictionary", name: list.name, min_score: list.min_score });
       }
-      if (kept.dictionary && (kept.dictionary.bans || []).length) send({ type: "bans", words: kept.dictionary.bans });
-      const lost = kept.dictionary && kept.dictionary.name && kept.dictionary.name.startsWith("upload:");
-      say("Your last grid is back (Undo gives a blank one)." + (lost ? " Your uploaded word list is not kept: upload it again (the English list is in use)." : ""), true);
+      if (list && (list.bans || []).length) send({ type: "bans", words: list.bans });
+      const lost = list && list.name && !known;
+      say("Your last grid is back (Undo gives a blank one)." + (lost ? ` Your uploaded word list is not kept: upload it again (${msg.dictionary.label} is in use).` : ""), true);
       return;
     }
   }
