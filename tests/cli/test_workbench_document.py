@@ -362,6 +362,9 @@ def test_autofill_of_a_full_grid_says_there_is_nothing_to_fill():
         with pytest.raises(XwsatError, match="every square is filled already"):
             made.autofill(None)
         assert made.autofill([0, 0, 2, 2]).kind == "autofill"  # a selection's refill is asked
+        made.dispatch({"type": "restore", "doc": {"rows": ["###", "###", "###"]}})
+        with pytest.raises(XwsatError, match="the grid has no entries to fill"):
+            made.autofill(None)  # all blocks: not "every square is filled already"
     finally:
         made.close()
 

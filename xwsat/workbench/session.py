@@ -400,6 +400,8 @@ class Session:
         """The search that fills the grid, or the rectangle ``region`` (top, left, bottom,
         right, 0-based), keeping locked entries; ``another`` asks for a different fill than
         the last. Prepared anywhere, started by ``jobs.start`` on the event loop."""
+        if not region and not another and not extract_slots(self.doc.grid, 2):
+            raise XwsatError("the grid has no entries to fill: clear some blocks first")
         if not region and not another and all(EMPTY not in row for row in self.doc.grid.rows):
             raise XwsatError("every square is filled already: select a rectangle to refill "
                              "it, or clear some entries")  # (before any state changes)
