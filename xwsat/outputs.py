@@ -118,11 +118,12 @@ def place(source: Path, target: Path, replace: bool = False) -> None:
         raise OutputExists(exists_message(target)) from None
 
 
-def write_file(path: Path, data: str | bytes, replace: bool = False) -> None:
+def write_file(path: Path | str, data: str | bytes, replace: bool = False) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` all at once or not at all: via a temporary
     file, moved in without replacing anything unless ``replace``. A replaced file keeps its
     permissions; a new one gets the usual (the umask's), not the temporary file's 0600.
     ``OutputExists`` for a taken name, ``XwsatError`` for any other failure (one line)."""
+    path = Path(path)  # a library caller's string too
     check_plain(path)
     try:
         handle, tmp = temporary_file(folder_of(path))

@@ -68,3 +68,14 @@ def test_a_255_byte_name_is_written(tmp_path) -> None:
     target = tmp_path / ("n" * 251 + ".txt")
     write_file(target, "ABC\n")
     assert target.read_text() == "ABC\n"
+
+
+def test_write_file_takes_a_string_path_as_its_documentation_shows(tmp_path, monkeypatch):
+    # the library example (docs/files-and-hostile-input.md) with a string path raised an
+    # AttributeError traceback
+    monkeypatch.chdir(tmp_path)
+    write_file("ow.txt", "hello")
+    with pytest.raises(OutputExists):
+        write_file("ow.txt", "again")
+    write_file("ow.txt", "again", replace=True)
+    assert (tmp_path / "ow.txt").read_text() == "again"
