@@ -549,3 +549,23 @@ def test_a_page_closed_while_answered_is_no_error(caplog):
     with pytest.raises(WebSocketDisconnect):
         asyncio.run(select_then_close())
     assert "workbench message failed" not in caplog.text
+
+
+def test_a_lock_in_another_alphabet_is_questioned_and_a_list_switch_names_every_letter():
+    # КОТЫ typed with en (a keyboard left in Russian) was locked in silence; switching a grid
+    # holding a Russian lock to en named only the letters the lock had not brought
+    made = Session(Dictionaries(), _quiet, Limits(), "en")
+    try:
+        made.dispatch({"type": "new", "width": 4, "height": 4})
+        with pytest.raises(XwsatError, match="КОТЫ has no letter of the dictionary"):
+            made.dispatch({"type": "lock", "slot": "1A", "word": "коты"})
+        assert not made.doc.locks
+        made.dispatch({"type": "lock", "slot": "1A", "word": "QZQZ"})  # a theme entry: kept
+        assert made.doc.locks
+        made.dispatch({"type": "new", "width": 4, "height": 4})
+        made.set_dictionary("ru", 0)
+        made.dispatch({"type": "lock", "slot": "1A", "word": "ЛЕКС"})
+        with pytest.raises(XwsatError, match="the grid has letters ЕКЛС that en lacks"):
+            made.set_dictionary("en", 0)
+    finally:
+        made.close()

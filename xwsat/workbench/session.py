@@ -177,6 +177,12 @@ class Session:
         if kind == "lock" and action.get("word"):
             word = normalize_word(str(action["word"]))
             folded = normalize_word(word, fold_accents=True)
+            if word and known.isdisjoint(word) and known.isdisjoint(folded):
+                # a theme entry brings the letters the list lacks, but one with no letter of
+                # the list at all is a keyboard in another layout, most likely
+                raise XwsatError(f"{word} has no letter of the dictionary "
+                                 f"{self.dictionary_name()}: choose a list in its alphabet "
+                                 "first")
             return {**action, "word": word if set(word) <= known else folded}
         return action
 
@@ -220,12 +226,14 @@ class Session:
         self.dictionaries.get(name, min_score)  # a bad choice is said now, nothing changed
         locked = frozenset(lock.word for lock in self.doc.locks)
         letters = set(self.dictionaries.with_entries(name, min_score, locked).alphabet.letters)
-        unknown = sorted({ch for row in self.doc.grid.rows for ch in row}
-                         - {BLOCK, EMPTY} - letters)
-        if unknown:  # else every later click fails on the grid's letters
+        used = {ch for row in self.doc.grid.rows for ch in row} - {BLOCK, EMPTY}
+        own = set(self.dictionaries.get(name, min_score).alphabet.letters)
+        # else every later click fails on the grid's letters; a lock brings its own letters,
+        # but not a whole alphabet (as a lock with no letter of the list is refused)
+        if used - letters or any(own.isdisjoint(word) for word in locked):
             label = name if name in EMBEDDED else "the uploaded list"
-            raise XwsatError(f"the grid has letters {''.join(unknown)} that {label} lacks; "
-                             "clear them first, or keep the list in use")
+            raise XwsatError(f"the grid has letters {''.join(sorted(used - own))} that {label} "
+                             "lacks; clear them first, or keep the list in use")
         self.dictionary, self.min_score = name, min_score
         self._changed()
 
