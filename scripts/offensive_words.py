@@ -1,6 +1,7 @@
 """Slurs and obscenities of the embedded Spanish and Russian lists, scored ``FLAGGED``.
 
-As in ``en`` (``en_levels.ALWAYS_FLAGGED``): a word here stays in the list, since a grid may
+As in ``en`` (``en_levels.ALWAYS_FLAGGED``, which this file applies to ``en`` too, so that a
+word added there is flagged without a rebuild): a word here stays in the list, since a grid may
 need it, but at a score below every other word, so a fill takes it only when nothing else fits
 and ``--min-score 10`` leaves it out. Listed by hand, inflections included; a word with an
 everyday sense a puzzle would use (ZORRA the vixen, POLLA the pullet, VERGA the spar,
@@ -19,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_en_dictionary import write_dictionary  # noqa: E402
-from en_levels import FLAGGED  # noqa: E402
+from en_levels import ALWAYS_FLAGGED, FLAGGED  # noqa: E402
 
 
 def _listed(text: str) -> frozenset[str]:
@@ -40,7 +41,7 @@ RU = _listed("""
 ЗАЛУПА ГОВНО МАНДА ЕБЛАН ДОЛБОЁБ ДОЛБОЕБ УЁБОК УЕБОК ШЛЮХА ШАЛАВА ЖОПА ПЕДЕРАСТ
 """)
 
-FLAGS = {"es": ES, "ru": RU}
+FLAGS = {"es": ES, "ru": RU, "en": ALWAYS_FLAGGED}
 DATA = Path(__file__).resolve().parent.parent / "xwsat" / "data"
 
 
@@ -53,10 +54,13 @@ def main() -> int:
     for lang, words in FLAGS.items():
         path = DATA / f"{lang}.txt.gz"
         with gzip.open(path, "rt", encoding="utf-8") as fh:
-            entries = {w: int(s) for w, s in (line.split(";")[:2] for line in fh.read().split())}
-        flagged = flag(entries, words)
-        print(f"{lang}: {sum(flagged[w] != entries[w] for w in entries)} entries flagged")
-        write_dictionary([f"{w};{s}" for w, s in sorted(flagged.items())], path)
+            lines = fh.read().split("\n")[:-1]  # WORD;SCORE[;CLUE], in the file's own order
+        rows = [line.split(";", 2) for line in lines]
+        flagged = flag({row[0]: int(row[1]) for row in rows}, words)
+        changed = sum(flagged[row[0]] != int(row[1]) for row in rows)
+        print(f"{lang}: {changed} entries flagged")
+        write_dictionary([";".join([row[0], str(flagged[row[0]]), *row[2:]]) for row in rows],
+                         path)
     return 0
 
 

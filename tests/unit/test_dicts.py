@@ -151,3 +151,11 @@ def test_english_carries_wordnet_clues():
     clue = {en.words[i]: c for i, c in en.clues.items()}
     assert "instrument" in clue["OBOE"]
     assert all(w.lower() not in c.lower().split() for w, c in list(clue.items())[:5000])
+
+
+def test_english_flags_the_compounds_that_passed_as_fill():
+    # SHITLOAD (50) came up in a suggested pattern's fill at --min-score 50
+    en = load_words("en")
+    score = dict(zip(en.words, en.scores.tolist()))
+    assert score["SHITLOAD"] == score["DIPSHIT"] == score["MINDFUCK"] == 5
+    assert score["SKYSCRAPER"] == 60 and score["SCRAPBOOK"] == 60  # SCRAP is no CRAP
