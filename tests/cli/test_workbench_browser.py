@@ -211,6 +211,16 @@ def test_an_unfillable_grid_shows_its_core(page):
     assert "Unfillable" in page.inner_text("#verdict")
 
 
+def test_the_entries_to_blame_name_the_locked_entry_they_run_through(page):
+    # the blamed downs of a grid made unfillable by a lock were named, the lock itself never
+    lock_first_row(page, "zzzzz")
+    page.wait_for_function("window.xwsat.ui.core && window.xwsat.ui.core.length > 0",
+                           timeout=WAIT_MS)
+    page.wait_for_function("document.querySelector('#verdict').innerText.includes("
+                           "'cannot be filled together')", timeout=WAIT_MS)
+    assert "They run through your locked entry ZZZZZ." in page.inner_text("#verdict")
+
+
 def test_candidates_are_ranked_and_marked(page):
     new_grid(page, 5, 5)
     click_cell(page, 0)

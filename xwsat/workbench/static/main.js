@@ -268,6 +268,18 @@ function setVerdict(kind, badge, why) {
   box.querySelector(".why").textContent = why || "";
 }
 
+function coreNames(core) {
+  return core.length > SHOWN_CORE ? `${core.slice(0, SHOWN_CORE).join(", ")} and ${core.length - SHOWN_CORE} more (marked in the grid)` : core.join(", ");
+}
+
+// the locked entries the blamed ones run through: what a constructor would change first
+function throughLocks(cells) {
+  const shaded = new Set(cells || []);
+  const hit = view.doc.locks.filter((l) => l.cells.some((c) => shaded.has(c)));
+  if (!hit.length) return "";
+  return ` They run through your locked ${hit.length === 1 ? "entry" : "entries"} ${hit.map((l) => l.word).join(", ")}.`;
+}
+
 function renderVerdict() {
   if (offline) return setVerdict("unknown", "Offline", "The server stopped: edits are refused until it runs again (the page reconnects by itself).");
   const ins = view.insight;
@@ -277,14 +289,16 @@ function renderVerdict() {
     // a few reasons, not fifty: the rest are outlined in the grid
     const more = dead.length > SHOWN_DEAD ? `; and ${dead.length - SHOWN_DEAD} more entries, outlined in red` : "";
     const why = dead.length ? dead.slice(0, SHOWN_DEAD).map(([, w]) => w).join("; ") + more : ins.conflict.why;
-    return setVerdict("unfillable", "Unfillable", (why.endsWith(".") ? why : `${why}.`) + noBlocks());
+    // the search's entries to blame, when it found them, are shaded too: said here as well
+    const d = ui.decide;
+    const also = d && d.status === "unfillable" && d.core ? ` Also, these ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${coreNames(d.core)}.${throughLocks(d.core_cells)}` : "";
+    return setVerdict("unfillable", "Unfillable", (why.endsWith(".") ? why : `${why}.`) + also + noBlocks());
   }
   const d = ui.decide;
   if (!d) return setVerdict("checking", "Checking…", "searching in the background");
   if (d.status === "fillable") return setVerdict("fillable", "Fillable", `a fill exists (found by ${d.method} in ${d.seconds} s)`);
   if (d.status === "unfillable") {
-    const names = d.core && d.core.length > SHOWN_CORE ? `${d.core.slice(0, SHOWN_CORE).join(", ")} and ${d.core.length - SHOWN_CORE} more (marked in the grid)` : (d.core || []).join(", ");
-    const core = d.core ? ` These ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${names}.` : " Finding the entries to blame…";
+    const core = d.core ? ` These ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${coreNames(d.core)}.${throughLocks(d.core_cells)}` : " Finding the entries to blame…";
     return setVerdict("unfillable", "Unfillable", `${d.why || ""}.${core}${noBlocks()}`);
   }
   if (d.stopped && !d.status) return setVerdict("unknown", "Not yet known", `stopped at ${d.stopped}`);
