@@ -569,3 +569,19 @@ def test_a_lock_in_another_alphabet_is_questioned_and_a_list_switch_names_every_
             made.set_dictionary("en", 0)
     finally:
         made.close()
+
+
+def test_opening_a_russian_puzzle_on_an_english_page_switches_the_list():
+    # it took New grid, then ru, then Open again: ru was refused while the grid held CAT
+    made = Session(Dictionaries(), _quiet, Limits(), "en")
+    try:
+        made.dispatch({"type": "new", "width": 3, "height": 3})
+        made.dispatch({"type": "letters", "cells": {"0": "C", "1": "A", "2": "T"}})
+        note = made.open("КОТ\n...\n...\n".encode(), "kot.txt")
+        assert made.dictionary == "ru" and made.doc.rows[0] == "КОТ"
+        assert "kot.txt: its letters are those of ru, now the list in use" in note
+        with pytest.raises(XwsatError, match="letters ΓΑΤ|letters ΑΓΤ"):
+            made.open("ΓΑΤ\n...\n...\n".encode(), "greek.txt")  # no embedded list has them
+        assert made.dictionary == "ru"
+    finally:
+        made.close()

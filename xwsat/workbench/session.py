@@ -197,20 +197,35 @@ class Session:
         except GridTooLarge as error:  # said with the workbench's own limit
             raise XwsatError(too_large(error.width, error.height)) from None
         doc = from_puzzle(puzzle)
-        words = self.words()
-        fitted = doc.grid.map_letters(lambda ch: ch if ch in words.alphabet.letters else
-                                      normalize_word(ch, fold_accents=True))
-        unknown = sorted({ch for row in fitted.rows for ch in row} - {BLOCK, EMPTY}
-                         - set(words.alphabet.letters))
-        if unknown:
-            raise XwsatError(f"{name}: letters {''.join(unknown)} are not in the dictionary "
-                             f"{self.dictionary_name()}; choose one that has them")
+        fitted, unknown = self._fitted(doc, self.dictionary)
+        switched = ""
+        if unknown:  # a Russian puzzle opened on an English page: the list whose letters it has
+            other = next((lang for lang in EMBEDDED if lang != self.dictionary
+                          and not self._fitted(doc, lang)[1]), None)
+            if other is None:
+                raise XwsatError(f"{name}: letters {''.join(unknown)} are not in the dictionary "
+                                 f"{self.dictionary_name()}; choose one that has them")
+            self.dictionary = other
+            fitted = self._fitted(doc, other)[0]
+            switched = f"{Path(name).name}: its letters are those of {other}, now the list in use"
         doc = replace(doc, rows=fitted.rows)
         doc = replace(doc, locks=tuple(  # a locked entry's word as its letters now read
             replace(lock, word="".join(fitted.cell(c) for c in cells))
             for lock, cells in doc.locked_slots()))
         self._push(doc, {"type": "open", "name": name})
-        return "; ".join(f"{Path(name).name}: {what}" for what in puzzle.dropped)
+        return "; ".join([*([switched] if switched else []),
+                          *(f"{Path(name).name}: {what}" for what in puzzle.dropped)])
+
+    def _fitted(self, doc: Document, name: str) -> tuple[Grid, list[str]]:
+        """``doc``'s grid with each letter the list ``name`` lacks read without its accent when
+        the list has that, and the letters still outside it (a locked entry's join the list)."""
+        locked = frozenset(lock.word for lock in doc.locks)
+        letters = set(self.dictionaries.with_entries(name, self.min_score, locked,
+                                                     self.bans - locked).alphabet.letters)
+        fitted = doc.grid.map_letters(lambda ch: ch if ch in letters else
+                                      normalize_word(ch, fold_accents=True))
+        unknown = sorted({ch for row in fitted.rows for ch in row} - {BLOCK, EMPTY} - letters)
+        return fitted, unknown
 
     def _push(self, doc: Document, action: dict[str, Any]) -> None:
         self.states = self.states[:self.cursor + 1] + [doc]
