@@ -334,7 +334,8 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         return [*lines, f"NOT VERIFIED: the certificate is about slots of {question.min_length}+"
                 f" cells, not {min_length}+:", *question.lines()], "rejected"
     if allow_repeats is not None and allow_repeats != question.allow_repeats:
-        rule = "allowed" if question.allow_repeats else "forbidden"
+        rule = ("allowed, not forbidden" if question.allow_repeats
+                else "forbidden, not allowed")
         return [*lines, f"NOT VERIFIED: the certificate is about repeated words {rule}:",
                 *question.lines()], "rejected"
     if words is not None and tuple(sorted(words)) != tuple(sorted(question.words)):
@@ -380,7 +381,7 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         return [*lines, f"NOT VERIFIED: {result['reason']}"], "rejected"
     head = (f"VERIFIED: no fill exists for {_confirmed(question, grid, words, filters)}: "
             "the formula rebuilt from them is "
-            f"formula.cnf, and {checker_label(result)} checked the proof's "
+            f"{formula_path.name}, and {checker_label(result)} checked the proof's "
             f"{result['steps']} step{'' if result['steps'] == 1 else 's'} against it"
             + (f" ({result['parts']} parts at once)"
                                                      if result.get("parts", 1) > 1 else ""))
