@@ -109,6 +109,15 @@ def test_an_output_spelled_as_a_folder_is_refused(tiny, tmp_path, monkeypatch, c
     assert "names a folder" in result.output and not (tmp_path / "new").exists()
 
 
+def test_prove_out_says_it_wrote_the_fill_as_fill_does(tiny, tmp_path) -> None:
+    grid, words = tiny
+    out = tmp_path / "w.txt"
+    result = invoke("prove", grid, "--dict", words, "--out", out)
+    assert result.exit_code == 0 and result.stdout.rstrip().endswith(f"wrote {out}"), result.output
+    again = invoke("prove", grid, "--dict", words, "--out", tmp_path / "j.txt", "--json")
+    assert json.loads(again.stdout)["wrote"] == str(tmp_path / "j.txt")
+
+
 def test_prove_fillable_exits_0(tiny) -> None:
     grid, words = tiny
     result = invoke("prove", grid, "--dict", words, "--backend", "sat")

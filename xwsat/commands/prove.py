@@ -146,8 +146,12 @@ def prove(
                 data["lists"] = list(words.dictionary)  # as given: with their score scales
                 if not_written:
                     data["not_written"] = not_written
+                elif out is not None and result.filled is not None:
+                    data["wrote"] = str(out)
             else:
                 typer.echo(describe(result, "prove"))
+                if out is not None and result.filled is not None and not not_written:
+                    typer.echo(f"wrote {out}")  # as fill says it
         else:
             built, outcome, code, data, first = _certificate(
                 grid, words, rules, search, certificate, out, proof_method, proof_solver,
