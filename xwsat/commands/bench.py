@@ -126,7 +126,8 @@ def run(
     suites: Annotated[list[str], typer.Argument(help="Suite names (see 'xwsat grids suites') "
                                                      "or folders with suite.json.")],
     backends: Annotated[str, typer.Option(
-        "--backends", "-b", help="Comma-separated: auto,native,native:csp,sat,sat:SOLVER,cpsat")
+        "--backends", "-b", help="Comma-separated back-ends, any that fill takes: "
+                                 "auto,mac,mac:words,native,sat,sat:SOLVER,cpsat,ace,...")
     ] = "auto",
     dictionary: Annotated[list[str] | None, typer.Option(
         "--dict", "-d", help="Replace the suites' dictionaries (name or file; repeatable).")
