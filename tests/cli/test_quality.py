@@ -280,6 +280,10 @@ def test_plain_fill_takes_an_upper_tier_fill_when_there_is_one():
     result = fill_grid(grid, dictionary, FillOptions("auto", 10))
     assert result.verified and result.outcome.stats.extra.get("upper_level") == 50
     assert {words[result.built.words.words[w]] for w in result.outcome.fill} == {50}
+    # named as the look that found it, whatever the back-end (-b mac:words read "by mac")
+    for backend in ("auto", "mac:words"):
+        found = fill_grid(grid, dictionary, FillOptions(backend, 10)).outcome
+        assert found.method == "mac (upper look)", (backend, found.method)
     plain = fill_grid(grid, dictionary, FillOptions("auto", 10, upper_first=False))
     assert "upper_level" not in plain.outcome.stats.extra
 

@@ -37,6 +37,7 @@ UPPER_LOOK_MIN_S = 1.0  # a shorter time limit goes to the usual search alone
 # (the five patterns and amer15, seeds 0-1: 81% of entries in Spread the Wordlist's top tier
 # against 75% with one try, 4.2 entries it lacks per fill against 5.2)
 UPPER_TRIES = 2
+UPPER_LOOK = "mac (upper look)"  # the method its fills are named by: the letter search, cut
 
 
 def upper_level(problem: FillProblem, exempt: frozenset[int]) -> int | None:
@@ -98,4 +99,5 @@ def look_at(problem: FillProblem, exempt: frozenset[int], level: int,
     if outcome.status is not Status.FILLED:
         return None
     extra = dict(outcome.stats.extra, upper_level=level)
-    return replace(outcome, stats=replace(outcome.stats, extra=extra))
+    # named as the look it is, not as the back-end asked for (-b mac:words read "by mac")
+    return replace(outcome, method=UPPER_LOOK, stats=replace(outcome.stats, extra=extra))
