@@ -82,7 +82,6 @@ def note_left_out(word_list: WordList, declared: bool = False) -> None:
         sys.stderr.write(f"xwsat: note: {dashed_note(word_list)}\n")
 
 
-
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     """Read the grid and the dictionary, with the grid's letters normalised like the words: a
     given letter the list lacks but whose accent-free form it has is written that way (Ó in a

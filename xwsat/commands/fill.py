@@ -448,7 +448,6 @@ def fill(
     raise typer.Exit((others.status if others is not None else result.outcome.status).exit_code)
 
 
-
 # With --explain (and no certificate), the share of the time left the climb and the best fill
 # keep; the explanation takes the rest.
 WHY_SHARE = 0.75
@@ -541,11 +540,10 @@ def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Pa
     above = quality.climb.next_level
     if above is None:
         return ["(no certificate: the level reached is the top score; nothing is above it)"]
-    facts = certificate_facts(words, rules, above)
-    if locks:  # check-proof places them again (``xwsat.lock``)
-        placed = {s.name: w for s, w in zip(result.built.slots, result.outcome.fill or ())
-                  if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
-        facts.update(locked=placed, placed_only=sorted(result.built.words.placed_only))
+    placed = {s.name: w for s, w in zip(result.built.slots, result.outcome.fill or ())
+              if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
+    facts = certificate_facts(words, rules, above, locked=placed,  # check-proof places them
+                              placed_only=result.built.words.placed_only)  # again (xwsat.lock)
     try:
         left = budget(search.time_limit, started).for_child()
         run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,

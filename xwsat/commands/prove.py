@@ -7,6 +7,7 @@ explanation and the cross-check with whatever time is left.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -303,9 +304,8 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
     built = build_problem(grid_value, word_list, rules.min_length, rules.allow_repeats)
     # built first in any case: it checks the proof options
     proof = choose_proof(built, search.backend, method, solver, checker, core)
-    facts = certificate_facts(words, rules)
-    if placed:  # part of the question: check-proof places them again (``xwsat.lock``)
-        facts.update(locked=placed, placed_only=sorted(word_list.placed_only))
+    # the locks are part of the question: check-proof places them again (``xwsat.lock``)
+    facts = certificate_facts(words, rules, locked=placed, placed_only=word_list.placed_only)
     run = certify(built, directory, str(grid), budget(search.time_limit).for_child(), proof,
                   engine=checker, rules=facts, on_tick=status_line, seed=search.seed, core=core)
     clear_status_line()
@@ -340,13 +340,17 @@ def _inputs(grid: Path, words: Words, rules: Rules,
                        words.ban)
 
 
-def certificate_facts(words: Words, rules: Rules, min_score: int | None = None) -> dict:
-    """The options a certificate records, so that ``check-proof`` rebuilds the same formula."""
-    return {"min_length": rules.min_length,
-            "min_score": words.min_score if min_score is None else min_score,
-            "allow_repeats": rules.allow_repeats, "fold_yo": words.fold_yo,
-            "alphabet_declared": words.alphabet,  # "alphabet" is the list's own, derived
-            **({"banned": list(words.ban)} if words.ban else {})}
+def certificate_facts(words: Words, rules: Rules, min_score: int | None = None,
+                      locked: Mapping[str, str] | None = None,
+                      placed_only: Iterable[str] = ()) -> dict:
+    """The options a certificate records (``question_rules``), from the command's own."""
+    from xwsat.evidence.certificate import question_rules
+
+    return question_rules(min_length=rules.min_length,
+                          min_score=words.min_score if min_score is None else min_score,
+                          allow_repeats=rules.allow_repeats, fold_yo=words.fold_yo,
+                          alphabet_declared=words.alphabet, banned=words.ban or (),
+                          locked=locked, placed_only=placed_only)
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -123,6 +123,22 @@ def _compressed_copy(path: Path) -> Path:
     with open(path, "rb") as src, gzip.open(target, "wb", compresslevel=6) as dst:
         shutil.copyfileobj(src, dst, 1 << 20)
     return target
+
+
+def question_rules(*, min_length: int, min_score: int, allow_repeats: bool,
+                   fold_yo: bool = False, alphabet_declared: str | None = None,
+                   banned: Iterable[str] = (), locked: Mapping[str, str] | None = None,
+                   placed_only: Iterable[str] = ()) -> dict:
+    """The question a certificate answers, as its manifest records it (``rules``) for
+    ``check-proof`` to rebuild the same formula from the user's own files: one builder for the
+    command line and the workbench. ``locked``: slot name -> word, placed again by the check;
+    ``placed_only``: those words the list lacks, offered to their own slot only."""
+    banned = list(banned)
+    return {"min_length": min_length, "min_score": min_score, "allow_repeats": allow_repeats,
+            "fold_yo": fold_yo,
+            "alphabet_declared": alphabet_declared,  # "alphabet" is the list's own, derived
+            **({"banned": banned} if banned else {}),
+            **({"locked": dict(locked), "placed_only": sorted(placed_only)} if locked else {})}
 
 
 def certify(built: Built, directory: Path, grid_source: str, time_limit: float,

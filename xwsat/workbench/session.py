@@ -520,12 +520,12 @@ class Session:
                  for s in extract_slots(self.doc.grid, options.min_length)}
         locked = {names[(lock.cell, lock.direction)]: lock.word for lock in self.doc.locks
                   if (lock.cell, lock.direction) in names}
-        bans = sorted(self.bans - frozenset(locked.values()))
-        return {"min_length": options.min_length, "min_score": self.min_score,
-                "allow_repeats": options.allow_repeats, "fold_yo": False,
-                "alphabet_declared": None, **({"banned": bans} if bans else {}),
-                **({"locked": locked, "placed_only": sorted(words.placed_only)}
-                   if locked else {})}
+        from xwsat.evidence.certificate import question_rules
+
+        return question_rules(min_length=options.min_length, min_score=self.min_score,
+                              allow_repeats=options.allow_repeats,
+                              banned=sorted(self.bans - frozenset(locked.values())),
+                              locked=locked, placed_only=words.placed_only)
 
     async def _job_message(self, message: dict[str, Any]) -> None:
         if message["rev"] != self.asked:
