@@ -74,6 +74,7 @@ from xwsat.words import WordList, normalize_word
 
 if TYPE_CHECKING:  # the climb and the best-fill search are imported only with --optimize
     from xwsat.evidence.explain import Explanation
+    from xwsat.problem import Built
     from xwsat.quality.run import Quality
     from xwsat.quality.why import Why
 
@@ -352,15 +353,17 @@ def fill(
             else:
                 result, quality = improve(result, options, left * share, status_line)
             clear_status_line()
-            if certificate is not None:  # with --explain, the explanation gets a share too
+            level_built = None  # the grid cut at the level above: its certificate's question,
+            if certificate is not None:  # and its explanation's (built once for both)
+                level_built = _level_built(result, quality, rules)
                 cert_lines = _certificate(result, quality, certificate, grid, words, rules,
                                           search, started, locks,
-                                          CERT_SHARE_WITH_WHY if explain else 1.0)
+                                          CERT_SHARE_WITH_WHY if explain else 1.0, level_built)
             if explain:
                 why = _why(result, quality, budget(search.time_limit, started).for_child(),
                            search.seed)
                 if certificate is not None and why.core is not None:  # kept as prove keeps it
-                    own = _own_certificate(why, quality, grid, certificate, search, rules,
+                    own = _own_certificate(why, grid, certificate, search, level_built,
                                            started)
     shared = bool(max_shared_substring)
     hint = (_prove_hint(grid, words, rules, quality, locks, region, shared=shared)
@@ -500,25 +503,32 @@ def _why_json(why: Why | None) -> dict:
     return {"level": why.level, "core": explanation_json(why.built, why.core), "reason": None}
 
 
-def _own_certificate(why: Why, quality: Quality, grid: Path, certificate: Path, search: Search,
-                     rules: Rules, started: float) -> tuple[dict, str] | None:
+def _level_built(result: FillResult, quality: Quality, rules: Rules) -> Built | None:
+    """The grid cut at the level above the one reached (``built_at``), or None at the top."""
+    from xwsat.quality.certify import built_at
+
+    above = quality.climb.next_level
+    if above is None:
+        return None
+    return built_at(result.built, quality.fill, quality.exempt, above, rules.min_length,
+                    rules.allow_repeats)
+
+
+def _own_certificate(why: Why, grid: Path, certificate: Path, search: Search,
+                     at: Built | None, started: float) -> tuple[dict, str] | None:
     """The explanation, kept in the level's certificate folder as ``prove`` keeps it, with its
     own checked certificate there (``prove --certificate --explain``), when the level's
     certificate was written and the search for a smaller core was not stopped; as data and
-    as a line. None when there is no level certificate to stand beside. Its word list is the
-    level certificate's: the list cut at the level, the constructor's entries kept."""
+    as a line. None when there is no level certificate to stand beside. Its question ``at``
+    is the level certificate's: the list cut at the level, the constructor's entries kept."""
     from xwsat.commands.prove import certify_explanation
     from xwsat.evidence.certificate import add_explanation
-    from xwsat.quality.certify import built_at
 
     assert why.core is not None
     add_explanation(certificate, why.built, why.core, f"{grid.name} at level {why.level}: "
                     f"{len(why.core.slots)} slots cannot be filled together")
-    if why.stopped or not (certificate / "manifest.json").is_file():
+    if why.stopped or at is None or not (certificate / "manifest.json").is_file():
         return None
-    assert why.level is not None
-    at = built_at(why.built, quality.fill, quality.exempt, why.level, rules.min_length,
-                  rules.allow_repeats)
     try:
         return certify_explanation(at, grid, certificate, why.core, search, started)
     except KeyboardInterrupt as exc:  # the limit or Ctrl-C: the fill and its level stand
@@ -530,7 +540,7 @@ def _own_certificate(why: Why, quality: Quality, grid: Path, certificate: Path, 
 
 def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Path,
                  words: Words, rules: Rules, search: Search, started: float,
-                 locks: list[str], share: float = 1.0) -> list[str]:
+                 locks: list[str], share: float = 1.0, at: Built | None = None) -> list[str]:
     """The certificate of the level above the one reached, with the time left; locked
     entries are part of its question, as with ``prove --lock``."""
     from xwsat.commands.prove import certificate_facts
@@ -549,7 +559,7 @@ def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Pa
         run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,
                                 str(grid), None if left is None else left * share,
                                 search.backend, facts, search.seed, status_line,
-                                rules.min_length, rules.allow_repeats)
+                                rules.min_length, rules.allow_repeats, at=at)
     except KeyboardInterrupt as exc:  # the limit or Ctrl-C: the fill found stands, printed
         _, message = guard.interruption(exc)  # and written; the folder is left as it was
         clear_status_line()

@@ -28,9 +28,12 @@ def words_at(words: WordList, level: int) -> WordList:
 def level_certificate(built: Built, fill: tuple[int, ...], exempt: frozenset[int], level: int,
                       directory: Path, grid_source: str, time_limit: float, backend: str,
                       facts: dict, seed: int = 0, on_tick: Tick | None = None,
-                      min_length: int = 2, allow_repeats: bool = False) -> CertificateRun:
-    """Write and check the certificate that ``built``'s grid has no fill at ``level``."""
-    at = built_at(built, fill, exempt, level, min_length, allow_repeats)
+                      min_length: int = 2, allow_repeats: bool = False,
+                      at: Built | None = None) -> CertificateRun:
+    """Write and check the certificate that ``built``'s grid has no fill at ``level``; ``at``:
+    that question already built (``built_at``), when the caller needs it again."""
+    if at is None:
+        at = built_at(built, fill, exempt, level, min_length, allow_repeats)
     return certify(at, directory, grid_source, time_limit, choose_proof(at, backend),
                    rules=facts, on_tick=on_tick, seed=seed)
 
