@@ -69,7 +69,7 @@ class Commands(TyperGroup):
 
         # read before the group hands them to the command (and clears them)
         given = [*_command_words(ctx), *ctx.args]
-        wants_json = given[0] if given and "--json" in given else None  # the command's name
+        wants_json = json_command(given)  # the command's name, when it asks for --json
         common.new_command()
         stopped = False  # a stop signal came during the command (it clears as the span ends)
         try:
