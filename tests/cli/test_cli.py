@@ -590,9 +590,12 @@ def test_a_puzzle_file_without_every_clue_is_said_so(tiny, tmp_path) -> None:
 def test_ctrl_c_before_the_command_is_loaded_still_prints_the_json_record(
         tiny, monkeypatch, capsys) -> None:
     from xwsat import cli
+    from xwsat.commands import common
 
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
+
+    common.new_command()  # an earlier test's record, printed in this process, is not this one
 
     monkeypatch.setattr(cli.Commands, "get_command", interrupted)
     grid, words = tiny
@@ -601,6 +604,7 @@ def test_ctrl_c_before_the_command_is_loaded_still_prints_the_json_record(
     assert json.loads(out) == {"status": "unknown", "stop": "interrupted",
                                "message": "interrupted"}
     assert err.strip() == "xwsat: interrupted"
+    common.new_command()
     assert cli.run(["generate", "--json"]) == 3  # its records' word for no verdict
     assert json.loads(capsys.readouterr().out)["status"] == "undecided"
     assert cli.run(["fill", str(grid)]) == 3 and capsys.readouterr().out == ""
