@@ -13,12 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from xwsat.errors import XwsatError
 from xwsat.grid import BLOCK, EMPTY, Grid, Slot, extract_slots, slot_range
 from xwsat.words import DEFAULT_SCORE, WordList, build_wordlist, normalize_word
+
+if TYPE_CHECKING:
+    from xwsat.formats.puzzle import Puzzle
 
 _LOCK = re.compile(r"^\s*(\d+)\s*-?\s*(A|D|ACROSS|DOWN)\s*=\s*(.+?)\s*$", re.IGNORECASE)
 _REGION = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*-\s*(\d+)\s*,\s*(\d+)\s*$")
@@ -189,3 +193,19 @@ def refuse_banned_entries(grid: Grid, banned: list[str], min_length: int, fold_y
             raise XwsatError(f"--ban {word}: {slot.name} {where} already holds it; "
                              + ("widen --region over it or drop the ban" if region
                                 else "clear that entry or drop the ban"))
+
+
+def file_locks(puzzle: Puzzle, locks: list[str], min_length: int) -> list[str]:
+    """The entries a .json puzzle marks locked (the workbench's locks), as ``--lock`` entries,
+    where their word is whole and no ``--lock`` of the command names the slot."""
+    if not puzzle.locked:
+        return []
+    named = {entry.split("=", 1)[0].strip().upper() for entry in locks}
+    names = {s.cells: s.name for s in extract_slots(puzzle.pattern, min_length)}
+    kept = []
+    for slot in puzzle.slots:
+        word = puzzle.answer(slot) or "".join(puzzle.pattern.cell(c) for c in slot.cells)
+        name = names.get(slot.cells)
+        if slot.name in puzzle.locked and name and name not in named and EMPTY not in word:
+            kept.append(f"{name}={word}")
+    return kept

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from xwsat.errors import XwsatError
-from xwsat.formats import puzzle_from_bytes
+from xwsat.formats import Puzzle, puzzle_from_bytes, render_puzzle
+from xwsat.grid import parse_grid
 from xwsat.workbench.dictionaries import Dictionaries
 from xwsat.workbench.document import blank, reduce
 from xwsat.workbench.session import Limits, Session
@@ -246,6 +247,24 @@ def test_a_saved_json_reopens_with_its_locked_entries(session, full):
     session.open(data, name)
     assert session.doc.rows[0] == "QZXJV"
     assert [(lock.word, lock.direction) for lock in session.doc.locks] == [("QZXJV", "A")]
+
+
+def test_a_saved_json_keeps_the_banned_words_and_reopens_them_banned(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.set_bans(["OCEAN", "ARENA"])
+    data, name, _, note = session.save("json")
+    assert note and "banned" not in note  # a .json keeps them
+    _, _, _, note = session.save("ipuz")
+    assert "the 2 banned words are kept in .json only" in note
+    session.set_bans([])
+    session.open(data, name)
+    assert session.bans == {"OCEAN", "ARENA"}
+    session.set_bans([])  # a file edited by hand: a ban of its locked entry, one in Cyrillic
+    theme = Puzzle(parse_grid("OCEAN\n" + ".....\n" * 4), locked=frozenset({"1A"}),
+                   bans=("OCEAN", "ARENA", "ЖУК"))
+    said = session.open(render_puzzle(theme, "theme.json").encode(), "theme.json")
+    assert session.bans == {"ARENA"} and session.doc.locks[0].word == "OCEAN"
+    assert "its 1 banned words are banned again (2 not: a locked entry" in said
 
 
 def test_an_accented_letter_is_read_as_an_opened_file_reads_it(session):

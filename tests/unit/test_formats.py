@@ -531,6 +531,44 @@ def test_fill_keeps_the_locked_entries_of_a_json_puzzle(tmp_path):
         assert kept["1A"]["answer"] == locked and kept["1A"]["locked"] is True
 
 
+def test_fill_and_prove_keep_the_banned_words_of_a_json_puzzle(tmp_path):
+    """The workbench's bans, saved in its .json, were dropped by the command line: a fill
+    could hand back a word the constructor had banned for this puzzle."""
+    words = write(tmp_path / "w.txt", "AB\nCD\nAC\nBD\nEF\nGH\nEG\nFH\n")
+    grid = write(tmp_path / "g.json", render_puzzle(Puzzle(
+        parse_grid("..\n..\n"), bans=("AB", "XY")), "g.json"))
+    assert read_puzzle(grid).bans == ("AB", "XY")
+    out = tmp_path / "out.json"
+    for seed in ("0", "1", "2"):
+        result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--seed", seed,
+                                     "--out", str(out), "--force", "--json"])
+        assert result.exit_code == 0, result.output
+        assert "its banned words stay out: AB, XY" in result.stderr
+        assert json.loads(result.stdout)["grid"] in (["EF", "GH"], ["EG", "FH"])
+        assert json.loads(out.read_text())["bans"] == ["AB", "XY"]  # kept for the next run
+    proved = runner.invoke(app, ["prove", str(grid), "-d", str(words), "--ban", "EF"])
+    assert proved.exit_code == 1 and "UNFILLABLE" in proved.stdout, proved.output
+    locked = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=AB"])
+    assert locked.exit_code == 0 and "so allowed: AB" in locked.stderr, locked.output
+    for bad in ('"AB"', '[3]', '[""]'):
+        text = json.loads(grid.read_text())
+        broken = write(tmp_path / "bad.json", json.dumps({**text, "bans": json.loads(bad)}))
+        refused = runner.invoke(app, ["fill", str(broken), "-d", str(words)])
+        assert refused.exit_code == 2 and "'bans' must list" in refused.output, bad
+
+
+def test_prove_keeps_the_locked_entries_of_a_json_puzzle(tmp_path):
+    """prove read a workbench .json's locked entry as given letters: a theme word the list
+    lacks made it say "unfillable" where fill, keeping the lock, fills the grid."""
+    words = write(tmp_path / "w.txt", "CD\nQC\nZD\n")
+    grid = write(tmp_path / "g.json", render_puzzle(Puzzle(
+        parse_grid("QZ\n..\n"), locked=frozenset({"1A"})), "g.json"))
+    for command in ("fill", "prove"):
+        result = runner.invoke(app, [command, str(grid), "-d", str(words)])
+        assert result.exit_code == 0 and "QZ\n" in result.stdout.replace(" ", ""), result.output
+        assert "its locked entries stay: 1A=QZ" in result.stderr
+
+
 def test_convert_to_standard_output_is_refused_by_name(tmp_path):
     source = write(tmp_path / "g.txt", "..\n..\n")
     result = runner.invoke(app, ["convert", str(source), "-"])

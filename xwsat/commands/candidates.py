@@ -16,6 +16,8 @@ from xwsat.commands.common import (
     limited,
     load_inputs,
     print_record,
+    with_file_bans,
+    with_file_locks,
 )
 from xwsat.commands.options import GridArg, JsonOpt, LockOpt, Rules, Search, Words, grouped
 from xwsat.errors import XwsatError
@@ -55,8 +57,11 @@ def candidates(grid: GridArg, slot: SlotArg, words: Words, search: Search, rules
     latest: list[Candidate] = []
     interrupted = False
     with limited(search.time_limit, search.memory_mb):
+        locks = list(lock or [])
+        words = with_file_bans(grid, words, rules.min_length, locks)
+        with_file_locks(grid, locks, rules.min_length)
         target, word_list = load_inputs(grid, words)
-        target, word_list, _ = apply_locks(target, word_list, list(lock or []),
+        target, word_list, _ = apply_locks(target, word_list, locks,
                                            rules.min_length, words.fold_yo, words.ban)
         options = fill_options(search, rules, started)
         try:

@@ -82,6 +82,57 @@ def note_left_out(word_list: WordList, declared: bool = False) -> None:
         sys.stderr.write(f"xwsat: note: {dashed_note(word_list)}\n")
 
 
+def with_file_bans(grid_path: Path, words: Words, min_length: int, locks: Iterable[str] = (),
+                   refill: bool = False) -> Words:
+    """``words`` with the words an xwsat .json puzzle bans (the workbench's bans) added to
+    ``--ban``, said on stderr. A banned word the grid already holds as an entry (its given
+    letters; its solution too for a ``refill`` of a region), or that a ``--lock`` of the
+    command places, stays allowed: the fill keeps it, so it cannot leave it out."""
+    if grid_path.suffix.lower() != ".json":
+        return words
+    from dataclasses import replace
+
+    from xwsat.formats import read_puzzle
+    from xwsat.grid import extract_slots
+
+    puzzle = read_puzzle(grid_path)
+    if not puzzle.bans:
+        return words
+    grid = (puzzle.solution or puzzle.pattern) if refill else puzzle.pattern
+    held = {"".join(grid.cell(c) for c in slot.cells) for slot in extract_slots(grid, min_length)}
+    fold = words.fold_yo
+    held |= {normalize_word(entry.split("=", 1)[-1], fold_yo=fold) for entry in locks}
+    given = {normalize_word(w, fold_yo=fold) for w in words.ban}
+    kept = [w for w in puzzle.bans if normalize_word(w, fold_yo=fold) not in held | given]
+    said = []
+    if kept:
+        said.append("its banned words stay out: " + ", ".join(kept[:10])
+                    + (f" and {len(kept) - 10} more" if len(kept) > 10 else ""))
+    if skipped := [w for w in puzzle.bans if normalize_word(w, fold_yo=fold) in held]:
+        said.append("banned there but kept by the grid or a --lock, so allowed: "
+                    + ", ".join(skipped[:10]))
+    if said:
+        sys.stderr.write(f"xwsat: note: {grid_path}: {'; '.join(said)}\n")
+    return replace(words, ban=(*words.ban, *kept))
+
+
+def with_file_locks(grid_path: Path, locks: list[str], min_length: int) -> list[str]:
+    """The entries an xwsat .json puzzle marks locked (the workbench's locks), added to
+    ``locks`` as ``--lock`` entries and said on stderr, so that ``prove`` asks of the file
+    what ``fill`` does; a ``--lock`` of the command on the same slot wins."""
+    if grid_path.suffix.lower() != ".json":
+        return []
+    from xwsat.formats import read_puzzle
+    from xwsat.lock import file_locks
+
+    kept = file_locks(read_puzzle(grid_path), locks, min_length)
+    if kept:
+        locks.extend(kept)
+        sys.stderr.write(f"xwsat: note: {grid_path}: its locked entries stay: "
+                         f"{', '.join(kept)}\n")
+    return kept
+
+
 def load_inputs(grid_path: Path, words: Words) -> tuple[Grid, WordList]:
     """Read the grid and the dictionary, with the grid's letters normalised like the words: a
     given letter the list lacks but whose accent-free form it has is written that way (Ó in a

@@ -34,6 +34,7 @@ from xwsat.commands.common import (
     status_line,
     unclued_note,
     unwritten,
+    with_file_bans,
     write_answer,
 )
 from xwsat.commands.options import (
@@ -67,6 +68,7 @@ from xwsat.lock import (
     region_grid,
     with_words,
 )
+from xwsat.lock import file_locks as puzzle_locks
 from xwsat.outcome import Status
 from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
@@ -114,7 +116,7 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
     puzzle = read_puzzle(grid_path)
     for what in puzzle.dropped:  # what the file held that the fill's output will not
         typer.echo(f"note: {grid_path}: {what}", err=True)
-    if kept := _file_locks(puzzle, locks, min_length):
+    if kept := puzzle_locks(puzzle, locks, min_length):
         locks.extend(kept)  # the caller's list: its prove command and certificate name them
         file_locks.extend(kept)  # and the .json it writes marks them again
         typer.echo(f"note: {grid_path}: its locked entries stay: {', '.join(kept)}", err=True)
@@ -217,26 +219,11 @@ def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
     return shlex.join([*_command("prove", grid, words, rules, above, locks), *longer, *tail])
 
 
-def _file_locks(puzzle: Puzzle, locks: list[str], min_length: int) -> list[str]:
-    """The entries a .json puzzle marks locked (the workbench's locks), as ``--lock`` entries,
-    where their word is whole and no ``--lock`` of the command names the slot."""
-    if not puzzle.locked:
-        return []
-    named = {entry.split("=", 1)[0].strip().upper() for entry in locks}
-    names = {s.cells: s.name for s in extract_slots(puzzle.pattern, min_length)}
-    kept = []
-    for slot in puzzle.slots:
-        word = puzzle.answer(slot) or "".join(puzzle.pattern.cell(c) for c in slot.cells)
-        name = names.get(slot.cells)
-        if slot.name in puzzle.locked and name and name not in named and EMPTY not in word:
-            kept.append(f"{name}={word}")
-    return kept
-
-
 def _puzzle(result: FillResult, given: Puzzle, stem: str, locks: list[str]) -> Puzzle:
     """The puzzle to write: blank pattern (blocks only), the verified fill, and clues: where
     the input was a puzzle whose answer there is unchanged (``--region`` keeps most), its own
-    clue, else the dictionary's. The input's title, author, copyright and notes are kept."""
+    clue, else the dictionary's. The input's title, author, copyright, notes and banned words
+    are kept."""
     built = result.built
     blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                        for row in built.grid.rows))
@@ -254,7 +241,7 @@ def _puzzle(result: FillResult, given: Puzzle, stem: str, locks: list[str]) -> P
     locked = frozenset(entry.split("=", 1)[0].strip().upper() for entry in locks)
     return Puzzle(blank, result.filled, clues, given.title or stem, given.author,
                   min(s.length for s in built.slots), given.copyright, given.notes,
-                  given.circles, locked & {slot.name for slot in built.slots})
+                  given.circles, locked & {slot.name for slot in built.slots}, given.bans)
 
 
 @grouped
@@ -320,6 +307,7 @@ def fill(
     locks = list(lock or [])
     file_locks: list[str] = []  # the input .json's locked entries (a --lock is this run's)
     with limited(search.time_limit, search.memory_mb):
+        words = with_file_bans(grid, words, rules.min_length, locks, bool(region))
         target, word_list, source, current, among = _prepare(
             grid, words, rules.min_length, locks, file_locks, region, out)
         options = replace(fill_options(search, rules, started),

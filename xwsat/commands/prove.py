@@ -29,6 +29,8 @@ from xwsat.commands.common import (
     quiet_progress,
     status_line,
     unwritten,
+    with_file_bans,
+    with_file_locks,
     write_answer,
     write_atomic,
 )
@@ -133,6 +135,8 @@ def prove(
     first: list[str] | None = None  # the slots the certificate's checked proof refutes
     not_written = None
     with limited(search.time_limit, search.memory_mb):
+        words = with_file_bans(grid, words, rules.min_length, locks)
+        with_file_locks(grid, locks, rules.min_length)
         if certificate is None:
             grid_value, word_list, _ = _inputs(grid, words, rules, locks)
             asked = replace(fill_options(search, rules, upper_first=False),

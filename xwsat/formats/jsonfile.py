@@ -13,6 +13,8 @@ from xwsat.formats.puzzle import Puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid, check_size, parse_grid
 
 FORMAT = "xwsat-puzzle"
+MAX_BANS = 1000  # the words a puzzle bans (the workbench's own limit is lower)
+MAX_WORD = 100  # letters of a banned word, for a file edited by hand
 
 
 def write_json(puzzle: Puzzle) -> str:
@@ -33,6 +35,7 @@ def write_json(puzzle: Puzzle) -> str:
         "pattern": list(puzzle.pattern.rows),
         "solution": list(puzzle.solution.rows) if puzzle.solution else None,
         "entries": entries,
+        **({"bans": list(puzzle.bans)} if puzzle.bans else {}),
     }
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
@@ -100,7 +103,12 @@ def read_json(text: str, source: str) -> Puzzle:
         raise XwsatError(f"{source}: 'min_length' must be a whole number of letters")
     locked = frozenset(str(e.get("slot")) for e in entries
                        if isinstance(e, dict) and e.get("locked") is True)
+    bans = data.get("bans") or []
+    if not isinstance(bans, list) or len(bans) > MAX_BANS or not all(
+            isinstance(w, str) and 0 < len(w) <= MAX_WORD for w in bans):
+        raise XwsatError(f"{source}: 'bans' must list at most {MAX_BANS} words (the words "
+                         "banned for this puzzle)")
     return Puzzle(pattern, solution, clues, str(data.get("title") or ""),
                   str(data.get("author") or ""), min_length,
                   str(data.get("copyright") or ""), str(data.get("notes") or ""),
-                  frozenset(circles), locked)
+                  frozenset(circles), locked, tuple(dict.fromkeys(bans)))

@@ -19,7 +19,8 @@ class Puzzle:
     ``clues`` maps a slot name ("1A", "3D") to its clue text; missing clues are allowed.
     ``copyright``, ``notes`` and ``circles`` (circled cells by id, a theme's usual marking) are
     carried from format to format as the files hold them; ``locked`` names the entries the
-    constructor locked (xwsat's ``.json`` keeps them, the other formats have no place for them).
+    constructor locked (xwsat's ``.json`` keeps them, the other formats have no place for them),
+    and ``bans`` the words the constructor banned for this puzzle (``.json`` too).
     ``dropped`` says what the reader read
     but could not keep (a scrambled solution, a letter on a block), for a command that writes
     the puzzle again to tell its user rather than lose it silently.
@@ -35,6 +36,7 @@ class Puzzle:
     notes: str = ""
     circles: frozenset[int] = frozenset()
     locked: frozenset[str] = frozenset()
+    bans: tuple[str, ...] = ()
     dropped: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:

@@ -213,8 +213,25 @@ class Session:
             replace(lock, word="".join(fitted.cell(c) for c in cells))
             for lock, cells in doc.locked_slots()))
         self._push(doc, {"type": "open", "name": name})
-        return "; ".join([*([switched] if switched else []),
+        banned = self._open_bans(puzzle.bans, Path(name).name)
+        return "; ".join([*([switched] if switched else []), *([banned] if banned else []),
                           *(f"{Path(name).name}: {what}" for what in puzzle.dropped)])
+
+    def _open_bans(self, words: tuple[str, ...], name: str) -> str:
+        """Ban again the words an opened .json banned (with those banned already), and say
+        so; a word that is now a locked entry, or not a word of the list, stays allowed."""
+        if not words:
+            return ""
+        locked = {lock.word for lock in self.doc.locks}
+        known = set(self.words().alphabet.letters)
+        wanted = [w for w in dict.fromkeys(normalize_word(w) for w in words)
+                  if w and w not in locked and not set(w) - known]
+        kept = sorted(set(self.bans) | set(wanted))[:MAX_BANS]
+        self.set_bans(kept)
+        said = f"{name}: its {len(wanted)} banned words are banned again"
+        if skipped := len(words) - len(wanted):
+            said += f" ({skipped} not: a locked entry, or not a word of {self.dictionary_name()})"
+        return said
 
     def _fitted(self, doc: Document, name: str) -> tuple[Grid, list[str]]:
         """``doc``'s grid with each letter the list ``name`` lacks read without its accent when
@@ -592,7 +609,8 @@ class Session:
         lang = self.dictionary if self.dictionary in ("en", "ru", "es") else None
         puzzle = doc.puzzle()
         hints = self.view_hints()
-        puzzle = replace(puzzle, clues={**hints, **puzzle.clues})  # the list's clues fill gaps
+        puzzle = replace(puzzle, clues={**hints, **puzzle.clues},  # the list's clues fill gaps
+                         bans=tuple(sorted(self.bans)))
         data = render_puzzle(puzzle, name, lang)
         return (data.encode("utf-8") if isinstance(data, str) else data), name, \
             SAVE_FORMATS[fmt], _save_note(puzzle, name)
@@ -635,16 +653,19 @@ def _score_of(words: WordList, entry: str) -> int | None:
 
 
 def _save_note(puzzle: Puzzle, name: str) -> str | None:
-    """What a saved file lacks, in one sentence: clues still to write, '?' in a .puz."""
-    if name.endswith(".txt"):  # the grid alone, by design
-        return ("a .txt keeps the grid alone, not its clues" if any(
-            text.strip() for text in puzzle.clues.values()) else None)
+    """What a saved file lacks, in one sentence: clues still to write, '?' in a .puz, the
+    banned words (a .json keeps them)."""
     notes = []
-    if unclued := puzzle.unclued():
+    if name.endswith(".txt"):  # the grid alone, by design
+        if any(text.strip() for text in puzzle.clues.values()):
+            notes.append("a .txt keeps the grid alone, not its clues")
+    elif unclued := puzzle.unclued():
         notes.append(f"{unclued} of {len(puzzle.slots)} entries have no clue yet")
     lost = lost_text_note(name, puzzle_texts(puzzle))
     if lost:
         notes.append(lost.removeprefix("note: "))
+    if puzzle.bans and not name.endswith(".json"):
+        notes.append(f"the {len(puzzle.bans)} banned words are kept in .json only")
     return "; ".join(notes) or None
 
 
