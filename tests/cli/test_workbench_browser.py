@@ -171,6 +171,24 @@ def test_autofill_accept_and_download_a_puz_that_puzpy_reads(page, tmp_path):
     assert message.is_visible() and "entries have no clue yet" in message.inner_text()
 
 
+def test_a_reload_shows_the_suggested_fill_again(page):
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.keyboard.press(".")
+    page.click("#fill-all")
+    page.wait_for_function("window.xwsat.ui.autofill && window.xwsat.ui.autofill.final"
+                           " && window.xwsat.ui.suggestion", timeout=WAIT_MS)
+    letters = page.evaluate("window.xwsat.ui.suggestion")
+    page.reload()
+    page.wait_for_function("window.xwsat.view && window.xwsat.ui.suggestion", timeout=WAIT_MS)
+    assert page.evaluate("window.xwsat.ui.suggestion") == letters
+    assert "Fill found" in page.inner_text("#fill-status")
+    page.click("#accept-all")
+    page.wait_for_function("!window.xwsat.view.doc.rows.join('').includes('.')")
+    assert all(rows(page)[i // 5][i % 5] == ch for i, ch in
+               ((int(k), v) for k, v in letters.items()))
+
+
 def test_accepting_one_entry_of_a_region_fill(page):
     new_grid(page, 5, 5)
     page.click("#fill-all")

@@ -467,6 +467,26 @@ def test_a_ban_drops_a_suggested_fill_only_when_the_fill_uses_the_word(session):
     assert session.suggestion is None
 
 
+def test_a_kept_suggestion_is_shown_again_only_when_it_still_fills_the_grid(session):
+    """A reload lost the suggested fill (a 21x21's took a minute to find); the page now sends
+    the one it kept, which the server checks as it checks any fill before showing it."""
+    session.dispatch({"type": "new", "width": 3, "height": 3})
+    session.dispatch({"type": "letter", "cell": 0, "letter": "C"})
+    fill = {str(i): ch for i, ch in enumerate("CATOREWED") if i}
+    for bad in ({**fill, "4": "Q"}, {k: v for k, v in fill.items() if k != "8"},
+                {**fill, "0": "C"}, {**fill, "x": "A"}, {**fill, "4": "RE"}, "CATOREWED"):
+        assert not session.suggest_again({"letters": bad}) and session.suggestion is None
+    session.set_bans(["WED"])
+    assert not session.suggest_again({"letters": fill})
+    session.set_bans([])
+    assert session.suggest_again({"letters": fill, "level": 99, "proven": True})
+    shown = session.suggestion
+    assert shown["letters"] == fill and shown["level"] < 99 and not shown["proven"]
+    assert shown["total"] > 0 and shown["weakest"]
+    session.accept(None)
+    assert session.doc.rows == ("CAT", "ORE", "WED")
+
+
 def test_an_entry_typed_whole_that_the_list_lacks_is_said_lockable(session):
     session.dispatch({"type": "new", "width": 5, "height": 5})
     session.dispatch({"type": "letters", "cells": {str(i): ch for i, ch in enumerate("QXZQX")}})

@@ -305,6 +305,9 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> int:
         await send({"type": "job", "kind": "patterns", "rev": session.asked, "final": False,
                     "result": {"status": "searching", "said": "drawing patterns"}})
         return UNCHANGED
+    elif kind == "suggestion":  # a reloaded page's suggested fill, if it still fills the grid
+        shown = await asyncio.to_thread(session.suggest_again, message.get("suggestion"))
+        return TEXT if shown else UNCHANGED  # the state shows it; the searches go on
     elif kind == "accept":
         session.accept(message.get("slot"))
     elif kind == "reject":

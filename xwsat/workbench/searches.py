@@ -20,6 +20,7 @@ from xwsat.outcome import Status
 from xwsat.pipeline import FillOptions, FillResult, fill_grid
 from xwsat.problem import Built, build_problem, fill_letters
 from xwsat.quality.levels import exempt_slots, fill_level
+from xwsat.verify import check_fill
 from xwsat.words import WordList
 from xwsat.workbench import quality
 
@@ -71,6 +72,33 @@ def _fill_answer(built: Built, reached: quality.Reached, improving: bool) -> dic
             "level": reached.level, "proven": reached.proven, "why_not": reached.why_not,
             "weakest": [{"slot": n, "word": w, "score": s}
                         for n, w, s in quality.weakest(built, fill)]}
+
+
+def fill_again(grid: Grid, words: WordList, letters: Any) -> dict[str, Any] | None:
+    """A suggested fill a reloaded page kept (its letters by cell), as autofill reported it,
+    when it still fills every open cell of ``grid`` with words of ``words`` (checked by
+    ``check_fill``, which trusts nothing here); None otherwise. Its level, total and weakest
+    entries are computed again; what the page cannot show true (a proven level) is left out."""
+    size = grid.width * grid.height
+    empty = {i for i in range(size) if grid.cell(i) == EMPTY}
+    if not isinstance(letters, dict) or len(letters) != len(empty):
+        return None
+    try:
+        cells = {int(k): v for k, v in letters.items()}
+    except (TypeError, ValueError):
+        return None
+    if set(cells) != empty or not all(isinstance(v, str) and len(v) == 1
+                                      for v in cells.values()):
+        return None
+    filled = grid.with_letters(cells)
+    built = build_problem(grid, words)
+    offered = {words.words[i]: i for n in {s.length for s in built.slots}  # not the banned
+               for i in words.ids_of_length(n).tolist()}
+    if check_fill(grid.rows, filled.rows, offered):
+        return None
+    fill = tuple(offered["".join(filled.cell(c) for c in slot.cells)] for slot in built.slots)
+    reached = quality.Reached(fill, fill_level(built, fill, exempt_slots(built)))
+    return {**_fill_answer(built, reached, False), "first_s": 0.0}
 
 
 def _refill(grid: Grid, words: WordList, options: FillOptions, current: tuple[str, ...]

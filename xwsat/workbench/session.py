@@ -513,6 +513,20 @@ class Session:
         if not slot:
             self.suggestion = None
 
+    def suggest_again(self, kept: Any) -> bool:
+        """Show again the suggested fill a reloaded page kept, when the restored grid has none
+        and that fill still fills it with the list in use (``searches.fill_again``)."""
+        if self.suggestion or not isinstance(kept, dict):
+            return False
+        try:
+            again = searches.fill_again(self.doc.grid, self.words(), kept.get("letters"))
+        except XwsatError:
+            return False
+        if again is None:
+            return False
+        self.suggestion = again
+        return True
+
     def reject(self) -> None:
         """Drop the suggested fill, or stop the search for one; the verdict and candidate
         searches it had interrupted start again."""

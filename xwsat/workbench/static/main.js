@@ -144,6 +144,8 @@ function keep(msg) {
         send({ type: "dictionary", name: list.name, min_score: list.min_score });
       }
       if (list && (list.bans || []).length) send({ type: "bans", words: list.bans });
+      // the suggested fill, shown again when it still fills the grid with the list in use
+      if (kept.suggestion && kept.suggestion.letters) send({ type: "suggestion", suggestion: { letters: kept.suggestion.letters } });
       const lost = list && list.name && !known;
       say("Your last grid is back (Undo gives a blank one)." + (lost ? ` Your uploaded word list is not kept: upload it again (${msg.dictionary.label} is in use).` : ""), true);
       return;
@@ -152,8 +154,15 @@ function keep(msg) {
   if (restoring && msg.rev === 0) return; // the blank page before the restore: keep the old one
   restoring = false;
   try {
-    localStorage.setItem(KEPT + tab, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary, symmetry: msg.symmetry, saved: Date.now() }));
+    localStorage.setItem(KEPT + tab, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary, symmetry: msg.symmetry, suggestion: msg.suggestion, saved: Date.now() }));
   } catch { /* storage full or off: the server still holds the page's document */ }
+}
+
+// A suggested fill arrives as a job, not in a state: kept at once, so a reload shows it again.
+function keepSuggestion(suggestion) {
+  const kept = stored(KEPT + tab);
+  if (!kept || restoring) return;
+  try { localStorage.setItem(KEPT + tab, JSON.stringify({ ...kept, suggestion })); } catch { /* storage full */ }
 }
 
 function receive(msg) {
@@ -172,6 +181,8 @@ function receive(msg) {
       else if (!ui.autofill.final) ui.autofill = { ...ui.autofill, final: true };
     }
     ui.suggestion = msg.suggestion ? msg.suggestion.letters : null;
+    // a suggestion the page has no word of (one a reloaded page kept, shown again)
+    if (msg.suggestion && !ui.autofill) ui.autofill = { ...msg.suggestion, final: msg.suggestion.status !== "improving" };
     const size = msg.doc.rows.length * msg.doc.rows[0].length;
     if (ui.cell !== null && ui.cell >= size) ui.cell = null;
     render();
@@ -207,6 +218,7 @@ function onJob(msg) {
     ui.autofill = { ...r, final: msg.final, region: msg.region, since: (ui.autofill && ui.autofill.since) || Date.now() };
     if (r.letters) ui.suggestion = r.letters;
     if (r.status === "rejected") ui.suggestion = null;
+    if (r.letters || r.status === "rejected") keepSuggestion(r.letters ? { letters: r.letters } : null);
   } else if (msg.kind === "certificate") {
     ui.certificate = { ...r, final: msg.final };
   } else if (msg.kind === "patterns") {
