@@ -249,6 +249,15 @@ def test_a_saved_json_reopens_with_its_locked_entries(session, full):
     assert [(lock.word, lock.direction) for lock in session.doc.locks] == [("QZXJV", "A")]
 
 
+def test_an_all_block_grid_saves_as_ipuz(session):
+    # taken as a complete solution, which .ipuz drops: "refusing to write: ... would not read
+    # back", a message about xwsat's own check, not the constructor's grid
+    session.dispatch({"type": "new", "width": 3, "height": 3})
+    session.dispatch({"type": "pattern", "rows": ["###"] * 3})
+    data, _, _, _ = session.save("ipuz")
+    assert puzzle_from_bytes(data, "x.ipuz").pattern.rows == ("###",) * 3
+
+
 def test_a_saved_json_keeps_the_banned_words_and_reopens_them_banned(session):
     session.dispatch({"type": "new", "width": 5, "height": 5})
     session.set_bans(["OCEAN", "ARENA"])

@@ -104,9 +104,14 @@ def test_puz_clues_with_typography_are_spelt_in_its_one_byte_encoding():
     assert "?mega" in p.clues
 
 
-def test_puz_needs_a_full_solution():
-    with pytest.raises(XwsatError, match="complete solution"):
+def test_puz_needs_a_full_solution_and_says_which_square_is_empty():
+    with pytest.raises(XwsatError, match="row 1, column 1 is empty$"):
         render_puzzle(Puzzle(parse_grid("...\n...\n")), "x.puz")
+    # a square boxed in by blocks cannot be filled: "complete solution" gave no way out
+    with pytest.raises(XwsatError, match="row 3, column 1 is empty and in no entry: make it"):
+        render_puzzle(Puzzle(parse_grid("ABC\n###\n.#.\n")), "x.puz")
+    with pytest.raises(XwsatError, match="every square is a block"):
+        render_puzzle(Puzzle(parse_grid("###\n###\n")), "x.puz")
 
 
 def test_svg_numbers_letters_and_highlights():

@@ -80,12 +80,26 @@ def read_puz(data: bytes, source: str) -> Puzzle:
                   dropped=tuple(dropped))
 
 
+def _first_empty(grid: Grid, min_length: int) -> str:
+    """Why a grid with an empty square cannot be a .puz, naming the square; one in no entry
+    (a white square boxed in by blocks) cannot be filled at all, so that is said too."""
+    cell = "".join(grid.rows).index(EMPTY)
+    row, col = divmod(cell, grid.width)
+    said = f".puz needs every white square filled, and row {row + 1}, column {col + 1} is empty"
+    if not any(cell in slot.cells for slot in extract_slots(grid, min_length)):
+        said += " and in no entry: make it a block, or save .ipuz or .json"
+    return said
+
+
 def write_puz(puzzle: Puzzle) -> bytes:
     """The puzzle as .puz bytes; needs a full solution whose letters fit ISO-8859-1."""
     import puz
 
-    if puzzle.solution is None or any(EMPTY in row for row in puzzle.solution.rows):
-        raise XwsatError(".puz needs a complete solution (every white cell filled)")
+    if all(set(row) == {BLOCK} for row in puzzle.pattern.rows):
+        raise XwsatError(".puz needs a grid with white squares, and every square is a block")
+    grid = puzzle.solution or puzzle.pattern
+    if EMPTY in "".join(grid.rows):
+        raise XwsatError(_first_empty(grid, puzzle.min_length))
     refuse_short_runs(puzzle.pattern, puzzle.min_length)
     p = puz.Puzzle()
     outside = _wide(puzzle.letters(), p.encoding)

@@ -70,7 +70,8 @@ class Document:
         """The document as a puzzle file holds it: the blank pattern, the letters as the
         solution when every white cell has one, clues and credits."""
         grid = self.grid
-        full = all(ch != EMPTY for row in self.rows for ch in row)
+        cells = "".join(self.rows)
+        full = EMPTY not in cells and cells.strip(BLOCK) != ""  # all blocks: nothing to solve
         pattern = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                              for row in self.rows)) if full else grid
         names = {(s.cells[0], s.direction): s.name for s in extract_slots(grid, 2)}
