@@ -123,3 +123,50 @@ def test_a_count_certificate_with_a_theme_word_rechecks(tmp_path) -> None:
     for extra in ([], ["--grid", grid, "--dict", words]):
         check = invoke("check-proof", folder, *extra)
         assert check.exit_code == 1 and "VERIFIED" in check.stdout, check.output
+
+
+def test_a_lock_the_folders_grid_does_not_hold_is_not_verified(tmp_path) -> None:
+    """A manifest can say "1A=ABAFT locked" over a grid without ABAFT: the word, a theme word
+    offered to its own slot only, then fits none, and the two slots "cannot" be filled with
+    ABATE alone, where the grid as locked fills (ABAFT, ABATE). check-proof said VERIFIED."""
+    import gzip
+    import hashlib
+
+    from xwsat.evidence.count_certificate import GIVEN, recount
+    from xwsat.grid import parse_grid
+
+    grid, words, folder = tmp_path / "g.txt", tmp_path / "w.txt", tmp_path / "cert"
+    grid.write_text(".....\n#####\n.....\n")
+    words.write_text("ABATE\n")
+    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ABAFT").exit_code == 0
+    assert invoke("prove", grid, "--dict", words, "--certificate", folder).exit_code == 1
+    kept = ("ABAFT", "ABATE")  # the forger's folder: honest files, but for another question
+    with gzip.open(folder / "words.txt.gz", "wt") as handle:
+        handle.write("\n".join(kept) + "\n")
+    counted = recount(parse_grid(grid.read_text(), "g"), kept, "ABEFT", 2, False, GIVEN,
+                      placed_only=("ABAFT",))
+    (folder / "count.txt").write_text(counted.text(["1A", "2A"], GIVEN))
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text())
+    assert manifest["proof"]["format"].startswith("xwsat-count/")
+    manifest["rules"].update(alphabet="ABEFT", locked={"1A": "ABAFT"}, placed_only=["ABAFT"])
+    for name in manifest["files"]:
+        data = (folder / name).read_bytes()
+        manifest["files"][name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    path.write_text(json.dumps(manifest))
+    check = invoke("check-proof", folder)
+    assert check.exit_code == 4, check.output
+    assert "the manifest locks 1A=ABAFT, and grid.txt does not hold that word in 1A" in \
+        check.stdout
+
+
+def test_check_proof_never_places_a_lock_over_a_letter_of_your_grid(square, tmp_path) -> None:
+    grid, words = square
+    folder = tmp_path / "cert"
+    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
+                  "--proof-method", "mac").exit_code == 1
+    mine = tmp_path / "mine.txt"
+    mine.write_text("D..\n...\n...\n")  # prove --lock 1A=ADA refuses this grid
+    check = invoke("check-proof", folder, "--grid", mine, "--dict", words)
+    assert check.exit_code == 4, check.output
+    assert "your grid has D at row 1, column 1, not A" in check.stdout

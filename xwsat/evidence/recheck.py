@@ -28,7 +28,7 @@ from xwsat.evidence.certificate import (
 )
 from xwsat.evidence.drat_check import check_in_parts, checker_label, parts_for
 from xwsat.evidence.proof_files import read_file, same_formula
-from xwsat.grid import Grid, extract_slots, parse_grid
+from xwsat.grid import EMPTY, Grid, extract_slots, parse_grid
 from xwsat.guard import Tick
 from xwsat.outcome import Stop
 from xwsat.problem import build_problem
@@ -166,6 +166,12 @@ def question_of(directory: Path, manifest: dict) -> Question:
                          f"{odd!r} is not in the manifest's alphabet {alphabet[:60]}: not the "
                          "normalised list a certificate keeps")
     locked, placed_only = _locks(rules)
+    slots = {slot.name: slot for slot in extract_slots(grid, min_length)}
+    for name, word in locked:  # a lock the grid does not hold would make the question another
+        slot = slots.get(name)
+        if slot is None or "".join(grid.cell(c) for c in slot.cells) != word:
+            raise XwsatError(f"{directory}: the manifest locks {name}={word}, and "
+                             f"{GRID_FILE} does not hold that word in {name}")
     return Question(grid, words, alphabet, min_length, allow_repeats, _kept_slots(manifest),
                     locked, placed_only)
 
@@ -221,8 +227,15 @@ def _locked(question: Question, grid: Grid | None, words: tuple[str, ...] | None
         for name, word in question.locked:
             slot = slots.get(name)
             if slot is None or slot.length != len(word):
-                return grid, words, f"the certificate locks {name}={word}, which your grid " \
-                    "has no slot for"
+                has = f"a {name} of {slot.length} cells" if slot else f"no {name}"
+                return grid, words, f"the certificate locks {name}={word}, and your grid " \
+                    f"has {has}"
+            for cell, letter in zip(slot.cells, word):
+                if grid.cell(cell) not in (EMPTY, letter):  # prove --lock refuses it too
+                    row, col = divmod(cell, grid.width)
+                    return grid, words, f"the certificate locks {name}={word}, and your " \
+                        f"grid has {grid.cell(cell)} at row {row + 1}, column {col + 1}, " \
+                        f"not {letter}"
             letters.update(zip(slot.cells, word))
         grid = grid.with_letters(letters)
     if words is not None:
