@@ -148,6 +148,38 @@ def test_tiny_sweep_runs_verifies_resumes_and_reports(tiny_suite: Path, tmp_path
     assert "DISAGREEMENTS" in (out / "report.md").read_text()
 
 
+def test_a_run_is_the_named_back_end_alone_unless_asked_as_fill(tmp_path: Path) -> None:
+    """On a scored list, plain fill's upper look filled every mac:words row (named "mac (upper
+    look)") and its lift added seconds to the time: a comparison of methods compared one."""
+    folder = tmp_path / "scored"
+    folder.mkdir()
+    (folder / "two.txt").write_text(FILLABLE)
+    (folder / "words.txt").write_text("AB;50\nAC;50\nBD;50\nCD;50\nXY;10\nBA;10\n")
+    (folder / "suite.json").write_text(json.dumps({
+        "suite": "scored", "source": "test", "licence": "CC0", "dictionaries": ["words.txt"],
+        "grids": [{"file": "two.txt", "known": {"words": "filled"}}]}))
+    out = tmp_path / "out"
+    alone = bench(folder, "-b", "mac:words", "-t", "20", "--out", out)
+    assert alone.exit_code == 0, alone.output
+    [row] = read_rows(out / ROWS)
+    assert row["as_fill"] is False and row["solved_by"] == "mac:words", row["solved_by"]
+    assert "the named back-end alone" in (out / "report.md").read_text()
+    as_fill = bench(folder, "-b", "mac:words", "-t", "20", "--out", out, "--as-fill")
+    assert as_fill.exit_code == 0 and "0 resumed" in as_fill.output, as_fill.output
+    rows = {r["key"]: r for r in read_rows(out / ROWS)}
+    fill_row = rows[row["key"] + "|as-fill"]
+    assert fill_row["as_fill"] is True and fill_row["solved_by"] == "mac (upper look)"
+    assert "some runs as plain fill" in (out / "report.md").read_text()
+    # a row from before rows said how they ran: the upper look's shows, so it runs again
+    legacy = {k: v for k, v in fill_row.items() if k != "as_fill"}
+    legacy["key"] = row["key"]
+    with (out / ROWS).open("a") as handle:
+        handle.write(json.dumps(legacy) + "\n")
+    again = bench(folder, "-b", "mac:words", "-t", "20", "--out", out)
+    assert again.exit_code == 0 and "0 resumed" in again.output, again.output
+    assert read_rows(out / ROWS)[-1]["solved_by"] == "mac:words"
+
+
 def test_disagreement_checks() -> None:
     base = {"suite": "s", "grid": "g", "dictionary": "d", "seed": 0, "time_limit": 1,
             "verified": True}

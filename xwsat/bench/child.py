@@ -31,7 +31,7 @@ def execute(task: dict[str, Any]) -> dict[str, Any]:
     grid = parse_grid(read_text_file(Path(task["grid_path"])), task["grid_path"])
     grid = grid.map_letters(normalize_word)
     options = FillOptions(task["backend"], task["time_limit"], task.get("memory_mb"),
-                          task["seed"])
+                          task["seed"], upper_first=bool(task.get("as_fill")))
     result = fill_grid(grid, words, options)
     outcome, problem = result.outcome, result.built.problem
     stats = outcome.stats

@@ -29,9 +29,12 @@ VERDICTS = ("filled", "unfillable")
 
 
 def plan_tasks(suites: Iterable[Suite], backends: list[str], seeds: list[int],
-               time_limit: float, memory_mb: int | None) -> list[dict[str, Any]]:
+               time_limit: float, memory_mb: int | None, as_fill: bool = False
+               ) -> list[dict[str, Any]]:
     """Every task, instance by instance (all back-ends of an instance run together, so a
-    partial sweep still compares back-ends on the instances it reached)."""
+    partial sweep still compares back-ends on the instances it reached). ``as_fill``: each
+    run as plain ``fill`` runs (the upper look and the lift on a scored list); by default the
+    named back-end alone, which is what a comparison of methods measures."""
     tasks = []
     digests: dict[str, str] = {}
     for suite in suites:
@@ -43,7 +46,8 @@ def plan_tasks(suites: Iterable[Suite], backends: list[str], seeds: list[int],
                             "backend": backend, "seed": seed, "time_limit": time_limit,
                             "memory_mb": memory_mb, "known": inst.known,
                             "grid_path": str(inst.grid_path),
-                            "dictionary_path": inst.dictionary_path, "inputs": inputs}
+                            "dictionary_path": inst.dictionary_path, "inputs": inputs,
+                            "as_fill": as_fill}
                     task["key"] = task_key(task)
                     tasks.append(task)
     return tasks
@@ -73,7 +77,19 @@ def _inputs_digest(grid_path: str, dictionary_path: str, seen: dict[str, str]) -
 def task_key(row: dict[str, Any]) -> str:
     """What makes two runs the same run (the resume key)."""
     return (f"{row['suite']}/{row['grid']}@{row['dictionary']}|{row['backend']}|seed={row['seed']}"
-            f"|t={row['time_limit']:g}|m={row.get('memory_mb') or 0}")
+            f"|t={row['time_limit']:g}|m={row.get('memory_mb') or 0}"
+            + ("|as-fill" if row.get("as_fill") else ""))
+
+
+def same_mode(row: dict[str, Any]) -> bool:
+    """Whether a row measured what its key says: a row written before rows said how they ran
+    (``as_fill``) ran the upper look and the lift where they applied, so it stands for the
+    named back-end alone only when neither touched it (its fill not the upper look's, no time
+    in the lift)."""
+    if "as_fill" in row:
+        return True
+    lifted = ((row.get("times") or {}).get("lift_s") or 0) > 0
+    return not lifted and "(upper look)" not in str(row.get("solved_by") or "")
 
 
 def limits_of(rows: Iterable[dict[str, Any]]) -> set[tuple[float, int]]:
@@ -257,7 +273,7 @@ def _sweep(tasks: list[dict[str, Any]], out_dir: Path, executor: Executor,
     # a row counts as done only for the same files (rows written before their digest was
     # recorded are taken as they are)
     done = {row["key"] for row in existing
-            if "all" not in rerun and row["status"] not in rerun
+            if "all" not in rerun and row["status"] not in rerun and same_mode(row)
             and row.get("inputs", inputs.get(row["key"])) == inputs.get(row["key"])}
     todo = [t for t in tasks if t["key"] not in done]
     progress = Progress(len(tasks), len(tasks) - len(todo), jobs,

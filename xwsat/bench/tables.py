@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xwsat.bench.sweep import VERDICTS, disagreements, instance_id
+from xwsat.bench.sweep import VERDICTS, disagreements, instance_id, same_mode
 from xwsat.errors import XwsatError
 
 
@@ -340,6 +340,19 @@ def chosen_baseline(rows: list[dict[str, Any]], baseline: str | None) -> str:
     return baseline
 
 
+def _mode_note(rows: list[dict[str, Any]]) -> str:
+    """How the runs ran: the named back-end alone, or as plain ``fill`` (``--as-fill``: the
+    upper look and the lift counted in the time), or a mix, said so."""
+    modes = {bool(row.get("as_fill", not same_mode(row))) for row in rows}
+    if modes == {False}:
+        return ", each run the named back-end alone (no upper look, no lift)"
+    if modes == {True}:
+        return (", each run as plain fill runs it (--as-fill): on a scored list the upper "
+                "look and the lift are in the time, and `solved_by` says which search filled")
+    return (", **some runs as plain fill (--as-fill: the upper look and the lift in the "
+            "time) and some the named back-end alone**")
+
+
 def scatter_stem(baseline: str, other: str) -> str:
     """The file stem of the scatter plot of ``other`` against ``baseline``."""
     return f"scatter_{_safe(baseline)}_vs_{_safe(other)}"
@@ -391,7 +404,8 @@ def build_report(rows: list[dict[str, Any]], out_dir: Path, baseline: str | None
              f"every one of its seeds decided, in the slowest time)" if len(seeds) > 1 else "")
           + f", time limit {', '.join(f'{x:g}' for x in limits)} s. "
           f"Time = build + arc consistency + solve wall "
-          f"clock (dictionary load excluded); PAR-2 counts an undecided run as 2 x the limit. "
+          f"clock (dictionary load excluded){_mode_note(rows)}; PAR-2 counts an undecided run "
+          f"as 2 x the limit. "
           f"Ratios are back-end time / {baseline} time on instances both decided (< 1 = faster)."
           f" The virtual best takes, per instance, the fastest back-end that decided it."
           f" Every `filled` was verified by the independent checker, in the run and again "

@@ -148,6 +148,10 @@ def run(
                         "'all' after a back-end changed); the newer row wins.")] = "",
     no_report: Annotated[bool, typer.Option("--no-report", help="Skip tables and plots.")
                          ] = False,
+    as_fill: Annotated[bool, typer.Option(
+        "--as-fill", help="Run each as plain fill does: on a scored list, the upper look "
+                          "first and the lift after (default: the named back-end alone).")
+    ] = False,
 ) -> None:
     """Run every (grid, dictionary, back-end, seed) in its own process; rows go to JSONL."""
     held = contextlib.ExitStack()  # the folder's lock, from before this command writes into it
@@ -173,7 +177,8 @@ def run(
         out_dir = out or Path("results") / "+".join(s.name for s in loaded)
         check_bench_folder(out_dir)
         _check_same_limits(out_dir, time_limit, memory_limit)
-        tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None)
+        tasks = plan_tasks(loaded, names, seed_list, time_limit, memory_limit or None,
+                           as_fill)
         if not tasks:  # said before the folder is made
             raise XwsatError(f"{', '.join(suites)}: no grid to run (the suite lists none)")
         labels: dict[str, set[str]] = {}
@@ -190,7 +195,7 @@ def run(
         for path in sorted({t["dictionary_path"] for t in tasks}):
             load_words(path)  # a damaged dictionary is bad input now, not a column of crashes
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
-                           cluster, out_dir, rerun)
+                           cluster, out_dir, rerun, as_fill, no_report)
         executor, client = _executor(jobs, cluster)  # a bad --cluster: nothing written yet
         made = _missing_parts(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -320,7 +325,8 @@ def _ours(folder: Path) -> bool:
 
 def _command(suites: list[str], backends: list[str], dictionary: list[str] | None,
              time_limit: float, memory_limit: int, seeds: list[int], jobs: int,
-             cluster: str | None, out: Path, rerun: str | None = None) -> str:
+             cluster: str | None, out: Path, rerun: str | None = None, as_fill: bool = False,
+             no_report: bool = False) -> str:
     parts = ["xwsat", "bench", "run", *suites, "--backends", ",".join(backends)]
     for d in dictionary or []:
         parts += ["--dict", d]
@@ -330,6 +336,8 @@ def _command(suites: list[str], backends: list[str], dictionary: list[str] | Non
         parts += ["--cluster", cluster]
     if rerun:
         parts += ["--rerun", rerun]
+    parts += ["--as-fill"] if as_fill else []
+    parts += ["--no-report"] if no_report else []
     return shlex.join([*parts, "--out", str(out)])
 
 
