@@ -320,6 +320,57 @@ def test_report_readme_must_be_another_markdown_file(tiny_suite: Path, tmp_path:
     assert migrated.count("xwsat bench out: start") == 1 and "second/out: start" not in migrated
 
 
+def test_a_refused_readme_leaves_the_report_as_it_was(tiny_suite: Path, tmp_path: Path) -> None:
+    # the readme was checked only after the report was written: title and plots changed, exit 2
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    assert bench("report", out, "--title", "Study A").exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    (tmp_path / "real.md").write_text("# mine\n")
+    (tmp_path / "link.md").symlink_to(tmp_path / "real.md")
+    refused = bench("report", out, "--title", "Study B", "--readme", tmp_path / "link.md")
+    assert refused.exit_code == 2 and "link.md" in refused.stderr, refused.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_a_report_cut_short_is_written_again_without_force(tiny_suite: Path, tmp_path: Path,
+                                                           monkeypatch) -> None:
+    """Ctrl-C while the report was written left some files new and others old; every later
+    report then refused them as "not the file an earlier report wrote"."""
+    import xwsat.commands.bench as bench_command
+
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    whole = bench_command.build_report
+
+    def stopped(*args, **kwargs):
+        whole(*args, **kwargs)  # the plots are written here; the tables were not yet
+        (out / "cactus.png").write_bytes(b"half a plot")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench_command, "build_report", stopped)
+    assert bench("report", out).exit_code != 0
+    monkeypatch.setattr(bench_command, "build_report", whole)
+    again = bench("report", out)
+    assert again.exit_code == 0, again.output
+    assert (out / "cactus.png").read_bytes() != b"half a plot"
+    assert "writing" not in json.loads((out / "sweep.json").read_text())
+
+
+def test_a_report_waits_for_the_sweep_writing_into_its_folder(tiny_suite: Path,
+                                                              tmp_path: Path) -> None:
+    from xwsat.bench.sweep import folder_lock
+
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with folder_lock(out):  # as the sweep holds it while it adds its last rows
+        result = bench("report", out)
+    assert result.exit_code == 2 and "a sweep is writing into this folder" in result.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert bench("report", out).exit_code == 0
+
+
 def test_seeds_out_of_range_are_bad_input(tiny_suite: Path, tmp_path: Path) -> None:
     result = bench(tiny_suite, "--backends", "native", "--seeds", "1,2147483648",
                    "--out", tmp_path / "out")

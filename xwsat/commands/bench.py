@@ -13,6 +13,7 @@ import os
 import shlex
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,7 +45,7 @@ from xwsat.bench.tables import (
     section_of,
     splice,
 )
-from xwsat.commands.common import compile_first, same_file, write_atomic
+from xwsat.commands.common import check_writable, compile_first, same_file, write_atomic
 from xwsat.commands.options import check_seed, check_time_limit
 from xwsat.errors import XwsatError
 from xwsat.exit_codes import ExitCode
@@ -269,7 +270,8 @@ def _sweep_and_report(out_dir: Path, tasks: list[dict[str, Any]], names: list[st
         try:
             _write_report(out_dir, None)
         except XwsatError as exc:  # the rows are kept; the report waits for the user
-            typer.echo(f"xwsat: report not written: {exc}", err=True)
+            said = str(exc).replace("add --force", f"run xwsat bench report {out_dir} --force")
+            typer.echo(f"xwsat: report not written: {said}", err=True)
     problems = disagreements(rows)
     counts = ", ".join(f"{k} {v}" for k, v in sorted(progress.counts.items())) or "nothing new"
     typer.echo(f"{len(rows)} rows in {out_dir / ROWS} ({progress.skipped} resumed; this run: "
@@ -379,26 +381,35 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     command = ("\n".join(c for c in commands if isinstance(c, str)) if isinstance(commands, list)
                else "") or "(command not recorded)"
     written = sweep.get("written") if isinstance(sweep.get("written"), dict) else {}
+    # the files of a report stopped while it was written (Ctrl-C): its own, whatever they hold
+    cut_short = sweep.get("writing") if isinstance(sweep.get("writing"), list) else []
     baseline = chosen_baseline(rows, baseline)
     names = report_files(rows, baseline)
     for name in names:
         path = out_dir / name
-        if path.exists() and not force and written.get(name) != _sha256(path):
+        if (path.exists() and not force and name not in cut_short
+                and written.get(name) != _sha256(path)):
             raise XwsatError(f"{path}: exists and is not the file an earlier report wrote here "
                              "(changed, or not xwsat's); move it away or add --force")
     for stale in out_dir.glob("scatter_*.*"):  # plots of an earlier baseline, if untouched
-        if stale.name not in names and written.get(stale.name) == _sha256(stale):
+        if stale.name not in names and (stale.name in cut_short
+                                        or written.get(stale.name) == _sha256(stale)):
             stale.unlink()
             written.pop(stale.name, None)
     there = {name for name in names if (out_dir / name).is_file()}  # checked just above
     planned = sweep.get("planned") if isinstance(sweep.get("planned"), list) else []
     done = {row.get("key") for row in rows}
     missing = [key for key in planned if isinstance(key, str) and key not in done]
+    ours = "commands" in sweep or "written" in sweep or not (out_dir / SWEEP).exists()
+    if ours:  # said before the first file changes, so a report cut short can be written again
+        sweep["writing"] = sorted({*cut_short, *names})
+        write_atomic(out_dir / SWEEP, json.dumps(sweep, indent=2) + "\n",
+                     replace=(out_dir / SWEEP).exists())
     files = build_report(rows, out_dir, baseline, command,
                          title or f"xwsat bench: {out_dir.name}", (missing, len(planned)))
     for name, text in files.items():
-        write_atomic(out_dir / name, text, replace=name in there)
-    ours = "commands" in sweep or "written" in sweep or not (out_dir / SWEEP).exists()
+        write_atomic(out_dir / name, text, replace=name in there or name in cut_short)
+    sweep.pop("writing", None)
     sweep["written"] = {**written, **{name: _sha256(out_dir / name) for name in names
                                       if (out_dir / name).is_file()}}
     if ours:
@@ -461,6 +472,24 @@ def _check_readme(readme: Path, folder: Path) -> None:
     if any(same_file(readme, path) for path in own):
         raise XwsatError(f"{readme}: is one of the sweep's own files; give another Markdown "
                          "file for --readme")
+    check_writable(readme)  # a link, or a folder it cannot be written in: before the report
+    if readme.exists() and not os.access(readme, os.W_OK):
+        raise XwsatError(f"{readme}: cannot write it (read-only)")
+
+
+@contextlib.contextmanager
+def _not_while_a_sweep_writes(folder: Path) -> Iterator[None]:
+    """The folder's lock, held while a report is written, where a sweep made one: a report
+    written while the sweep adds its last rows would be stale, and the sweep's own report
+    would then be refused. A folder no sweep ran in (a copy) has no lock, and gets none."""
+    with contextlib.ExitStack() as stack:
+        if (folder / LOCK).is_file():
+            try:
+                stack.enter_context(folder_lock(folder))
+            except XwsatError:
+                raise XwsatError(f"{folder}: a sweep is writing into this folder; it writes "
+                                 "its report when it ends (or run this again then)") from None
+        yield
 
 
 @bench_app.command("report")
@@ -488,10 +517,11 @@ def report(
                 splice(old, marker, "")
             except XwsatError as exc:
                 raise XwsatError(f"{readme}: {exc}") from None
-        text = _write_report(folder, baseline, title, force)
-        if readme is not None:
-            spliced = splice(old, marker, readme_section(text, folder, readme))
-            write_atomic(readme, spliced, replace=existed)
+        with _not_while_a_sweep_writes(folder):
+            text = _write_report(folder, baseline, title, force)
+            if readme is not None:
+                spliced = splice(old, marker, readme_section(text, folder, readme))
+                write_atomic(readme, spliced, replace=existed)
     except OSError as exc:  # the folder or --readme cannot be read or written
         raise XwsatError(f"{exc.filename or folder}: cannot write the report "
                          f"({exc.strerror or exc})") from None
