@@ -235,6 +235,7 @@ def test_a_certificate_stopped_by_its_time_limit_says_so_in_its_json(tmp_path) -
     assert result.exit_code == 3, result.output
     record = json.loads(result.stdout)
     assert record["status"] == "unknown" and record["stop"] == "timeout"
+    assert record["certificate"]["directory"] is None  # it named a folder never written
 
 
 @pytest.mark.parametrize("stage", ["xwsat.evidence.certificate.check_in_parts",
@@ -257,6 +258,31 @@ def test_a_limit_while_the_certificate_is_written_keeps_the_refutation(tmp_path,
         "UNFILLABLE by the compiled MAC search, with no certificate (time limit of 3 s reached "
         "while the certificate was written; give it more time)"]
     assert not (tmp_path / "cert").exists()  # nothing half-written: no folder at all
+
+
+def test_a_limit_while_the_formula_is_encoded_keeps_the_refutation(tmp_path, make_words,
+                                                                   monkeypatch):
+    # the slots for the formula were found by refuting the grid; a limit in the encoding that
+    # follows said "UNDECIDED: no certificate", the refutation lost
+    from xwsat.evidence.evidence_text import certificate_lines
+    from xwsat.guard import LimitReached
+    from xwsat.outcome import Stop
+
+    def limit(*_args, **_kwargs):
+        raise LimitReached(Stop.TIME, "time limit of 3 s reached")
+
+    monkeypatch.setattr("xwsat.evidence.certificate.certificate_cnf", limit)
+    run = certify(built_of(make_words, AC_UNFILLABLE), tmp_path / "cert", "grid.txt", 30,
+                  proof="mac")
+    assert run.outcome.status is Status.UNFILLABLE and run.exit_code == 3
+    assert certificate_lines(run) == [
+        "UNFILLABLE by the compiled MAC search, with no certificate (time limit of 3 s reached "
+        "while the certificate was made; give it more time)"]
+    assert not (tmp_path / "cert").exists()
+    # with no refutation before the limit (the whole formula asked for), the limit stands
+    with pytest.raises(LimitReached):
+        certify(built_of(make_words, AC_UNFILLABLE), tmp_path / "cert", "grid.txt", 30,
+                proof="mac", core=False)
 
 
 def test_explain_without_a_refutation_says_why(tmp_path) -> None:

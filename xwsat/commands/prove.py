@@ -325,7 +325,9 @@ def _certificate(grid: Path, words: Words, rules: Rules, search: Search, directo
         data = {"status": run.outcome.status.value,
                 **({"stop": run.outcome.stop.value} if run.outcome.stop is not None else {}),
                 "lists": list(words.dictionary),
-                "certificate": {"directory": str(directory), "checked": run.checked,
+                # null when the run was stopped before the folder was written
+                "certificate": {"directory": str(directory) if (
+                    directory / "manifest.json").is_file() else None, "checked": run.checked,
                                 "message": run.outcome.message, "manifest": run.manifest}}
     else:
         typer.echo("\n".join(lines))

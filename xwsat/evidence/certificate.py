@@ -272,16 +272,45 @@ def words_text(built: Built) -> str:
 def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_limit: float,
              proof: ProofProducer, engine: str, rules: dict, on_tick: Tick | None,
              seed: int, core: bool, chosen: Sequence[str] | None = None) -> CertificateRun:
+    method = f"certificate:{proof.name}"
+    refuted: list[bool] = []  # the search behind the formula's slots refuted the grid already
+
+    def cut_short(stop: Stop, message: str, manifest: dict) -> CertificateRun:
+        """Stopped before a proof: the grid's refutation, when one was found, still stands
+        (with no certificate), as it does when the files are cut short."""
+        if not refuted:
+            return CertificateRun(stopped(method, stop, message), directory, manifest)
+        said = message if " while " in message else f"{message} while the certificate was made"
+        return CertificateRun(Outcome(Status.UNFILLABLE, method, evidence=Evidence(
+            "mac", message), message=said, stop=stop), directory, {})
+
+    try:
+        return _certify_steps(built, directory, stage, grid_source, time_limit, proof, engine,
+                              rules, on_tick, seed, core, chosen, cut_short, refuted)
+    except KeyboardInterrupt as exc:  # the limit, or Ctrl-C, while the formula was encoded
+        if not refuted:
+            raise
+        stop, message = interruption(exc)
+        return cut_short(stop, f"{message} while the certificate was made", {})
+
+
+def _certify_steps(built: Built, directory: Path, stage: Path, grid_source: str,
+                   time_limit: float, proof: ProofProducer, engine: str, rules: dict,
+                   on_tick: Tick | None, seed: int, core: bool, chosen: Sequence[str] | None,
+                   cut_short: Callable[[Stop, str, dict], CertificateRun],
+                   refuted: list[bool]) -> CertificateRun:
+    """The formula's slots, the formula, the proof, its check; ``refuted`` learns when the
+    grid is known unfillable, for ``cut_short`` to say so if the run stops before the end."""
     started = time.perf_counter()
     deadline = started + time_limit
     method = f"certificate:{proof.name}"
     slots, proof_seed = (list(chosen) if chosen is not None else None), seed
     if core and chosen is None:
-        slots, proof_seed, stop = _needed_slots(built, time_limit * CORE_SHARE, seed, on_tick,
-                                                deadline)
+        slots, proof_seed, stop, found = _needed_slots(built, time_limit * CORE_SHARE, seed,
+                                                       on_tick, deadline)
+        refuted.extend([True] if found else [])
         if stop is not None:
-            return CertificateRun(stopped(method, stop.stop or Stop.INTERRUPTED, stop.message),
-                                  directory, {})
+            return cut_short(stop.stop or Stop.INTERRUPTED, stop.message, {})
     cored = time.perf_counter()
     problem = certificate_problem(built, slots)
     cnf = certificate_cnf(problem)
@@ -309,8 +338,7 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     times = {"core_s": cored - started, "encode_write_s": encoded - cored}
     left = deadline - encoded
     if left <= 0:
-        return CertificateRun(stopped(method, Stop.TIME, "time limit reached while "
-                                      "encoding"), directory, manifest)
+        return cut_short(Stop.TIME, "time limit reached while encoding", manifest)
     proof_path = stage / "proof.drat"
     solved = run_function(proof.prove, (problem, cnf, str(proof_path), left, proof_seed), left,
                           f"{proof.name} writing a proof", on_tick)
@@ -318,12 +346,11 @@ def _certify(built: Built, directory: Path, stage: Path, grid_source: str, time_
     if solved.os_error:  # the producer could not write its proof (a full disk)
         raise OSError(solved.message)
     if not solved.ok:
-        return CertificateRun(stopped(method, solved.stop or Stop.FAILED, solved.message),
-                              directory, manifest)
+        return cut_short(solved.stop or Stop.FAILED, solved.message, manifest)
     run: ProofRun = solved.value
     times.update(run.times)
     if run.status is Status.UNKNOWN:
-        return CertificateRun(stopped(method, Stop.TIME, "time limit reached"), directory, manifest)
+        return cut_short(Stop.TIME, "time limit reached", manifest)
     if run.status is Status.FILLED and slots is not None:  # shrink keeps refuted slots only
         return CertificateRun(stopped(method, Stop.FAILED, "the slots kept for the formula have "
                                       "a fill; certify with --whole-formula"), directory, manifest)
@@ -408,22 +435,24 @@ class _Stopped(Exception):
 
 
 def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
-                  deadline: float) -> tuple[list[str] | None, int, Finished | None]:
+                  deadline: float) -> tuple[list[str] | None, int, Finished | None, bool]:
     """The names of the slots whose constraints alone the compiled search refutes
     (``slot_core.shrink_with_seed``, its seeds' searches in children at once, within
     ``budget``), or None to keep the whole grid (no compiled search, no smaller set found in
-    time); the seed whose search refutes them in the fewest failures; and how the run was
-    stopped, if it was (Ctrl-C, the command's own limit)."""
+    time); the seed whose search refutes them in the fewest failures; how the run was
+    stopped, if it was (Ctrl-C, the command's own limit); and whether a search refuted the
+    grid on the way (the slots of any refuted set are a relaxation of the grid)."""
     from xwsat.backends.mac import MacBackend
     from xwsat.no_repeat import hall_set
 
     problem = built.problem
     counted = hall_set(problem)
     if counted is not None:  # these slots alone need more words than they have: no search
-        return [problem.slot_names[s] for s in counted.slots], seed, None
+        return [problem.slot_names[s] for s in counted.slots], seed, None, True
     if not MacBackend.available() or problem.n_slots < 2 or budget <= 0:
-        return None, seed, None
+        return None, seed, None, False
     stopped_by: list[Finished] = []
+    refuted: list[bool] = []
 
     def refute_at_once(sub: FillProblem, seeds: Sequence[int],
                        until: float) -> list[tuple[list[int], int] | None]:
@@ -436,18 +465,21 @@ def _needed_slots(built: Built, budget: float, seed: int, on_tick: Tick | None,
         if ended:
             stopped_by.append(ended[0])
             raise _Stopped
-        return [got for run, group in zip(runs, groups)
-                for got in (run.value if run.ok else [None] * len(group))]
+        found = [got for run, group in zip(runs, groups)
+                 for got in (run.value if run.ok else [None] * len(group))]
+        if any(got is not None for got in found):
+            refuted.append(True)
+        return found
 
     try:
         slots, chosen = shrink_with_seed(problem, budget, seed, refute=refute_at_once)
     except _Stopped:  # Ctrl-C, a signal, the command's memory limit: no later stage
-        return None, seed, stopped_by[0]
+        return None, seed, stopped_by[0], bool(refuted)
     if time.perf_counter() >= deadline:  # the command's own time limit
-        return None, seed, Finished(stop=Stop.TIME, message="time limit reached")
+        return None, seed, Finished(stop=Stop.TIME, message="time limit reached"), bool(refuted)
     if len(slots) == problem.n_slots:
-        return None, chosen, None
-    return [problem.slot_names[s] for s in slots], chosen, None
+        return None, chosen, None, bool(refuted)
+    return [problem.slot_names[s] for s in slots], chosen, None, bool(refuted)
 
 
 def _fillable(built: Built, method: str, choice: list[int], directory: Path, stage: Path,
