@@ -196,7 +196,10 @@ def run(argv: list[str]) -> int:
         code = ExitCode.UNDECIDED
     except Exception as exc:
         usage = getattr(exc, "exit_code", None) == ExitCode.BAD_INPUT
-        if usage and hasattr(exc, "format_message"):
+        if usage and type(exc).__name__ == "NoArgsIsHelpError":  # `xwsat bench` alone: its
+            typer.echo(exc.format_message(), err=True)  # help as help, not squeezed in a line
+            code = ExitCode.BAD_INPUT
+        elif usage and hasattr(exc, "format_message"):
             # Typer's (vendored click's) usage errors: one line, like every other bad input.
             message = " ".join(exc.format_message().split())
             context = getattr(exc, "ctx", None)

@@ -608,3 +608,13 @@ def test_ctrl_c_before_the_command_is_loaded_still_prints_the_json_record(
     assert cli.run(["generate", "--json"]) == 3  # its records' word for no verdict
     assert json.loads(capsys.readouterr().out)["status"] == "undecided"
     assert cli.run(["fill", str(grid)]) == 3 and capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("group", ["bench", "grids"])
+def test_a_group_given_no_command_shows_its_help_as_help(group, capsys) -> None:
+    # the whole help came squeezed into one "xwsat: error:" line
+    from xwsat.cli import run
+
+    assert run([group]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"Usage: xwsat {group} ") and "\nCommands:\n" in said
