@@ -180,6 +180,45 @@ def test_a_run_is_the_named_back_end_alone_unless_asked_as_fill(tmp_path: Path) 
     assert read_rows(out / ROWS)[-1]["solved_by"] == "mac:words"
 
 
+def test_a_suite_corrected_since_its_rows_is_no_alarm(tiny_suite: Path, tmp_path: Path) -> None:
+    # the known status was read from the rows, as the suite said when they were made: a
+    # corrected suite still raised the old alarm (exit 4) on every resume
+    manifest = json.loads((tiny_suite / "suite.json").read_text())
+    manifest["grids"][0]["known"] = {"words": "unfillable"}  # wrong: two.txt fills
+    (tiny_suite / "suite.json").write_text(json.dumps(manifest))
+    out = tmp_path / "out"
+    wrong = bench(tiny_suite, "-b", "native", "-t", "20", "--out", out)
+    assert wrong.exit_code == 4 and "but its suite says unfillable" in wrong.stderr
+    manifest["grids"][0]["known"] = {"words": "filled"}
+    (tiny_suite / "suite.json").write_text(json.dumps(manifest))
+    again = bench(tiny_suite, "-b", "native", "-t", "20", "--out", out)
+    assert again.exit_code == 0 and "2 resumed" in again.output, again.output
+    assert "DISAGREEMENT" not in (out / "report.md").read_text()
+    assert bench("report", out).exit_code == 0  # a report alone reads the suite as last run
+
+
+def test_a_grid_that_does_not_parse_is_refused_before_the_sweep(tiny_suite: Path,
+                                                                 tmp_path: Path) -> None:
+    # every run was an "error" row and the sweep exited 0
+    (tiny_suite / "three.txt").write_text("..%\n...\n")
+    result = bench(tiny_suite, "-b", "native", "-t", "5", "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "unexpected character '%'" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_rows_a_report_cannot_read_are_skipped_not_a_crash(tmp_path: Path) -> None:
+    # KeyError: 'suite' (exit 4) from a row without its names, TypeError from a null time
+    folder = tmp_path / "garbled"
+    folder.mkdir()
+    base = {"key": "x", "status": "filled", "time_limit": 10, "suite": "s", "grid": "g",
+            "dictionary": "d", "backend": "mac", "seed": 0, "time_s": 1.0}
+    bad = [{k: v for k, v in base.items() if k != "suite"}, {**base, "backend": None},
+           {**base, "time_s": None}, {**base, "seed": "0"}]
+    (folder / ROWS).write_text("".join(json.dumps(row) + "\n" for row in bad))
+    result = bench("report", folder)
+    assert result.exit_code == 2 and "none of its 4 lines is a result row" in result.stderr
+
+
 def test_disagreement_checks() -> None:
     base = {"suite": "s", "grid": "g", "dictionary": "d", "seed": 0, "time_limit": 1,
             "verified": True}
@@ -188,7 +227,7 @@ def test_disagreement_checks() -> None:
             dict(base, backend="c", status="timeout", key="3")]
     problems = disagreements(rows)
     assert any("disagree" in p and "filled by a (seed 0)" in p for p in problems)
-    assert any("literature says filled" in p for p in problems)
+    assert any("its suite says filled" in p for p in problems)
     assert disagreements(rows[:1] + rows[2:]) == []
     assert disagreements([dict(rows[0], verified=False)]) == ["1: FILLED but not verified"]
 
@@ -736,3 +775,13 @@ def test_a_row_of_an_embedded_list_is_bound_to_the_data_xwsat_carries(tmp_path: 
     data = (resources.files("xwsat") / "data" / "es.txt.gz").read_bytes()
     digest = _inputs_digest(str(grid), "es", {})
     assert digest.endswith(f"-es:{hashlib.sha256(data).hexdigest()[:16]}")
+
+
+def test_a_report_of_the_same_rows_writes_the_same_pictures(tiny_suite: Path,
+                                                            tmp_path: Path) -> None:
+    # every SVG changed on each report (a date and random ids): noise in a published folder
+    out = tmp_path / "out"
+    _swept(tiny_suite, out)
+    first = {p.name: p.read_bytes() for p in out.glob("*.svg")}
+    assert first and bench("report", out).exit_code == 0
+    assert {p.name: p.read_bytes() for p in out.glob("*.svg")} == first

@@ -26,6 +26,7 @@ from xwsat.errors import XwsatError
 ROWS = "rows.jsonl"
 LOCK = ".lock"  # held while a sweep writes into the folder
 VERDICTS = ("filled", "unfillable")
+NAMED = ("suite", "grid", "dictionary", "backend")  # what a row names, all text
 
 
 def plan_tasks(suites: Iterable[Suite], backends: list[str], seeds: list[int],
@@ -109,8 +110,8 @@ def instance_id(row: dict[str, Any]) -> str:
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
     """The latest row of each run in a JSONL file (a rerun appends a newer row for its key);
-    a line cut short by a kill, or one that is not a row (no key, status or numeric limits),
-    is skipped (its task will rerun)."""
+    a line cut short by a kill, or one that is not a row (no key, status, numeric limits,
+    names, seed, or a decided run with no time), is skipped (its task will rerun)."""
     if not path.exists():
         return []
     rows: dict[str, dict[str, Any]] = {}
@@ -122,7 +123,11 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
                 continue
             if (isinstance(row, dict) and isinstance(row.get("key"), str)
                     and isinstance(row.get("status"), str) and _number(row.get("time_limit"))
-                    and (row.get("memory_mb") is None or _number(row["memory_mb"]))):
+                    and (row.get("memory_mb") is None or _number(row["memory_mb"]))
+                    and all(isinstance(row.get(k), str) for k in NAMED)
+                    and isinstance(row.get("seed"), int)
+                    and (row.get("time_s") is None or _number(row["time_s"]))
+                    and (row["status"] not in VERDICTS or _number(row.get("time_s")))):
                 rows.pop(row["key"], None)  # keep file order, newest last
                 rows[row["key"]] = row
     return current(list(rows.values()))
@@ -159,9 +164,27 @@ def _end_torn_line(path: Path) -> None:
                 handle.write(b"\n")
 
 
+def with_known(rows: Iterable[dict[str, Any]], known: Any) -> list[dict[str, Any]]:
+    """The rows with each instance's known status as its suite states it now (``known``:
+    instance -> status or None, as the last sweep read the suites): a suite corrected since
+    the rows were made is not an alarm about them."""
+    if not isinstance(known, dict):
+        return list(rows)
+    fixed = []
+    for row in rows:
+        inst = instance_id(row)
+        if inst in known:
+            row = {k: v for k, v in row.items() if k != "known"}
+            if isinstance(known[inst], str):
+                row["known"] = known[inst]
+        fixed.append(row)
+    return fixed
+
+
 def disagreements(rows: Iterable[dict[str, Any]]) -> list[str]:
-    """Loud problems: two back-ends with opposite verdicts, a verdict against the literature, or
-    a FILLED row that was not verified."""
+    """Loud problems: two back-ends with opposite verdicts, a verdict against the status its
+    suite knows (from the literature, or the suite's own author), or a FILLED row that was not
+    verified."""
     verdicts: dict[str, dict[str, list[str]]] = {}
     known: dict[str, str] = {}
     problems = []
@@ -182,7 +205,7 @@ def disagreements(rows: Iterable[dict[str, Any]]) -> list[str]:
         expected = known.get(inst)
         for status, who in by_status.items():
             if expected and status != expected:
-                problems.append(f"{inst}: {status} by {', '.join(who)} but the literature "
+                problems.append(f"{inst}: {status} by {', '.join(who)} but its suite "
                                 f"says {expected}")
     return problems
 

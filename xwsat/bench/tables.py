@@ -317,7 +317,10 @@ def _save(fig: Any, stem: Path) -> list[Path]:
     try:
         for path in paths:  # via a fresh temporary file: never half a picture, never a link
             buffer = io.BytesIO()
-            fig.savefig(buffer, dpi=120, format=path.suffix[1:])
+            svg = path.suffix == ".svg"  # the same rows, the same bytes: no date, fixed ids
+            with plt.rc_context({"svg.hashsalt": "xwsat"} if svg else {}):
+                fig.savefig(buffer, dpi=120, format=path.suffix[1:],
+                            metadata={"Date": None} if svg else None)
             write_file(path, buffer.getvalue(), replace=there[path])
     finally:
         plt.close(fig)

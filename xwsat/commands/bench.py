@@ -30,11 +30,13 @@ from xwsat.bench.sweep import (
     describe_limits,
     disagreements,
     folder_lock,
+    instance_id,
     limits_of,
     local_executor,
     plan_tasks,
     read_rows,
     run_sweep,
+    with_known,
 )
 from xwsat.bench.tables import (
     TEXT_FILES,
@@ -195,13 +197,19 @@ def run(
                              "suite or back-end named twice")
         for path in sorted({t["dictionary_path"] for t in tasks}):
             load_words(path)  # a damaged dictionary is bad input now, not a column of crashes
+        for path in sorted({t["grid_path"] for t in tasks}):
+            _check_grid(Path(path))  # so is a grid that does not parse, or has no entry
         command = _command(suites, names, dictionary, time_limit, memory_limit, seed_list, jobs,
                            cluster, out_dir, rerun, as_fill, no_report)
         executor, client = _executor(jobs, cluster)  # a bad --cluster: nothing written yet
         made = _missing_parts(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         held.enter_context(folder_lock(out_dir))  # refused here, before the plan is shown
-        _record(out_dir, command, [t["key"] for t in tasks])
+        for kept in (out_dir / ROWS, out_dir / SWEEP):  # a refused run is not recorded
+            if kept.exists() and not os.access(kept, os.W_OK):
+                raise XwsatError(f"{kept}: cannot write it (read-only)")
+        _record(out_dir, command, [t["key"] for t in tasks],
+                {instance_id(t): t["known"] for t in tasks})
         if client is not None:  # the ETA divides by the cluster's worker threads
             jobs = max(1, sum(client.nthreads().values()))
     except BaseException as exc:  # a locked or unwritable folder: nothing of this run is left
@@ -218,6 +226,16 @@ def run(
     with held:
         _sweep_and_report(out_dir, tasks, names, loaded, seed_list, executor, client, jobs,
                           rerun_set, no_report)
+
+
+def _check_grid(path: Path) -> None:
+    """A suite's grid as a run reads it: text that parses, with at least one entry."""
+    from xwsat.grid import extract_slots, parse_grid
+    from xwsat.words import read_text_file
+
+    grid = parse_grid(read_text_file(path), str(path))
+    if not extract_slots(grid, 2):
+        raise XwsatError(f"{path}: the grid has no slots (no run of 2 or more white cells)")
 
 
 def _missing_parts(folder: Path) -> list[Path]:
@@ -272,7 +290,7 @@ def _sweep_and_report(out_dir: Path, tasks: list[dict[str, Any]], names: list[st
         except XwsatError as exc:  # the rows are kept; the report waits for the user
             said = str(exc).replace("add --force", f"run xwsat bench report {out_dir} --force")
             typer.echo(f"xwsat: report not written: {said}", err=True)
-    problems = disagreements(rows)
+    problems = disagreements(with_known(rows, _sweep_data(out_dir).get("known")))
     counts = ", ".join(f"{k} {v}" for k, v in sorted(progress.counts.items())) or "nothing new"
     typer.echo(f"{len(rows)} rows in {out_dir / ROWS} ({progress.skipped} resumed; this run: "
                f"{counts})")
@@ -343,9 +361,11 @@ def _command(suites: list[str], backends: list[str], dictionary: list[str] | Non
     return shlex.join([*parts, "--out", str(out)])
 
 
-def _record(out_dir: Path, command: str, keys: list[str]) -> None:
-    """Keep every command that wrote into this folder, and the runs they planned (sweep.json),
-    for the report: a sweep stopped before its end is said to be one."""
+def _record(out_dir: Path, command: str, keys: list[str],
+            known: dict[str, str | None]) -> None:
+    """Keep every command that wrote into this folder, the runs they planned (sweep.json),
+    for the report: a sweep stopped before its end is said to be one; and each instance's
+    known status as its suite says it now (``sweep.with_known``)."""
     path = out_dir / SWEEP
     data: dict[str, Any] = {"commands": []}
     if path.exists():
@@ -357,6 +377,8 @@ def _record(out_dir: Path, command: str, keys: list[str]) -> None:
         data["commands"].append(command)
     planned = data.get("planned") if isinstance(data.get("planned"), list) else []
     data["planned"] = sorted({*(k for k in planned if isinstance(k, str)), *keys})
+    kept = data.get("known") if isinstance(data.get("known"), dict) else {}
+    data["known"] = {**kept, **known}
     write_atomic(path, json.dumps(data, indent=2) + "\n", replace=True)  # the folder's own
 
 
@@ -367,7 +389,7 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     A report file already there is replaced only when it is exactly what an earlier report
     wrote (its hash is in sweep.json) or with ``force``: a file the user made or edited under
     one of these names is never lost. Checked for every file before any is written."""
-    rows = read_rows(out_dir / ROWS)
+    rows = with_known(read_rows(out_dir / ROWS), _sweep_data(out_dir).get("known"))
     if not rows:
         lines = sum(1 for line in (out_dir / ROWS).read_bytes().splitlines() if line.strip()) \
             if (out_dir / ROWS).is_file() else 0
