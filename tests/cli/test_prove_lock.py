@@ -170,3 +170,22 @@ def test_check_proof_never_places_a_lock_over_a_letter_of_your_grid(square, tmp_
     check = invoke("check-proof", folder, "--grid", mine, "--dict", words)
     assert check.exit_code == 4, check.output
     assert "your grid has D at row 1, column 1, not A" in check.stdout
+
+
+def test_a_file_the_manifest_does_not_list_is_never_read(square, tmp_path) -> None:
+    # check-proof read a formula, a proof or a word list the manifest does not bind by hash,
+    # a link to elsewhere included, where the docs say it reads only the files listed
+    grid, words = square
+    folder = tmp_path / "cert"
+    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
+                  "--proof-method", "mac").exit_code == 1
+    path = folder / "manifest.json"
+    honest = json.loads(path.read_text())
+    for name in ("words.txt.gz", "grid.txt", next(n for n in honest["files"]
+                                                    if n.startswith("proof."))):
+        manifest = json.loads(json.dumps(honest))
+        del manifest["files"][name]
+        path.write_text(json.dumps(manifest))
+        check = invoke("check-proof", folder)
+        assert check.exit_code == 4, check.output
+        assert "NOT VERIFIED: the manifest does not list" in check.stdout, name

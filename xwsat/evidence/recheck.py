@@ -285,8 +285,9 @@ def rebuild_and_compare(question: Question, formula_path: Path, proof_sha256: st
     return {"verdict": "same", "expect": (formula_sha256, proof_sha256)}
 
 
-def _named(directory: Path, names: tuple[str, ...]) -> Path | None:
-    return next((directory / name for name in names if (directory / name).is_file()), None)
+def _named(directory: Path, names: tuple[str, ...], listed: dict) -> Path | None:
+    """The first of ``names`` the manifest lists (its hash checked already)."""
+    return next((directory / name for name in names if name in listed), None)
 
 
 def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
@@ -311,6 +312,13 @@ def _listed_files(directory: Path, manifest: dict) -> tuple[list[str], str]:
         checked = name in (*FORMULA_NAMES, *PROOF_NAMES, GRID_FILE, WORDS_FILE, COUNT_FILE)
         lines.append(f"sha256 ok: {name}" + ("" if checked else
                                              " (kept for reading: not part of the check)"))
+    proof = manifest.get("proof")
+    count = isinstance(proof, dict) and str(proof.get("format", "")).startswith("xwsat-count/")
+    needed = [(GRID_FILE,), (WORDS_FILE,), *([(COUNT_FILE,)] if count else
+                                              [FORMULA_NAMES, PROOF_NAMES])]
+    for names in needed:  # the files the check reads are those the manifest binds by hash
+        if not any(name in files for name in names):
+            return lines, f"the manifest does not list {names[0]}, which the check reads"
     return lines, ""
 
 
@@ -330,13 +338,13 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         manifest = read_manifest(directory)
     except Rejected as exc:
         return [f"NOT VERIFIED: {exc}"], "rejected"
+    lines, problem = _listed_files(directory, manifest)  # first: only listed files are read
+    if problem:
+        return [*lines, f"NOT VERIFIED: {problem}"], "rejected"
     try:
         question = question_of(directory, manifest)
     except XwsatError as exc:
-        return [f"NOT VERIFIED: {exc}"], "rejected"
-    lines, problem = _listed_files(directory, manifest)
-    if problem:
-        return [*lines, f"NOT VERIFIED: {problem}"], "rejected"
+        return [*lines, f"NOT VERIFIED: {exc}"], "rejected"
     grid, words, problem = _locked(question, grid, words)
     if problem:
         return [*lines, f"NOT VERIFIED: {problem}:", *question.lines()], "rejected"
@@ -360,7 +368,9 @@ def recheck(directory: Path, engine: str, time_limit: float, on_tick: Tick | Non
         return _recheck_count(directory, manifest, question, lines,
                               _confirmed(question, grid, words, filters), time_limit,
                               words is not None)
-    formula_path, proof_path = _named(directory, FORMULA_NAMES), _named(directory, PROOF_NAMES)
+    listed = manifest["files"]
+    formula_path = _named(directory, FORMULA_NAMES, listed)
+    proof_path = _named(directory, PROOF_NAMES, listed)
     if formula_path is None or proof_path is None:
         return [*lines, "NOT VERIFIED: the folder holds no formula or no proof"], "rejected"
     try:  # streamed: only its hash and its count of lines are kept here
