@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from xwsat.grid import Slot
-from xwsat.outcome import Status
+from xwsat.outcome import Stats, Status
 from xwsat.pipeline import FillResult
 from xwsat.problem import Built
 
@@ -96,7 +96,9 @@ def as_json(result: FillResult) -> dict[str, Any]:
         "message": outcome.message,
         "stop": outcome.stop.value if outcome.stop is not None else None,  # why no verdict
         "times": {k: round(v, 4) for k, v in result.times.items()},
-        "solver_stats": asdict(outcome.stats),
+        # a solver stopped from outside reported nothing: unknown (null), not zero counts
+        "solver_stats": (asdict(outcome.stats) if outcome.stats != Stats() else
+                         dict.fromkeys(asdict(outcome.stats))),
         "sizes": {
             "slots": problem.n_slots,
             "cells": problem.n_cells,

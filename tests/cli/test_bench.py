@@ -253,6 +253,7 @@ def _task(tiny_suite: Path, **changes) -> dict:
 def test_memout_crash_and_bad_input_are_rows(tiny_suite: Path) -> None:
     memout = run_isolated(_task(tiny_suite, memory_mb=1))
     assert memout["status"] == "memout" and memout["verified"] is False
+    assert memout["time_s"] is None and memout["fill"] is None  # the keys of every row, null
     crash = run_isolated({k: v for k, v in _task(tiny_suite).items() if k != "dictionary_path"})
     assert crash["status"] == "crash" and "KeyError" in crash["message"]
     bad = run_isolated(_task(tiny_suite, grid_path=str(tiny_suite / "nope.txt")))

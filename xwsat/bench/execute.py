@@ -158,7 +158,7 @@ def _parse(run: CommandRun) -> dict[str, Any]:
     """The run's own result line, or why there is none: the watcher's stop, or how it died (a
     SIGKILL from outside is 'killed': only a measured breach of the limit is 'memout')."""
     if run.stop is not None:
-        return {"status": run.stop.value, "verified": False, "message": run.message}
+        return _no_result(run.stop.value, run.message)
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
     if run.returncode == 0 and lines:
         try:
@@ -172,5 +172,15 @@ def _parse(run: CommandRun) -> dict[str, Any]:
         why = f"killed by signal {-code}"
     else:
         status, why = Stop.CRASH, f"exit {code}"
-    return {"status": status.value, "verified": False,
-            "message": f"run process died: {why}. {tail}"}
+    return _no_result(status.value, f"run process died: {why}. {tail}")
+
+
+# what a run measures, unknown (null) when it said nothing: the same keys in every row
+MEASURED = ("solved_by", "time_s", "times", "sizes", "conflicts", "nodes", "stats_extra",
+            "evidence", "fill")
+
+
+def _no_result(status: str, message: str) -> dict[str, Any]:
+    """The row of a run stopped or dead before it reported: its measures unknown."""
+    return {"status": status, "verified": False, "message": message,
+            **dict.fromkeys(MEASURED)}

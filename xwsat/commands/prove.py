@@ -268,7 +268,8 @@ def certify_explanation(built: Built, grid: Path, certificate: Path, expl: Expla
     if sorted(kept) == sorted(names):  # the grid's certificate is already about these slots
         checked = count or (manifest.get("check") or {}).get("ok") is True
         return ({"folder": str(certificate), "slots": names, "checked": checked},
-                f"  its certificate: the one above, which is about these {len(names)} slots "
+                f"  its certificate: the one above, which is about "
+                f"{'this slot' if len(names) == 1 else f'these {len(names)} slots'} "
                 f"(xwsat check-proof {certificate})")
     folder = certificate / EXPLANATION_FOLDER
     said = {"folder": str(folder), "slots": names, "checked": False}
@@ -282,9 +283,10 @@ def certify_explanation(built: Built, grid: Path, certificate: Path, expl: Expla
         why = run.outcome.message or "its proof was not checked"
         return (said | {"folder": None, "reason": why},
                 f"  its own certificate: none ({why})")
+    these = "this slot" if len(names) == 1 else f"these {len(names)} slots"
     return (said | {"checked": True},
-            f"  its own certificate (these {len(names)} slots, with the grid's letters in them;"
-            f" checked): {folder}  (xwsat check-proof {folder})")
+            f"  its own certificate ({these}, with the grid's letters in them; checked): "
+            f"{folder}  (xwsat check-proof {folder})")
 
 
 def _say(data: dict | None, key: str, value: object, lines: list[str]) -> None:

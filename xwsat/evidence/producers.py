@@ -152,8 +152,11 @@ def producer_for_backend(spec: str, method: str, solver: str, n_slots: int) -> P
         return producer(method, solver, n_slots)
     own = make_backend(spec).traits.proof
     if own is None:
+        from xwsat.backends.sat import PROOF_LOGGING
+
         raise XwsatError(f"--backend {spec} cannot write a checkable proof; for a certificate "
-                         "use auto, mac, native or sat[:SOLVER]")
+                         "use auto, mac, native or sat[:SOLVER] with a SOLVER that logs "
+                         f"proofs: {', '.join(PROOF_LOGGING)}")
     kind, _, own_solver = own.partition(":")
     if method not in ("auto", kind):
         raise XwsatError(f"--proof-method {method} does not go with --backend {spec} "
