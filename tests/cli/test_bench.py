@@ -778,6 +778,21 @@ def test_a_row_of_an_embedded_list_is_bound_to_the_data_xwsat_carries(tmp_path: 
     assert digest.endswith(f"-es:{hashlib.sha256(data).hexdigest()[:16]}")
 
 
+def test_a_resumed_sweep_keeps_the_reports_baseline_and_title(tiny_suite: Path,
+                                                               tmp_path: Path) -> None:
+    # the sweep's own report went back to its default baseline and title, and deleted the
+    # scatter plots a README made with --baseline links to
+    out = tmp_path / "out"
+    assert bench(tiny_suite, "-b", "native,sat", "-t", "20", "--out", out).exit_code == 0
+    assert bench("report", out, "--baseline", "sat", "--title", "Study A").exit_code == 0
+    plots = sorted(p.name for p in out.glob("scatter_*"))
+    resumed = bench(tiny_suite, "-b", "native,sat", "-t", "20", "--out", out)
+    assert resumed.exit_code == 0 and "4 resumed" in resumed.output
+    report = (out / "report.md").read_text()
+    assert report.startswith("# Study A") and "/ sat time" in report
+    assert sorted(p.name for p in out.glob("scatter_*")) == plots
+
+
 def test_a_report_of_the_same_rows_writes_the_same_pictures(tiny_suite: Path,
                                                             tmp_path: Path) -> None:
     # every SVG changed on each report (a date and random ids): noise in a published folder

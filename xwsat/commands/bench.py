@@ -405,6 +405,12 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     written = sweep.get("written") if isinstance(sweep.get("written"), dict) else {}
     # the files of a report stopped while it was written (Ctrl-C): its own, whatever they hold
     cut_short = sweep.get("writing") if isinstance(sweep.get("writing"), list) else []
+    # a report's --baseline and --title hold for the later ones (a resumed sweep's included)
+    chosen = sweep.get("report") if isinstance(sweep.get("report"), dict) else {}
+    baseline = baseline or (chosen.get("baseline") if isinstance(chosen.get("baseline"), str)
+                            and chosen["baseline"] in {r["backend"] for r in rows} else None)
+    title = title or (chosen.get("title") if isinstance(chosen.get("title"), str) else None)
+    asked = {k: v for k, v in (("baseline", baseline), ("title", title)) if v}
     baseline = chosen_baseline(rows, baseline)
     names = report_files(rows, baseline)
     for name in names:
@@ -432,6 +438,7 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     for name, text in files.items():
         write_atomic(out_dir / name, text, replace=name in there or name in cut_short)
     sweep.pop("writing", None)
+    sweep["report"] = asked  # the choices given, not the defaults (auto may come later)
     sweep["written"] = {**written, **{name: _sha256(out_dir / name) for name in names
                                       if (out_dir / name).is_file()}}
     if ours:
