@@ -345,11 +345,16 @@ def chosen_baseline(rows: list[dict[str, Any]], baseline: str | None) -> str:
 
 def _mode_note(rows: list[dict[str, Any]]) -> str:
     """How the runs ran: the named back-end alone, or as plain ``fill`` (``--as-fill``: the
-    upper look and the lift counted in the time), or a mix, said so."""
-    modes = {bool(row.get("as_fill", not same_mode(row))) for row in rows}
-    if modes == {False}:
+    upper look and the lift counted in the time), or a mix, said so; rows written before rows
+    said how they ran are told by what shows in them."""
+    told = {bool(row["as_fill"]) for row in rows if "as_fill" in row}
+    shows = sum(1 for row in rows if "as_fill" not in row and not same_mode(row))
+    if shows:
+        return (f", **{shows} of the {len(rows)} runs show plain fill's upper look or lift in "
+                "their time** (rows made before runs recorded how they ran, as plain fill did)")
+    if not told or told == {False}:
         return ", each run the named back-end alone (no upper look, no lift)"
-    if modes == {True}:
+    if told == {True} and all("as_fill" in row for row in rows):
         return (", each run as plain fill runs it (--as-fill): on a scored list the upper "
                 "look and the lift are in the time, and `solved_by` says which search filled")
     return (", **some runs as plain fill (--as-fill: the upper look and the lift in the "
