@@ -189,3 +189,24 @@ def test_a_file_the_manifest_does_not_list_is_never_read(square, tmp_path) -> No
         check = invoke("check-proof", folder)
         assert check.exit_code == 4, check.output
         assert "NOT VERIFIED: the manifest does not list" in check.stdout, name
+
+
+def test_gzip_data_under_a_plain_name_is_said_so(square, tmp_path) -> None:
+    # "proof.drat: not ASCII text" and "formula.cnf is not the encoding ...": true, and no help
+    import gzip
+    import hashlib
+
+    grid, words = square
+    folder = tmp_path / "cert"
+    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
+                  "--proof-method", "mac").exit_code == 1
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text())
+    name = next(n for n in manifest["files"] if n.startswith("proof.") and n.endswith(".drat"))
+    packed = gzip.compress((folder / name).read_bytes())
+    (folder / name).write_bytes(packed)
+    manifest["files"][name] = {"bytes": len(packed), "sha256": hashlib.sha256(packed).hexdigest()}
+    path.write_text(json.dumps(manifest))
+    check = invoke("check-proof", folder)
+    assert check.exit_code == 4 and "holds gzip data, but its name does not end in .gz" in \
+        check.stdout, check.output

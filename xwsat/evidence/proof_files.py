@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xwsat.errors import XwsatError
-from xwsat.words import MAX_TEXT_BYTES
+from xwsat.words import GZIP_MAGIC, MAX_TEXT_BYTES
 
 PIECE = 1 << 20
 _NUMBER = re.compile(rb"\d+")
@@ -44,6 +44,9 @@ def pieces(path: Path, most: int | None = None) -> Iterator[bytes]:
                 if not data:
                     break
             if not packed:
+                if size == 0 and data.startswith(GZIP_MAGIC):  # else "not ASCII text"
+                    raise XwsatError(f"{path.name}: holds gzip data, but its name does not end "
+                                     "in .gz")
                 piece, data = data, b""
             else:
                 if unpack is None:  # a member starts (zero padding may come between)
