@@ -298,6 +298,18 @@ def test_fast_typing_and_backspace_keep_the_letters_as_typed(page):
     page.wait_for_function("window.xwsat.view.doc.rows[0] === 'HELP.'")
 
 
+def test_new_says_that_undo_brings_the_last_grid_back(page):
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.keyboard.press("Q")
+    page.wait_for_function("window.xwsat.view.doc.rows[0][0] === 'Q'")
+    page.click("#new")  # asks nothing: the grid goes, and the page says how to get it back
+    page.wait_for_function("window.xwsat.view.doc.rows[0][0] === '.'")
+    assert "Undo brings your last grid back" in page.inner_text("#message")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("window.xwsat.view.doc.rows[0][0] === 'Q'")
+
+
 def test_a_double_click_toggles_a_block(page):
     new_grid(page, 5, 5)
     page.dblclick("#grid [data-cell='6']")

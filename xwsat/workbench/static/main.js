@@ -632,7 +632,7 @@ function wireGrid() {
 
 const UNREACHABLE = "The server is not running; try again when it runs.";
 
-async function upload(path, file) {
+async function upload(path, file, after = "") { // after: said too when the file is taken
   if (!view) return;
   const response = await fetch(`/api/${view.session}/${path}?name=${encodeURIComponent(file.name)}`,
     { method: "POST", body: file }).catch(() => null);
@@ -642,7 +642,8 @@ async function upload(path, file) {
     say(body.error);
   } else { // an earlier refusal no longer applies; what the list left out is said
     const body = await response.json().catch(() => ({}));
-    say(body.note || "", Boolean(body.note));
+    const said = [body.note, after].filter(Boolean).join(". ");
+    say(said, Boolean(said));
   }
 }
 
@@ -675,9 +676,16 @@ function autofill(region, another) {
 }
 
 function wireControls() {
-  $("new").onclick = () => act({ type: "new", width: Number($("new-width").value), height: Number($("new-height").value) });
+  // New and Open replace the grid without asking: Undo brings it back, and the page says so
+  const replacing = () => view && (view.doc.rows.some((row) => /[^.]/.test(row))
+    || Object.keys(view.doc.clues || {}).length > 0 || !!view.doc.title);
+  const undoable = "Undo brings your last grid back.";
+  $("new").onclick = () => {
+    const had = replacing();
+    if (act({ type: "new", width: Number($("new-width").value), height: Number($("new-height").value) }) && had) say(`A new grid. ${undoable}`, true);
+  };
   $("open").onclick = () => $("open-file").click();
-  $("open-file").onchange = (e) => { if (e.target.files[0]) upload("open", e.target.files[0]); e.target.value = ""; };
+  $("open-file").onchange = (e) => { if (e.target.files[0]) upload("open", e.target.files[0], replacing() ? undoable : ""); e.target.value = ""; };
   $("upload").onclick = () => $("upload-file").click();
   $("upload-file").onchange = (e) => { if (e.target.files[0]) upload("dictionary", e.target.files[0]); e.target.value = ""; };
   $("save").onchange = (e) => { const fmt = e.target.value; e.target.value = ""; if (fmt && view) download(`/api/${view.session}/save/${fmt}`); };
