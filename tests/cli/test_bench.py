@@ -416,6 +416,10 @@ def test_seeds_out_of_range_are_bad_input(tiny_suite: Path, tmp_path: Path) -> N
                    "--out", tmp_path / "out")
     assert result.exit_code == 2 and "--seeds must be between 0 and" in result.stderr
     assert not (tmp_path / "out").exists()
+    ranged = bench(tiny_suite, "--backends", "native", "--seeds", "1-2", "--out",
+                   tmp_path / "out", "--no-report")  # as grids generate takes them
+    assert ranged.exit_code == 0 and "--seeds 1,2 " in json.loads(
+        (tmp_path / "out" / "sweep.json").read_text())["commands"][0]
 
 
 def test_a_bad_cluster_leaves_no_folder(tiny_suite: Path, tmp_path: Path) -> None:

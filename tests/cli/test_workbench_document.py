@@ -273,7 +273,7 @@ def test_a_saved_json_keeps_the_banned_words_and_reopens_them_banned(session):
                    bans=("OCEAN", "ARENA", "ЖУК"))
     said = session.open(render_puzzle(theme, "theme.json").encode(), "theme.json")
     assert session.bans == {"ARENA"} and session.doc.locks[0].word == "OCEAN"
-    assert "its 1 banned words are banned again (2 not: a locked entry" in said
+    assert "its banned word ARENA is banned again (2 not: a locked entry" in said
 
 
 def test_an_accented_letter_is_read_as_an_opened_file_reads_it(session):

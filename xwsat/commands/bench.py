@@ -48,7 +48,7 @@ from xwsat.bench.tables import (
     splice,
 )
 from xwsat.commands.common import check_writable, compile_first, same_file, write_atomic
-from xwsat.commands.options import check_seed, check_time_limit
+from xwsat.commands.options import check_time_limit, parse_seeds
 from xwsat.errors import XwsatError
 from xwsat.exit_codes import ExitCode
 from xwsat.guard import stop_on_termination
@@ -80,16 +80,6 @@ def _split(text: str, what: str) -> list[str]:
     if twice := next((x for x in items if items.count(x) > 1), None):
         raise XwsatError(f"{what} lists {twice} twice")
     return items
-
-
-def _seeds(text: str) -> list[int]:
-    try:
-        seeds = [int(x) for x in _split(text, "--seeds")]
-    except ValueError:
-        raise XwsatError(f"--seeds {text!r}: write integers like 1,2,3") from None
-    for seed in seeds:
-        check_seed(seed, "--seeds")
-    return seeds
 
 
 def _dictionary(name: str) -> str:
@@ -140,7 +130,7 @@ def run(
     memory_limit: Annotated[int, typer.Option(
         "--memory-limit", help="MiB per run, all its processes (0 = none, else 512 or more).")
     ] = 4096,
-    seeds: Annotated[str, typer.Option("--seeds", help="Comma-separated seeds.")] = "0",
+    seeds: Annotated[str, typer.Option("--seeds", help="Seeds: 1,2,3 or 1-3.")] = "0",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Runs at a time (local).")] = 1,
     cluster: Annotated[str | None, typer.Option(
         "--cluster", help="Dask scheduler address, e.g. tcp://host:8786.")] = None,
@@ -167,7 +157,7 @@ def run(
         if not 1 <= jobs <= 256:
             raise XwsatError("--jobs must be between 1 and 256")
         names = [validate_spec(b) for b in _split(backends, "--backends")]
-        seed_list = _seeds(seeds)
+        seed_list = parse_seeds(",".join(_split(seeds, "--seeds")), "--seeds")
         rerun_set = frozenset(_split(rerun, "--rerun")) if rerun else frozenset()
         statuses = {"all", "filled", "unfillable", "unknown", *(stop.value for stop in Stop)}
         if not rerun_set <= statuses:

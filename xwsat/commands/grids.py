@@ -31,8 +31,8 @@ from xwsat.commands.options import (
     QuietOpt,
     Search,
     Words,
-    check_seed,
     grouped,
+    parse_seeds,
 )
 from xwsat.errors import XwsatError
 from xwsat.exit_codes import ExitCode
@@ -61,28 +61,6 @@ def parse_blocks(text: str) -> tuple[int, int]:
     except ValueError:
         raise XwsatError(f"--blocks {text!r}: write a count or a range like 30-36") from None
     return lo, hi
-
-
-MAX_SEEDS = 10_000
-
-
-def parse_seeds(text: str) -> list[int]:
-    """``8``, ``11,12,13`` or ``11-15``: the seeds, each zero or positive."""
-    seeds: list[int] = []
-    try:
-        for part in text.split(","):
-            low, sep, high = part.strip().partition("-")
-            ends = [int(low), int(high)] if sep else [int(low)]
-            for one in ends:
-                check_seed(one)
-            if len(ends) == 2 and ends[1] - ends[0] >= MAX_SEEDS:
-                raise XwsatError(f"--seed {part.strip()}: at most {MAX_SEEDS} seeds at once")
-            seeds += list(range(ends[0], ends[-1] + 1))
-    except ValueError:
-        raise XwsatError(f"--seed {text!r}: write a seed, a list 11,12 or a range 11-15") from None
-    if not seeds or len(set(seeds)) != len(seeds):
-        raise XwsatError("--seed: give distinct seeds (a range is low-high, low first)")
-    return seeds
 
 
 @grids_app.command()

@@ -97,6 +97,29 @@ def check_seed(seed: int, option: str = "--seed") -> None:
         raise XwsatError(f"{option} must be between 0 and {MAX_SEED}")
 
 
+MAX_SEEDS = 10_000  # seeds one option may name
+
+
+def parse_seeds(text: str, option: str = "--seed") -> list[int]:
+    """``8``, ``11,12,13`` or ``11-15`` (or a mix): the seeds, each zero or positive, distinct."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, sep, high = part.strip().partition("-")
+            ends = [int(low), int(high)] if sep else [int(low)]
+            for one in ends:
+                check_seed(one, option)
+            if len(ends) == 2 and ends[1] - ends[0] >= MAX_SEEDS:
+                raise XwsatError(f"{option} {part.strip()}: at most {MAX_SEEDS} seeds at once")
+            seeds += list(range(ends[0], ends[-1] + 1))
+    except ValueError:
+        raise XwsatError(f"{option} {text!r}: write a seed, a list 11,12 or a range 11-15"
+                         ) from None
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise XwsatError(f"{option}: give distinct seeds (a range is low-high, low first)")
+    return seeds
+
+
 def check_min_length(min_length: int) -> None:
     if not 1 <= min_length <= 100:
         raise XwsatError("--min-length must be between 1 and 100")

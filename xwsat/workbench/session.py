@@ -228,7 +228,8 @@ class Session:
                   if w and w not in locked and not set(w) - known]
         kept = sorted(set(self.bans) | set(wanted))[:MAX_BANS]
         self.set_bans(kept)
-        said = f"{name}: its {len(wanted)} banned words are banned again"
+        said = (f"{name}: its banned word {wanted[0]} is banned again" if len(wanted) == 1
+                else f"{name}: its {len(wanted)} banned words are banned again")
         if skipped := len(words) - len(wanted):
             said += f" ({skipped} not: a locked entry, or not a word of {self.dictionary_name()})"
         return said
@@ -679,7 +680,8 @@ def _save_note(puzzle: Puzzle, name: str) -> str | None:
     if lost:
         notes.append(lost.removeprefix("note: "))
     if puzzle.bans and not name.endswith(".json"):
-        notes.append(f"the {len(puzzle.bans)} banned words are kept in .json only")
+        notes.append("the banned word is kept in .json only" if len(puzzle.bans) == 1 else
+                     f"the {len(puzzle.bans)} banned words are kept in .json only")
     return "; ".join(notes) or None
 
 
