@@ -29,6 +29,14 @@ def invoke(*args: object):
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
+def certified(square: tuple[Path, Path], folder: Path, lock: str) -> Path:
+    """The folder of a checked certificate that the square, ``lock`` placed, has no fill."""
+    grid, words = square
+    assert invoke("prove", grid, "--dict", words, "--lock", lock, "--certificate", folder,
+                  "--proof-method", "mac").exit_code == 1
+    return folder
+
+
 @pytest.mark.parametrize("lock,code", [("1A=AAA", 0), ("1A=ADA", 1), ("1A=AAD", 1),
                                        ("4A=DAD", 0), ("1D=ADD", 0), ("1D=DBD", 1)])
 def test_prove_lock_decides_the_grid_as_locked(square, lock, code) -> None:
@@ -78,10 +86,7 @@ def test_check_proof_refuses_a_locked_certificate_for_a_dictionary_with_the_them
 
 
 def test_a_manifest_whose_placed_only_word_was_not_locked_is_rejected(square, tmp_path) -> None:
-    grid, words = square
-    folder = tmp_path / "cert"
-    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
-                  "--proof-method", "mac").exit_code == 1
+    folder = certified(square, tmp_path / "cert", "1A=ADA")
     path = folder / "manifest.json"
     manifest = json.loads(path.read_text())
     manifest["rules"]["placed_only"] = ["ABD"]  # a dictionary word kept out of every slot
@@ -161,10 +166,8 @@ def test_a_lock_the_folders_grid_does_not_hold_is_not_verified(tmp_path) -> None
 
 
 def test_check_proof_never_places_a_lock_over_a_letter_of_your_grid(square, tmp_path) -> None:
-    grid, words = square
-    folder = tmp_path / "cert"
-    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
-                  "--proof-method", "mac").exit_code == 1
+    _, words = square
+    folder = certified(square, tmp_path / "cert", "1A=ADA")
     mine = tmp_path / "mine.txt"
     mine.write_text("D..\n...\n...\n")  # prove --lock 1A=ADA refuses this grid
     check = invoke("check-proof", folder, "--grid", mine, "--dict", words)
@@ -175,10 +178,7 @@ def test_check_proof_never_places_a_lock_over_a_letter_of_your_grid(square, tmp_
 def test_a_file_the_manifest_does_not_list_is_never_read(square, tmp_path) -> None:
     # check-proof read a formula, a proof or a word list the manifest does not bind by hash,
     # a link to elsewhere included, where the docs say it reads only the files listed
-    grid, words = square
-    folder = tmp_path / "cert"
-    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
-                  "--proof-method", "mac").exit_code == 1
+    folder = certified(square, tmp_path / "cert", "1A=ADA")
     path = folder / "manifest.json"
     honest = json.loads(path.read_text())
     for name in ("words.txt.gz", "grid.txt", next(n for n in honest["files"]
@@ -196,10 +196,7 @@ def test_gzip_data_under_a_plain_name_is_said_so(square, tmp_path) -> None:
     import gzip
     import hashlib
 
-    grid, words = square
-    folder = tmp_path / "cert"
-    assert invoke("prove", grid, "--dict", words, "--lock", "1A=ADA", "--certificate", folder,
-                  "--proof-method", "mac").exit_code == 1
+    folder = certified(square, tmp_path / "cert", "1A=ADA")
     path = folder / "manifest.json"
     manifest = json.loads(path.read_text())
     name = next(n for n in manifest["files"] if n.startswith("proof.") and n.endswith(".drat"))
