@@ -182,7 +182,7 @@ def test_a_reload_shows_the_suggested_fill_again(page):
     page.reload()
     page.wait_for_function("window.xwsat.view && window.xwsat.ui.suggestion", timeout=WAIT_MS)
     assert page.evaluate("window.xwsat.ui.suggestion") == letters
-    assert "Fill found" in page.inner_text("#fill-status")
+    assert "Fill kept from before the reload" in page.inner_text("#fill-status")
     page.click("#accept-all")
     page.wait_for_function("!window.xwsat.view.doc.rows.join('').includes('.')")
     assert all(rows(page)[i // 5][i % 5] == ch for i, ch in

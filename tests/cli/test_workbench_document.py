@@ -491,7 +491,7 @@ def test_a_kept_suggestion_is_shown_again_only_when_it_still_fills_the_grid(sess
     assert session.suggest_again({"letters": fill, "level": 99, "proven": True})
     shown = session.suggestion
     assert shown["letters"] == fill and shown["level"] < 99 and not shown["proven"]
-    assert shown["total"] > 0 and shown["weakest"]
+    assert shown["total"] > 0 and shown["weakest"] and shown["kept"]
     session.accept(None)
     assert session.doc.rows == ("CAT", "ORE", "WED")
 

@@ -98,7 +98,7 @@ def fill_again(grid: Grid, words: WordList, letters: Any) -> dict[str, Any] | No
         return None
     fill = tuple(offered["".join(filled.cell(c) for c in slot.cells)] for slot in built.slots)
     reached = quality.Reached(fill, fill_level(built, fill, exempt_slots(built)))
-    return {**_fill_answer(built, reached, False), "first_s": 0.0}
+    return {**_fill_answer(built, reached, False), "first_s": None, "kept": True}
 
 
 def _refill(grid: Grid, words: WordList, options: FillOptions, current: tuple[str, ...]

@@ -335,7 +335,8 @@ function renderFill() {
       const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
       const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
       const state = a.final ? (a.proven ? "done" : "best found") : "improving…";
-      text = `${a.note ? `${a.note}. The fill shown stays: ` : ""}Fill found in ${a.first_s} s · ${level} · total score ${a.total} (${state})${weak ? ` · weakest: ${weak}` : ""}`;
+      const found = a.kept ? "Fill kept from before the reload" : `Fill found in ${a.first_s} s`;
+      text = `${a.note ? `${a.note}. The fill shown stays: ` : ""}${found} · ${level} · total score ${a.total} (${state})${weak ? ` · weakest: ${weak}` : ""}`;
       const w = a.why_not;
       if (w) text += ` · Why not ${w.level}: ${w.slots.length === 1 ? "this entry cannot score" : `these ${w.slots.length} entries cannot all score`} ${w.level} or more${w.minimal ? " (none can be left out)" : ""}: ${w.slots.join(", ")}`;
     } else if (a.status === "unfillable") {
