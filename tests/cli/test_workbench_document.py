@@ -483,7 +483,7 @@ def test_a_kept_suggestion_is_shown_again_only_when_it_still_fills_the_grid(sess
     session.dispatch({"type": "letter", "cell": 0, "letter": "C"})
     fill = {str(i): ch for i, ch in enumerate("CATOREWED") if i}
     for bad in ({**fill, "4": "Q"}, {k: v for k, v in fill.items() if k != "8"},
-                {**fill, "0": "C"}, {**fill, "x": "A"}, {**fill, "4": "RE"}, "CATOREWED"):
+                {**fill, "0": "B"}, {**fill, "x": "A"}, {**fill, "4": "RE"}, "CATOREWED"):
         assert not session.suggest_again({"letters": bad}) and session.suggestion is None
     session.set_bans(["WED"])
     assert not session.suggest_again({"letters": fill})
@@ -494,6 +494,25 @@ def test_a_kept_suggestion_is_shown_again_only_when_it_still_fills_the_grid(sess
     assert shown["total"] > 0 and shown["weakest"] and shown["kept"]
     session.accept(None)
     assert session.doc.rows == ("CAT", "ORE", "WED")
+
+
+def test_locking_a_banned_word_lifts_its_ban_and_later_bans_still_work(session):
+    # the ban stayed beside the lock: every later ban was refused ("OPAL is a locked entry"),
+    # and the saved .json made fill, prove and candidates refuse the file
+    session.dispatch({"type": "new", "width": 4, "height": 4})
+    session.set_bans(["OPAL"])
+    session.dispatch({"type": "lock", "slot": "1A", "word": "OPAL"})
+    assert session.bans == frozenset()
+    session.set_bans(["ARIA"])
+    assert session.bans == {"ARIA"}
+
+
+def test_a_kept_suggestion_comes_back_after_one_of_its_entries_was_accepted(session):
+    session.dispatch({"type": "new", "width": 3, "height": 3})
+    fill = {str(i): ch for i, ch in enumerate("CATOREWED")}
+    session.dispatch({"type": "letters", "cells": {"0": "C", "1": "A", "2": "T"}})  # 1A taken
+    assert session.suggest_again({"letters": fill})
+    assert set(session.suggestion["letters"]) == {str(i) for i in range(3, 9)}
 
 
 def test_an_entry_typed_whole_that_the_list_lacks_is_said_lockable(session):

@@ -562,6 +562,26 @@ def test_fill_and_prove_keep_the_banned_words_of_a_json_puzzle(tmp_path):
         assert refused.exit_code == 2 and "'bans' must list" in refused.output, bad
 
 
+def test_a_lock_given_to_fill_is_marked_in_its_json_and_beats_the_files_ban(tmp_path):
+    # a refill of fill --lock's .json dropped the theme entry; a file whose locked entry it
+    # also banned was refused by fill, prove and candidates ("OPAL is also banned")
+    words = write(tmp_path / "w.txt", "AB\nCD\nAC\nBD\nEF\nGH\nEG\nFH\n")
+    grid = write(tmp_path / "g.txt", "..\n..\n")
+    out = tmp_path / "out.json"
+    made = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=EF",
+                               "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    entries = {e["slot"]: e for e in json.loads(out.read_text())["entries"]}
+    assert entries["1A"].get("locked") is True
+    both = write(tmp_path / "both.json", render_puzzle(Puzzle(
+        parse_grid("..\n..\n"), parse_grid("EF\nGH\n"), locked=frozenset({"1A"}),
+        bans=("EF",)), "both.json"))
+    for command in (["fill"], ["prove"], ["candidates", "3A"]):
+        result = runner.invoke(app, [*command[:1], str(both), *command[1:], "-d", str(words)])
+        assert result.exit_code in (0, 3), result.output
+        assert "so allowed: EF" in result.stderr
+
+
 def test_prove_keeps_the_locked_entries_of_a_json_puzzle(tmp_path):
     """prove read a workbench .json's locked entry as given letters: a theme word the list
     lacks made it say "unfillable" where fill, keeping the lock, fills the grid."""

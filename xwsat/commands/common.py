@@ -86,14 +86,15 @@ def with_file_bans(grid_path: Path, words: Words, min_length: int, locks: Iterab
                    refill: bool = False) -> Words:
     """``words`` with the words an xwsat .json puzzle bans (the workbench's bans) added to
     ``--ban``, said on stderr. A banned word the grid already holds as an entry (its given
-    letters; its solution too for a ``refill`` of a region), or that a ``--lock`` of the
-    command places, stays allowed: the fill keeps it, so it cannot leave it out."""
+    letters; its solution too for a ``refill`` of a region), or that a lock places (the
+    command's ``--lock`` or the file's own), stays allowed: the fill keeps it."""
     if grid_path.suffix.lower() != ".json":
         return words
     from dataclasses import replace
 
     from xwsat.formats import read_puzzle
     from xwsat.grid import extract_slots
+    from xwsat.lock import file_locks
 
     puzzle = read_puzzle(grid_path)
     if not puzzle.bans:
@@ -101,7 +102,8 @@ def with_file_bans(grid_path: Path, words: Words, min_length: int, locks: Iterab
     grid = (puzzle.solution or puzzle.pattern) if refill else puzzle.pattern
     held = {"".join(grid.cell(c) for c in slot.cells) for slot in extract_slots(grid, min_length)}
     fold = words.fold_yo
-    held |= {normalize_word(entry.split("=", 1)[-1], fold_yo=fold) for entry in locks}
+    placed = [*locks, *file_locks(puzzle, list(locks), min_length)]  # the file's own locks too
+    held |= {normalize_word(entry.split("=", 1)[-1], fold_yo=fold) for entry in placed}
     given = {normalize_word(w, fold_yo=fold) for w in words.ban}
     kept = [w for w in puzzle.bans if normalize_word(w, fold_yo=fold) not in held | given]
     said = []

@@ -81,14 +81,17 @@ def fill_again(grid: Grid, words: WordList, letters: Any) -> dict[str, Any] | No
     entries are computed again; what the page cannot show true (a proven level) is left out."""
     size = grid.width * grid.height
     empty = {i for i in range(size) if grid.cell(i) == EMPTY}
-    if not isinstance(letters, dict) or len(letters) != len(empty):
+    if not isinstance(letters, dict) or len(letters) > size:
         return None
     try:
         cells = {int(k): v for k, v in letters.items()}
     except (TypeError, ValueError):
         return None
-    if set(cells) != empty or not all(isinstance(v, str) and len(v) == 1
-                                      for v in cells.values()):
+    if not all(isinstance(v, str) and len(v) == 1 and 0 <= k < size for k, v in cells.items()):
+        return None
+    # an entry accepted from it already stands in the grid: those letters are the grid's now
+    cells = {k: v for k, v in cells.items() if grid.cell(k) != v}
+    if set(cells) != empty:
         return None
     filled = grid.with_letters(cells)
     built = build_problem(grid, words)

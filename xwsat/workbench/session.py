@@ -114,6 +114,8 @@ class Session:
         if len(self.states) > MAX_HISTORY:
             self.states, self.actions = self.states[-MAX_HISTORY:], self.actions[-MAX_HISTORY:]
         self.cursor = len(self.states) - 1
+        if locked := self.bans & {lock.word for lock in after.locks}:
+            self.bans -= locked  # a lock wins over a ban: the word is the constructor's now
         self._changed(text_only=action.get("type") in ("clue", "meta"),
                       keep_suggestion=action.get("type") == "letters"
                       and not self._overrides_suggestion(action))

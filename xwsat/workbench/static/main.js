@@ -280,6 +280,12 @@ function setVerdict(kind, badge, why) {
   box.querySelector(".why").textContent = why || "";
 }
 
+// "these 3 entries cannot be filled together", or "this entry cannot be filled" for one
+function blamed(d) {
+  if (d.core.length === 1) return "this entry cannot be filled";
+  return `these ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}`;
+}
+
 function coreNames(core) {
   return core.length > SHOWN_CORE ? `${core.slice(0, SHOWN_CORE).join(", ")} and ${core.length - SHOWN_CORE} more (marked in the grid)` : core.join(", ");
 }
@@ -303,14 +309,14 @@ function renderVerdict() {
     const why = dead.length ? dead.slice(0, SHOWN_DEAD).map(([, w]) => w).join("; ") + more : ins.conflict.why;
     // the search's entries to blame, when it found them, are shaded too: said here as well
     const d = ui.decide;
-    const also = d && d.status === "unfillable" && d.core ? ` Also, these ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${coreNames(d.core)}.${throughLocks(d.core_cells)}` : "";
+    const also = d && d.status === "unfillable" && d.core ? ` Also, ${blamed(d)}: ${coreNames(d.core)}.${throughLocks(d.core_cells)}` : "";
     return setVerdict("unfillable", "Unfillable", (why.endsWith(".") ? why : `${why}.`) + also + noBlocks());
   }
   const d = ui.decide;
   if (!d) return setVerdict("checking", "Checking…", "searching in the background");
   if (d.status === "fillable") return setVerdict("fillable", "Fillable", `a fill exists (found by ${d.method} in ${d.seconds} s)`);
   if (d.status === "unfillable") {
-    const core = d.core ? ` These ${d.core.length} entries cannot be filled together${d.minimal ? " (none can be left out)" : ""}: ${coreNames(d.core)}.${throughLocks(d.core_cells)}` : " Finding the entries to blame…";
+    const core = d.core ? ` ${blamed(d).replace(/^./, (c) => c.toUpperCase())}: ${coreNames(d.core)}.${throughLocks(d.core_cells)}` : " Finding the entries to blame…";
     return setVerdict("unfillable", "Unfillable", `${d.why || ""}.${core}${noBlocks()}`);
   }
   if (d.stopped && !d.status) return setVerdict("unknown", "Not yet known", `stopped at ${d.stopped}`);
@@ -426,6 +432,10 @@ function ban(word, refill, lift) {
   const bans = new Set(view.dictionary.bans || []);
   if (lift) bans.delete(word); else bans.add(word);
   if (!send({ type: "bans", words: [...bans] })) return;
+  const kept = stored(KEPT + tab); // kept at once: a reload before the server's answer keeps it
+  if (kept && kept.dictionary) {
+    try { localStorage.setItem(KEPT + tab, JSON.stringify({ ...kept, dictionary: { ...kept.dictionary, bans: [...bans] } })); } catch { /* storage full */ }
+  }
   if (refill) autofill(ui.lastRegion || null, false);
 }
 
@@ -679,7 +689,8 @@ function autofill(region, another) {
 function wireControls() {
   // New and Open replace the grid without asking: Undo brings it back, and the page says so
   const replacing = () => view && (view.doc.rows.some((row) => /[^.]/.test(row))
-    || Object.keys(view.doc.clues || {}).length > 0 || !!view.doc.title);
+    || Object.keys(view.doc.clues || {}).length > 0
+    || ["title", "author", "copyright", "notes"].some((field) => !!view.doc[field]));
   const undoable = "Undo brings your last grid back.";
   $("new").onclick = () => {
     const had = replacing();
