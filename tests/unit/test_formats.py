@@ -562,17 +562,10 @@ def test_fill_and_prove_keep_the_banned_words_of_a_json_puzzle(tmp_path):
         assert refused.exit_code == 2 and "'bans' must list" in refused.output, bad
 
 
-def test_a_lock_given_to_fill_is_marked_in_its_json_and_beats_the_files_ban(tmp_path):
-    # a refill of fill --lock's .json dropped the theme entry; a file whose locked entry it
-    # also banned was refused by fill, prove and candidates ("OPAL is also banned")
+def test_a_json_puzzles_own_lock_beats_its_own_ban(tmp_path):
+    # a file whose locked entry it also banned was refused by fill, prove and candidates
+    # ("OPAL is also banned")
     words = write(tmp_path / "w.txt", "AB\nCD\nAC\nBD\nEF\nGH\nEG\nFH\n")
-    grid = write(tmp_path / "g.txt", "..\n..\n")
-    out = tmp_path / "out.json"
-    made = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--lock", "1A=EF",
-                               "--out", str(out)])
-    assert made.exit_code == 0, made.output
-    entries = {e["slot"]: e for e in json.loads(out.read_text())["entries"]}
-    assert entries["1A"].get("locked") is True
     both = write(tmp_path / "both.json", render_puzzle(Puzzle(
         parse_grid("..\n..\n"), parse_grid("EF\nGH\n"), locked=frozenset({"1A"}),
         bans=("EF",)), "both.json"))

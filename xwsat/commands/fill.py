@@ -107,7 +107,7 @@ MAX_COUNT = 100
 
 
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
-             region: str, out: Path | None
+             file_locks: list[str], region: str, out: Path | None
              ) -> tuple[Grid, WordList, Puzzle, tuple[str, ...] | None, list[int] | None]:
     """The grid to fill and the word list, after --region and --lock, the input as a
     puzzle (its clues and credits go to the output; read now, not after the search), and with
@@ -117,7 +117,8 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
     for what in puzzle.dropped:  # what the file held that the fill's output will not
         typer.echo(f"note: {grid_path}: {what}", err=True)
     if kept := puzzle_locks(puzzle, locks, min_length):
-        locks.extend(kept)  # the caller's list: its prove command, certificate and .json
+        locks.extend(kept)  # the caller's list: its prove command and certificate name them
+        file_locks.extend(kept)  # and the .json it writes marks them again
         typer.echo(f"note: {grid_path}: its locked entries stay: {', '.join(kept)}", err=True)
     fold_yo = words_options.fold_yo
     refuse_wide_letters(out, words.alphabet.letters, "the word list has letters that",
@@ -304,10 +305,11 @@ def fill(
     own: tuple[dict, str] | None = None  # the explanation's own certificate (data, line)
     others: Alternatives | None = None
     locks = list(lock or [])
+    file_locks: list[str] = []  # the input .json's locked entries (a --lock is this run's)
     with limited(search.time_limit, search.memory_mb):
         words = with_file_bans(grid, words, rules.min_length, locks, bool(region))
         target, word_list, source, current, among = _prepare(
-            grid, words, rules.min_length, locks, region, out)
+            grid, words, rules.min_length, locks, file_locks, region, out)
         options = replace(fill_options(search, rules, started),
                           max_shared=max_shared_substring or 0)
         if count > 1 or current is not None:
@@ -360,7 +362,7 @@ def fill(
     data = None
     notes: list[str] = []  # about the file: said once it is written
     if out is not None and result.filled is not None:
-        puzzle = _puzzle(result, source, grid.stem, locks)  # a refill of it keeps them
+        puzzle = _puzzle(result, source, grid.stem, file_locks)
         data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
             notes.append(note)
