@@ -379,7 +379,8 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     A report file already there is replaced only when it is exactly what an earlier report
     wrote (its hash is in sweep.json) or with ``force``: a file the user made or edited under
     one of these names is never lost. Checked for every file before any is written."""
-    rows = with_known(read_rows(out_dir / ROWS), _sweep_data(out_dir).get("known"))
+    sweep = _sweep_data(out_dir)
+    rows = with_known(read_rows(out_dir / ROWS), sweep.get("known"))
     if not rows:
         lines = sum(1 for line in (out_dir / ROWS).read_bytes().splitlines() if line.strip()) \
             if (out_dir / ROWS).is_file() else 0
@@ -388,7 +389,6 @@ def _write_report(out_dir: Path, baseline: str | None, title: str | None = None,
     if len(limits := limits_of(rows)) > 1:
         raise XwsatError(f"{out_dir / ROWS}: runs of several limits ({describe_limits(limits)}) "
                          "would count an instance once per limit; keep one per folder")
-    sweep = _sweep_data(out_dir)
     commands = sweep.get("commands")
     command = ("\n".join(c for c in commands if isinstance(c, str)) if isinstance(commands, list)
                else "") or "(command not recorded)"

@@ -35,6 +35,7 @@ from xwsat.commands.common import (
     unclued_note,
     unwritten,
     with_file_bans,
+    with_file_locks,
     write_answer,
 )
 from xwsat.commands.options import (
@@ -68,7 +69,6 @@ from xwsat.lock import (
     region_grid,
     with_words,
 )
-from xwsat.lock import file_locks as puzzle_locks
 from xwsat.outcome import Status
 from xwsat.pipeline import FillResult, fill_grid
 from xwsat.verdict_text import as_json, describe
@@ -107,7 +107,7 @@ MAX_COUNT = 100
 
 
 def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list[str],
-             file_locks: list[str], region: str, out: Path | None
+             region: str, out: Path | None
              ) -> tuple[Grid, WordList, Puzzle, tuple[str, ...] | None, list[int] | None]:
     """The grid to fill and the word list, after --region and --lock, the input as a
     puzzle (its clues and credits go to the output; read now, not after the search), and with
@@ -116,10 +116,6 @@ def _prepare(grid_path: Path, words_options: Words, min_length: int, locks: list
     puzzle = read_puzzle(grid_path)
     for what in puzzle.dropped:  # what the file held that the fill's output will not
         typer.echo(f"note: {grid_path}: {what}", err=True)
-    if kept := puzzle_locks(puzzle, locks, min_length):
-        locks.extend(kept)  # the caller's list: its prove command and certificate name them
-        file_locks.extend(kept)  # and the .json it writes marks them again
-        typer.echo(f"note: {grid_path}: its locked entries stay: {', '.join(kept)}", err=True)
     fold_yo = words_options.fold_yo
     refuse_wide_letters(out, words.alphabet.letters, "the word list has letters that",
                         ", or leave their words out with --alphabet LETTERS")
@@ -305,11 +301,13 @@ def fill(
     own: tuple[dict, str] | None = None  # the explanation's own certificate (data, line)
     others: Alternatives | None = None
     locks = list(lock or [])
-    file_locks: list[str] = []  # the input .json's locked entries (a --lock is this run's)
     with limited(search.time_limit, search.memory_mb):
         words = with_file_bans(grid, words, rules.min_length, locks, bool(region))
+        # the .json's locks: its prove command and certificate name them, the .json it writes
+        # marks them again (a --lock of the command is this run's)
+        file_locks = with_file_locks(grid, locks, rules.min_length)
         target, word_list, source, current, among = _prepare(
-            grid, words, rules.min_length, locks, file_locks, region, out)
+            grid, words, rules.min_length, locks, region, out)
         options = replace(fill_options(search, rules, started),
                           max_shared=max_shared_substring or 0)
         if count > 1 or current is not None:

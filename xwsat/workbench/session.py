@@ -228,12 +228,14 @@ class Session:
         known = set(self.words().alphabet.letters)
         wanted = [w for w in dict.fromkeys(normalize_word(w) for w in words)
                   if w and w not in locked and not set(w) - known]
-        kept = sorted(set(self.bans) | set(wanted))[:MAX_BANS]
-        self.set_bans(kept)
+        every = sorted(set(self.bans) | set(wanted))
+        self.set_bans(every[:MAX_BANS])
         said = (f"{name}: its banned word {wanted[0]} is banned again" if len(wanted) == 1
                 else f"{name}: its {len(wanted)} banned words are banned again")
         if skipped := len(words) - len(wanted):
             said += f" ({skipped} not: a locked entry, or not a word of {self.dictionary_name()})"
+        if len(every) > MAX_BANS:  # the page's own limit
+            said += f"; only the first {MAX_BANS} in alphabetical order are kept"
         return said
 
     def _fitted(self, doc: Document, name: str) -> tuple[Grid, list[str]]:
