@@ -143,6 +143,21 @@ def test_a_reload_brings_the_grid_back_with_its_lock(page):
     assert page.evaluate("window.xwsat.view.session") != session  # a new page, the same grid
     assert rows(page) == ["XWSAT", ".....", "Q....", ".....", "....."]
     assert "last grid is back" in page.inner_text("#message")
+
+
+def test_a_reload_after_new_leaves_undo_to_the_grid_new_replaced(page):
+    # the grid a New replaced was in the page's undo history only: a reload lost it for good
+    lock_first_row(page, "xwsat")
+    new_grid(page, 7, 6)
+    page.reload()
+    page.wait_for_function("window.xwsat && window.xwsat.view && "
+                           "window.xwsat.view.doc.rows.length === 6", timeout=WAIT_MS)
+    assert "Undo gives the grid you had before it" in page.inner_text("#message")
+    assert page.input_value("#new-width") == "7" and page.input_value("#new-height") == "6"
+    page.click("#undo")
+    page.wait_for_function("window.xwsat.view.doc.rows.length === 5")
+    assert rows(page)[0] == "XWSAT" and page.evaluate("window.xwsat.view.doc.locks.length") == 1
+    assert page.input_value("#new-width") == "5"
     assert page.evaluate("document.getElementById('message').classList.contains('notice')")
     page.keyboard.press("Control+z")  # undo gives the blank page the reload opened
     page.wait_for_function("window.xwsat.view.doc.rows.length === 15")

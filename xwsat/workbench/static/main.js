@@ -129,11 +129,25 @@ function isBlank(doc) { // the grid a new page opens with: nothing to bring back
     && !Object.keys(doc.clues || {}).length && !doc.title && !doc.author && !doc.notes;
 }
 
+// The grid a New or Open replaced, kept with the tab's grid: a reload brings it back as the
+// state before the current one, so Undo still finds it (the page says Undo brings it back).
+let before = null;
+const DOC_FIELDS = ["rows", "locks", "clues", "circles", "title", "author", "copyright", "notes"];
+function sameDoc(a, b) {
+  return DOC_FIELDS.every((field) => JSON.stringify(a[field] ?? null) === JSON.stringify(b[field] ?? null));
+}
+function replacedBy(doc) {
+  before = Object.fromEntries(DOC_FIELDS.filter((field) => field in doc).map((field) => [field, doc[field]]));
+}
+
 function keep(msg) {
   if (restoring === null) {
     const kept = keptDocument();
     restoring = msg.rev === 0 && isBlank(msg.doc) && !!kept && !isBlank(kept);
     if (restoring) {
+      const prior = kept.before && kept.before.rows && !isBlank(kept.before) && !sameDoc(kept.before, kept) ? kept.before : null;
+      before = prior;
+      if (prior) act({ type: "restore", doc: cutTexts(prior) });
       act({ type: "restore", doc: cutTexts(kept) });
       if (kept.symmetry && kept.symmetry !== msg.symmetry) send({ type: "symmetry", symmetry: kept.symmetry });
       const list = kept.dictionary;
@@ -147,14 +161,14 @@ function keep(msg) {
       // the suggested fill, shown again when it still fills the grid with the list in use
       if (kept.suggestion && kept.suggestion.letters) send({ type: "suggestion", suggestion: { letters: kept.suggestion.letters } });
       const lost = list && list.name && !known;
-      say("Your last grid is back (Undo gives a blank one)." + (lost ? ` Your uploaded word list is not kept: upload it again (${msg.dictionary.label} is in use).` : ""), true);
+      say(`Your last grid is back (Undo gives ${prior ? "the grid you had before it" : "a blank one"}).` + (lost ? ` Your uploaded word list is not kept: upload it again (${msg.dictionary.label} is in use).` : ""), true);
       return;
     }
   }
   if (restoring && msg.rev === 0) return; // the blank page before the restore: keep the old one
   restoring = false;
   try {
-    localStorage.setItem(KEPT + tab, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary, symmetry: msg.symmetry, suggestion: msg.suggestion, saved: Date.now() }));
+    localStorage.setItem(KEPT + tab, JSON.stringify({ ...msg.doc, dictionary: msg.dictionary, symmetry: msg.symmetry, suggestion: msg.suggestion, before, saved: Date.now() }));
   } catch { /* storage full or off: the server still holds the page's document */ }
 }
 
@@ -171,6 +185,12 @@ function receive(msg) {
     serverRows = msg.doc.rows;
     keep(msg);
     const fresh = !view || view.asked !== msg.asked; // a clue or a title leaves the searches be
+    // the New fields show the grid's size when it changes (a reload, Open, Undo past a New)
+    if (!view || view.doc.rows.length !== msg.doc.rows.length || view.doc.rows[0].length !== msg.doc.rows[0].length) {
+      for (const [id, n] of [["new-width", msg.doc.rows[0].length], ["new-height", msg.doc.rows.length]]) {
+        if (document.activeElement !== $(id)) $(id).value = n;
+      }
+    }
     view = msg;
     ahead(msg.acked);
     if (fresh) { ui.decide = null; ui.core = []; ui.certificate = null; }
@@ -184,6 +204,7 @@ function receive(msg) {
     // a suggestion the page has no word of (one a reloaded page kept, shown again)
     if (msg.suggestion && !ui.autofill) ui.autofill = { ...msg.suggestion, final: msg.suggestion.status !== "improving" };
     const size = msg.doc.rows.length * msg.doc.rows[0].length;
+
     if (ui.cell !== null && ui.cell >= size) ui.cell = null;
     render();
     reselect(true);
@@ -694,10 +715,18 @@ function wireControls() {
   const undoable = "Undo brings your last grid back.";
   $("new").onclick = () => {
     const had = replacing();
+    if (had) replacedBy(view.doc);
     if (act({ type: "new", width: Number($("new-width").value), height: Number($("new-height").value) }) && had) say(`A new grid. ${undoable}`, true);
   };
   $("open").onclick = () => $("open-file").click();
-  $("open-file").onchange = (e) => { if (e.target.files[0]) upload("open", e.target.files[0], replacing() ? undoable : ""); e.target.value = ""; };
+  $("open-file").onchange = (e) => {
+    if (e.target.files[0]) {
+      const had = replacing();
+      if (had) replacedBy(view.doc);
+      upload("open", e.target.files[0], had ? undoable : "");
+    }
+    e.target.value = "";
+  };
   $("upload").onclick = () => $("upload-file").click();
   $("upload-file").onchange = (e) => { if (e.target.files[0]) upload("dictionary", e.target.files[0]); e.target.value = ""; };
   $("save").onchange = (e) => { const fmt = e.target.value; e.target.value = ""; if (fmt && view) download(`/api/${view.session}/save/${fmt}`); };
