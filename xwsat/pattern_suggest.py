@@ -161,8 +161,8 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
                      time_limit: float = 60.0, rules: PatternRules = PatternRules(),
                      try_limit: float = TRY_LIMIT_S, backend: str = "auto",
                      say: Say = lambda _: None,
-                     on_found: Callable[[list[Suggestion]], None] = lambda _: None
-                     ) -> SuggestReport:
+                     on_found: Callable[[list[Suggestion]], None] = lambda _: None,
+                     in_step: bool = False) -> SuggestReport:
     """Up to ``count`` fillable patterns around ``grid``'s theme letters, best first (fewest
     words, then fewest cheaters); ``words`` is the list at the chosen score level.
     ``on_found`` hears the suggestions so far, best first, each time one is added."""
@@ -204,7 +204,7 @@ def suggest_patterns(grid: Grid, words: WordList, count: int = 3, seed: int = 0,
         tried += 1
         started = time.monotonic()
         options = FillOptions(backend=backend, time_limit=min(try_limit, left), seed=seed,
-                              min_length=MIN_RUN)
+                              min_length=MIN_RUN, in_step=in_step)
         result = fill_grid(pattern, lettered, options)
         took = time.monotonic() - started
         if guard.user_stopped() or result.outcome.stop in STOPPING:

@@ -17,7 +17,7 @@ from xwsat.grid import Grid
 from xwsat.guard import Tick
 from xwsat.no_repeat import HallSet, hall_set
 from xwsat.outcome import Evidence, Limits, Outcome, Stats, Status, Stop
-from xwsat.portfolio import first_look, run_portfolio
+from xwsat.portfolio import first_look, run_portfolio, steps_counted
 from xwsat.problem import Built, FillProblem, build_problem, fill_letters
 from xwsat.propagate import propagate
 from xwsat.verify import check_fill
@@ -41,6 +41,9 @@ class FillOptions:
     # failure there proves nothing), then the lift of the fill's weakest entries
     # (``xwsat.quality.lift``)
     upper_first: bool = True
+    # a race whose winner is the racer that decided after the fewest decisions
+    # (``xwsat.step_clock``), so the same seed gives the same fill under any load
+    in_step: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,10 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
     else:
         staged = resolve(options.backend, problem.n_slots)
         searched_by_mac = runs_compiled_search(staged)
+        if options.in_step and len(staged) > 1 and not steps_counted(staged):
+            names = ", ".join(spec for spec, _ in staged)
+            raise XwsatError(f"--deterministic keeps a race of the compiled searches in step; "
+                             f"{options.backend} races {names} here")
         for spec, _ in staged:
             traits = make_backend(spec).traits
             if problem.max_shared and not traits.substrings:
@@ -170,13 +177,15 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
             if outcome is None and left:
                 limits = replace(limits, time_limit=max(
                     0.1, options.time_limit - (time.perf_counter() - t0)))
-        if outcome is None:
+        in_step = options.in_step and len(staged) > 1
+        if outcome is None and not in_step:  # (a first look stops on the clock)
             outcome = first_look(staged, problem, limits, options.backend)
         if outcome is None:
             if left:
                 left = max(0.1, options.time_limit - (time.perf_counter() - t0))
             outcome = run_portfolio(staged, problem, replace(limits, time_limit=left), on_tick,
-                                    share=shares_nogoods(options.backend), label=options.backend)
+                                    share=shares_nogoods(options.backend), label=options.backend,
+                                    in_step=in_step)
     times["solve_s"] = time.perf_counter() - t2
     if outcome.status is Status.UNFILLABLE and outcome.evidence and problem.max_shared:
         most = problem.max_shared

@@ -18,6 +18,7 @@ from xwsat import guard
 from xwsat.backends.registry import make_backend
 from xwsat.outcome import Limits, Outcome, Status, Stop, stopped
 from xwsat.problem import FillProblem
+from xwsat.step_clock import StepClock, in_step_winner
 
 if TYPE_CHECKING:
     from xwsat.compiled_search.share import Exchange
@@ -26,13 +27,23 @@ MEMORY_EVERY = 10  # polls between readings of the run's memory
 
 
 def _solve(spec: str, problem: FillProblem, limits: Limits,
-           exchange: Exchange | None = None, me: int = 0) -> Outcome:
+           exchange: Exchange | None = None, me: int = 0,
+           clock: StepClock | None = None) -> Outcome:
     """In the child: the back-end's answer, its progress lines sent to the parent; a back-end
-    that shares nogoods gets its end of the race's exchange."""
+    that shares nogoods gets its end of the race's exchange, and in a race kept in step its end
+    of the step clock."""
     backend = make_backend(spec)
     if exchange is not None and backend.traits.shares_nogoods:
         backend.exchange = exchange.endpoint(me)
+    if clock is not None:
+        backend.step_clock = clock.endpoint(me)
     return backend.solve(problem, limits, guard.report)
+
+
+def steps_counted(specs: list[tuple[str, float]]) -> bool:
+    """Whether a race of ``specs`` can be kept in step: every racer publishes its decisions
+    and starts at once."""
+    return all(delay == 0 and make_backend(spec).traits.counts_steps for spec, delay in specs)
 
 
 def _outcome(spec: str, finished: guard.Finished) -> Outcome:
@@ -78,15 +89,18 @@ def first_look(specs: list[tuple[str, float]], problem: FillProblem, limits: Lim
 
 def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: Limits,
                   on_tick: guard.Tick | None = None, share: bool = False,
-                  label: str | None = None) -> Outcome:
+                  label: str | None = None, in_step: bool = False) -> Outcome:
     """Race ``(back-end, start delay)`` pairs; a delayed back-end gets the time that is left.
 
     A staged portfolio lets a fast back-end answer easy grids alone and escalates to the others
     only when it has not. With ``share`` the racers that can trade nogoods do so
-    (``xwsat.compiled_search.share``). Returns UNKNOWN at the time limit, on Ctrl-C or a memory
-    breach, or when no back-end decided (ERROR when every one of them failed); ``label`` names
-    such an undecided outcome (the caller's policy, e.g. ``auto``) instead of its first racer.
-    """
+    (``xwsat.compiled_search.share``). With ``in_step`` (racers that ``steps_counted``) the
+    winner is the racer that decided after the fewest decisions (``xwsat.step_clock``), not the
+    first to finish; nogoods are then not shared (what a racer takes from another depends on
+    when). Returns UNKNOWN at the time limit, on Ctrl-C or a memory breach, or when no back-end
+    decided (ERROR when every one of them failed); ``label`` names such an undecided outcome
+    (the caller's policy, e.g. ``auto``) instead of its first racer. A race in step that has a
+    verdict when it is stopped returns it."""
     started = time.monotonic()
     # each back-end is told to stop guard.REPORT_S early, so it reports by itself within the limit;
     # one that ignores its clock is stopped at the limit
@@ -97,7 +111,9 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
     reported: set[int] = set()
     polls = 0
     exchange = None
-    if share and len(specs) > 1:
+    clock = StepClock(len(specs)) if in_step and len(specs) > 1 else None
+    verdicts: dict[int, Outcome] = {}  # a race in step: the racers that decided
+    if share and len(specs) > 1 and clock is None:
         from xwsat.compiled_search.share import Exchange
 
         exchange = Exchange(len(specs))
@@ -113,7 +129,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
                         continue  # no time left for it: the deadline ends the race
                     runs[number] = guard.Child(
                         _solve, (spec, problem, replace(limits, time_limit=left), exchange,
-                                 number), spec)
+                                 number, clock), spec)
             for number, run in enumerate(runs):
                 done = run.poll() if run is not None else None
                 if done is not None and number not in reported:
@@ -121,16 +137,25 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
                     outcome = _outcome(specs[number][0], done)
                     finished.append(outcome)
                     if outcome.status.definitive:
-                        return outcome
+                        if clock is None:
+                            return outcome
+                        verdicts[number] = outcome
+            if clock is not None:
+                winner = in_step_winner({r: o.stats.nodes for r, o in verdicts.items()},
+                                        reported, len(specs), clock)
+                if winner is not None:
+                    return verdicts[winner]
             if len(finished) == len(specs):
                 return _undecided(finished, None, "no back-end decided", label)
             now = time.monotonic()
             if deadline is not None and now >= deadline:
-                return _undecided(finished, Stop.TIME, "time limit reached", label)
+                return _first_in_step(verdicts) or _undecided(finished, Stop.TIME,
+                                                              "time limit reached", label)
             polls += 1
             if memory and polls % MEMORY_EVERY == 0 and guard.tree_rss(os.getpid()) > memory:
-                return _undecided(finished, Stop.MEMORY,
-                                  f"memory limit of {limits.memory_mb} MiB reached", label)
+                return _first_in_step(verdicts) or _undecided(
+                    finished, Stop.MEMORY, f"memory limit of {limits.memory_mb} MiB reached",
+                    label)
             if on_tick:
                 busy = [f"{r.label} ({r.note})" if r.note else r.label
                         for r in runs if r is not None and r.finished is None]
@@ -138,7 +163,7 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
             guard.wait_any([r for r in runs if r is not None], guard.POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = guard.interruption(exc)
-        return _undecided(finished, stop, message, label)
+        return _first_in_step(verdicts) or _undecided(finished, stop, message, label)
     finally:
         live = [run for run in runs if run is not None]
         for run in live:
@@ -148,6 +173,14 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
         mac = sys.modules.get("xwsat.backends.mac")
         if mac is not None:  # a first look's search, handed over to this race's racers only
             mac.hand_over(problem, limits.seed, "", None)
+
+
+def _first_in_step(verdicts: dict[int, Outcome]) -> Outcome | None:
+    """Of a race in step stopped before its winner was known, the verdict after the fewest
+    decisions so far (a racer still running might have decided after fewer)."""
+    if not verdicts:
+        return None
+    return verdicts[min(verdicts, key=lambda r: (verdicts[r].stats.nodes, r))]
 
 
 def _undecided(finished: list[Outcome], stop: Stop | None, why: str,

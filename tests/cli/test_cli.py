@@ -69,6 +69,17 @@ def test_fill_json_has_status_grid_words_and_times(tiny) -> None:
     assert all(v >= 0 for v in data["times"].values())
 
 
+def test_deterministic_races_in_step_and_refuses_a_race_it_cannot_keep_so(tiny) -> None:
+    grid, words = tiny
+    result = invoke("fill", grid, "--dict", words, "--deterministic", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert tuple(data["grid"]) in FILLS and data["backend"] in ("mac:words", "mac:renew")
+    refused = invoke("fill", grid, "--dict", words, "-b", "auto:race", "--deterministic")
+    assert_one_line_error(refused)
+    assert "--deterministic keeps a race of the compiled searches in step" in refused.stderr
+
+
 def test_fill_out_writes_the_grid_in_the_input_format(tiny, tmp_path) -> None:
     grid, words = tiny
     out = tmp_path / "filled.txt"

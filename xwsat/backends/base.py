@@ -24,7 +24,9 @@ class Traits:
     solver run for comparison only. ``max_letters``: the largest alphabet it takes (None: any);
     a larger one is refused before the search, as bad input (exit 2). ``shares_nogoods``: it
     takes an ``exchange`` endpoint (``xwsat.compiled_search.share``) to trade nogoods with its
-    racers. ``substrings``: it enforces the shared-substring rule (``FillProblem.max_shared``)."""
+    racers. ``substrings``: it enforces the shared-substring rule (``FillProblem.max_shared``).
+    ``counts_steps``: it takes a ``step_clock`` endpoint (``xwsat.step_clock``) and publishes its
+    decisions there, so a race can be kept in step."""
 
     family: str
     complete: bool = True
@@ -33,6 +35,7 @@ class Traits:
     max_letters: int | None = None
     shares_nogoods: bool = False
     substrings: bool = False
+    counts_steps: bool = False
 
 
 class Backend(Protocol):

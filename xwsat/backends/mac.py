@@ -26,6 +26,7 @@ from xwsat.restarts import luby
 if TYPE_CHECKING:
     from xwsat.compiled_search.share import Endpoint
     from xwsat.compiled_search.state import State
+    from xwsat.step_clock import StepEndpoint
 
 # mac:planned's first weight of a slot: 1 + this x its placement-difficulty rank in [0, 1]
 # (docs/hard-grids.md: with its ties broken by the seed, as many 21x21 fills as weights 1
@@ -170,8 +171,9 @@ class MacBackend:
         # a certificate for any variant comes from the letter-deciding search's DRUP proof;
         # a reseeding search starts new nogood stores at each epoch, so it does not trade them
         self.traits = Traits("mac", proof="mac", shares_nogoods=not self.reseed,
-                             substrings=True)
+                             substrings=True, counts_steps=True)
         self.exchange: Endpoint | None = None  # set by a racing portfolio that shares nogoods
+        self.step_clock: StepEndpoint | None = None  # set by a race kept in step
         self.kept: tuple | None = None  # the last search's (model, state, start), to hand over
         self.max_nodes: int | None = None  # stop after this many decisions (a budget that,
         # unlike seconds, gives the same search under any load)
@@ -238,6 +240,8 @@ class MacBackend:
                     break
                 budget = min(budget, self.max_nodes - nodes)
             code = run(model, state, budget)
+            if self.step_clock is not None:
+                self.step_clock.tick(earlier.nodes + int(state.sc[mstate.NODES]))
             if self.exchange is not None and code == mstate.BUDGET:
                 mine = share.recorded(state, seen, SHARE_MAX_LEN)
                 if self.exchange.publish(mine):

@@ -179,7 +179,7 @@ def fill_options(search: Search, rules: Rules, started: float | None = None,
     alone (``prove``) does without the upper look of ``xwsat.quality.upper``."""
     left = budget(search.time_limit, started).with_margin(guard.WRAP_UP_S)
     return FillOptions(search.backend, left, search.memory_mb, search.seed, rules.allow_repeats,
-                       rules.min_length, upper_first=upper_first)
+                       rules.min_length, upper_first=upper_first, in_step=search.deterministic)
 
 
 # --- limits -----------------------------------------------------------------------------------

@@ -181,7 +181,8 @@ def suggest(
         say = (lambda _: None) if quiet else (lambda m: typer.echo(f"[xwsat] {m}", err=True))
         report = suggest_patterns(
             given, word_list, count, search.seed, budget(search.time_limit).for_child() or 0.0,
-            PatternRules(max_words, max_cheaters), try_limit, search.backend, say)
+            PatternRules(max_words, max_cheaters), try_limit, search.backend, say,
+            in_step=search.deterministic)
     typer.echo(f"{len(report.suggestions)} fillable of {report.tried} patterns tried "
                f"({report.unfillable} proved unfillable, {report.undecided} undecided) around "
                f"{', '.join(report.entries) or 'no theme entry'}"

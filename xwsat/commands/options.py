@@ -44,7 +44,11 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for every random choi
 SearchSeedOpt = Annotated[int, typer.Option("--seed", help=(
     "Seed for every random choice. With one back-end (-b mac:words, -b mac) the same seed "
     "gives the same search; the default auto races two searches and keeps the first to "
-    "finish, so its answer may differ between runs."))]
+    "finish, so its answer may differ between runs (not with --deterministic)."))]
+DeterministicOpt = Annotated[bool, typer.Option("--deterministic", help=(
+    "Keep auto's two searches in step: the one that decides after fewer decisions wins, not "
+    "the first to finish, so the same seed gives the same answer under any load (the winner "
+    "waits for the other to pass its count)."))]
 RepeatsOpt = Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two slots.")]
 ScoreOpt = Annotated[int, typer.Option("--min-score", help="Drop words scored below this (0-100).")]
 LengthOpt = Annotated[int, typer.Option(
@@ -190,6 +194,7 @@ class Search:
     time_limit: TimeOpt = 60.0
     seed: SearchSeedOpt = 0
     memory_limit: MemoryOpt = 0
+    deterministic: DeterministicOpt = False
 
     def __post_init__(self) -> None:
         from xwsat.backends.registry import validate_spec
