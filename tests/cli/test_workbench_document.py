@@ -258,6 +258,17 @@ def test_an_all_block_grid_saves_as_ipuz(session):
     assert puzzle_from_bytes(data, "x.ipuz").pattern.rows == ("###",) * 3
 
 
+def test_saving_where_locks_are_not_marked_says_so(session):
+    # the page said the bans were kept in .json only, and nothing of the locks a .puz drops
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.dispatch({"type": "lock", "slot": "1A", "word": "QZXJV"})
+    for fmt in ("ipuz", "txt"):
+        _, _, _, note = session.save(fmt)
+        assert note and "the locked entry is marked locked in .json only" in note, fmt
+    _, _, _, note = session.save("json")
+    assert not note or "locked" not in note
+
+
 def test_a_saved_json_keeps_the_banned_words_and_reopens_them_banned(session):
     session.dispatch({"type": "new", "width": 5, "height": 5})
     session.set_bans(["OCEAN", "ARENA"])
@@ -507,6 +518,40 @@ def test_locking_a_banned_word_lifts_its_ban_and_later_bans_still_work(session):
     assert session.bans == {"ARIA"}
 
 
+def test_a_ban_is_an_undo_step_and_undo_brings_back_the_ban_a_lock_lifted(session):
+    # Ctrl+Z after a ban undid the edit before it (an Open: the whole grid) and left the ban
+    session.dispatch({"type": "new", "width": 4, "height": 4})
+    session.dispatch({"type": "letter", "cell": 5, "letter": "R"})
+    session.set_bans(["OPAL"])
+    session.undo()
+    assert session.bans == frozenset() and session.doc.rows[1] == ".R.."
+    session.redo()
+    assert session.bans == {"OPAL"}
+    session.dispatch({"type": "lock", "slot": "1A", "word": "OPAL"})  # lifts the ban
+    assert session.bans == frozenset()
+    session.undo()
+    assert session.bans == {"OPAL"} and not session.doc.locks
+
+
+def test_new_starts_without_bans_open_with_the_files_and_undo_brings_the_old_ones_back(session):
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.set_bans(["OCEAN"])
+    session.dispatch({"type": "new", "width": 4, "height": 4})
+    assert session.bans == frozenset()
+    session.undo()
+    assert session.bans == {"OCEAN"} and len(session.doc.rows) == 5
+    saved = Puzzle(parse_grid(".....\n" * 5), bans=("ARENA",))
+    said = session.open(render_puzzle(saved, "p.json").encode(), "p.json")
+    assert session.bans == {"ARENA"} and "its banned word ARENA is banned again" in said
+    session.undo()  # the Open and its bans are one step
+    assert session.bans == {"OCEAN"}
+    theme = Puzzle(parse_grid("OCEAN\n" + ".....\n" * 4), locked=frozenset({"1A"}),
+                   bans=("OCEAN",))
+    said = session.open(render_puzzle(theme, "t.json").encode(), "t.json")
+    assert session.bans == frozenset()
+    assert "t.json: its banned word stays allowed (a locked entry, or not a word of" in said
+
+
 def test_a_kept_suggestion_comes_back_after_one_of_its_entries_was_accepted(session):
     session.dispatch({"type": "new", "width": 3, "height": 3})
     fill = {str(i): ch for i, ch in enumerate("CATOREWED")}
@@ -651,5 +696,23 @@ def test_opening_a_russian_puzzle_on_an_english_page_switches_the_list():
         with pytest.raises(XwsatError, match="letters ΓΑΤ|letters ΑΓΤ"):
             made.open("ΓΑΤ\n...\n...\n".encode(), "greek.txt")  # no embedded list has them
         assert made.dictionary == "ru"
+    finally:
+        made.close()
+
+
+def test_undoing_an_open_that_switched_the_list_switches_it_back():
+    # the English grid came back with ru still in use: "letter 'C' ... is not in the
+    # dictionary's alphabet", no verdict, no candidates, until the list was switched by hand
+    made = Session(Dictionaries(), _quiet, Limits(), "en")
+    try:
+        made.dispatch({"type": "new", "width": 3, "height": 3})
+        made.dispatch({"type": "letters", "cells": {"0": "C", "1": "A", "2": "T"}})
+        made.open("КОТ\n...\n...\n".encode(), "kot.txt")
+        assert made.dictionary == "ru"
+        assert made.undo() == "the grid's letters are those of en, now the list in use"
+        assert made.dictionary == "en" and made.doc.rows[0] == "CAT"
+        assert made.view()["insight"]["slots"]  # the grid is checked again
+        assert made.redo().endswith("those of ru, now the list in use")
+        assert made.dictionary == "ru" and made.undo() and made.undo() == ""  # blank: any list
     finally:
         made.close()

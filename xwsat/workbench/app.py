@@ -272,10 +272,10 @@ async def _act(session: Session, message: dict[str, Any], send: Any) -> int:
         if not isinstance(action, dict):
             raise XwsatError("an action is a JSON object")
         session.dispatch(action)
-    elif kind == "undo":
-        session.undo()
-    elif kind == "redo":
-        session.redo()
+    elif kind in ("undo", "redo"):
+        said = await asyncio.to_thread(session.undo if kind == "undo" else session.redo)
+        if said:  # the list the grid needs, switched to
+            await send({"type": "notice", "message": said})
     elif kind == "symmetry":
         session.set_symmetry(str(message.get("symmetry")))
         await send({"type": "symmetry", "symmetry": session.symmetry})

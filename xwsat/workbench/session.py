@@ -74,6 +74,9 @@ class Session:
         self.jobs = Jobs(self._job_message, limits.memory_mb)
         self.states: list[Document] = [blank(15, 15)]
         self.actions: list[dict[str, Any]] = [{"type": "new", "width": 15, "height": 15}]
+        # the words banned for the puzzle in each state: a ban is an undo step, New starts
+        # with none, Open with the file's, and Undo brings back the bans of the state it reaches
+        self.ban_states: list[frozenset[str]] = [frozenset()]
         self.cursor = 0
         self.rev = 0  # the document's revision: every edit
         # the question's revision: the grid, its locks and its word list, which a clue, a title
@@ -85,7 +88,6 @@ class Session:
         self.selected: str | None = None
         self.suggestion: dict[str, Any] | None = None
         self.banned: set[str] = set()  # left out by "Another fill", for the next fill only
-        self.bans: frozenset[str] = frozenset()  # banned for this puzzle, by the constructor
         self.before_another: dict[str, Any] | None = None  # the fill "Another fill" replaces
         self.seed = 0
         self.folder = Path(tempfile.mkdtemp(prefix="xwsat-workbench-"))
@@ -100,6 +102,15 @@ class Session:
     def doc(self) -> Document:
         return self.states[self.cursor]
 
+    @property
+    def bans(self) -> frozenset[str]:
+        """The words banned for this puzzle, by the constructor (those of the current state)."""
+        return self.ban_states[self.cursor]
+
+    @bans.setter
+    def bans(self, words: frozenset[str]) -> None:
+        self.ban_states[self.cursor] = words
+
     def dispatch(self, action: dict[str, Any]) -> None:
         """Apply an edit (``document.reduce``); the redo branch is dropped."""
         if action.get("type") in ("letter", "letters", "lock"):
@@ -109,11 +120,7 @@ class Session:
         after = reduce(self.doc, action)
         if after == self.doc:
             return
-        self.states = self.states[:self.cursor + 1] + [after]
-        self.actions = self.actions[:self.cursor + 1] + [action]
-        if len(self.states) > MAX_HISTORY:
-            self.states, self.actions = self.states[-MAX_HISTORY:], self.actions[-MAX_HISTORY:]
-        self.cursor = len(self.states) - 1
+        self._step(after, action, frozenset() if action.get("type") == "new" else self.bans)
         if locked := self.bans & {lock.word for lock in after.locks}:
             self.bans -= locked  # a lock wins over a ban: the word is the constructor's now
         self._changed(text_only=action.get("type") in ("clue", "meta"),
@@ -131,15 +138,36 @@ class Session:
         return any(value and suggested.get(str(cell), value) != value
                    for cell, value in (action.get("cells") or {}).items())
 
-    def undo(self) -> None:
-        if self.cursor > 0:
-            self.cursor -= 1
-            self._changed()
+    def undo(self) -> str:
+        """One step back; what changed beyond the grid, in a sentence ('' when nothing)."""
+        if self.cursor == 0:
+            return ""
+        self.cursor -= 1
+        said = self._list_for_grid()
+        self._changed()
+        return said
 
-    def redo(self) -> None:
-        if self.cursor < len(self.states) - 1:
-            self.cursor += 1
-            self._changed()
+    def redo(self) -> str:
+        """One step forward; as ``undo``."""
+        if self.cursor == len(self.states) - 1:
+            return ""
+        self.cursor += 1
+        said = self._list_for_grid()
+        self._changed()
+        return said
+
+    def _list_for_grid(self) -> str:
+        """When the grid now shown has letters the list in use lacks (an Open in another
+        alphabet switched the list, then was undone), the embedded list that has them, as Open
+        chooses it; else nothing changes."""
+        if not self._fitted(self.doc, self.dictionary)[1]:
+            return ""
+        other = next((lang for lang in EMBEDDED if lang != self.dictionary
+                      and not self._fitted(self.doc, lang)[1]), None)
+        if other is None:
+            return ""
+        self.dictionary = other
+        return f"the grid's letters are those of {other}, now the list in use"
 
     def _changed(self, keep_suggestion: bool = False, text_only: bool = False) -> None:
         """After an edit. A clue, a title or notes (``text_only``) change the document but not
@@ -228,12 +256,17 @@ class Session:
         known = set(self.words().alphabet.letters)
         wanted = [w for w in dict.fromkeys(normalize_word(w) for w in words)
                   if w and w not in locked and not set(w) - known]
-        every = sorted(set(self.bans) | set(wanted))
-        self.set_bans(every[:MAX_BANS])
+        every = sorted(wanted)
+        self.set_bans(every[:MAX_BANS], step=False)  # part of the Open, undone with it
+        skipped = len(words) - len(wanted)
+        why = f"a locked entry, or not a word of {self.dictionary_name()}"
+        if not wanted:
+            return (f"{name}: its banned word stays allowed ({why})" if skipped == 1 else
+                    f"{name}: its {skipped} banned words stay allowed ({why})")
         said = (f"{name}: its banned word {wanted[0]} is banned again" if len(wanted) == 1
                 else f"{name}: its {len(wanted)} banned words are banned again")
-        if skipped := len(words) - len(wanted):
-            said += f" ({skipped} not: a locked entry, or not a word of {self.dictionary_name()})"
+        if skipped:
+            said += f" ({skipped} not: {why})"
         if len(every) > MAX_BANS:  # the page's own limit
             said += f"; only the first {MAX_BANS} in alphabetical order are kept"
         return said
@@ -249,10 +282,19 @@ class Session:
         unknown = sorted({ch for row in fitted.rows for ch in row} - {BLOCK, EMPTY} - letters)
         return fitted, unknown
 
-    def _push(self, doc: Document, action: dict[str, Any]) -> None:
-        self.states = self.states[:self.cursor + 1] + [doc]
-        self.actions = self.actions[:self.cursor + 1] + [action]
+    def _step(self, doc: Document, action: dict[str, Any], bans: frozenset[str]) -> None:
+        """A new undo step (the redo branch dropped), the oldest ones beyond MAX_HISTORY too."""
+        keep = self.cursor + 1
+        self.states = self.states[:keep] + [doc]
+        self.actions = self.actions[:keep] + [action]
+        self.ban_states = self.ban_states[:keep] + [bans]
+        if len(self.states) > MAX_HISTORY:
+            self.states, self.actions = self.states[-MAX_HISTORY:], self.actions[-MAX_HISTORY:]
+            self.ban_states = self.ban_states[-MAX_HISTORY:]
         self.cursor = len(self.states) - 1
+
+    def _push(self, doc: Document, action: dict[str, Any]) -> None:
+        self._step(doc, action, frozenset())  # an opened file bans its own words, or none
         self._changed()
 
     # --- the word list -------------------------------------------------------------------
@@ -274,9 +316,10 @@ class Session:
         self.dictionary, self.min_score = name, min_score
         self._changed()
 
-    def set_bans(self, words: Any) -> None:
+    def set_bans(self, words: Any, step: bool = True) -> None:
         """The words banned for this puzzle (``fill --ban``): no search offers them to any
-        entry. A suggested fill that uses one goes; one the grid holds is shown as banned."""
+        entry. A suggested fill that uses one goes; one the grid holds is shown as banned.
+        A change is an undo step of its own (``step``), or part of the last one (an Open's)."""
         if (not isinstance(words, list) or len(words) > MAX_BANS
                 or not all(isinstance(w, str) for w in words)):
             raise XwsatError(f"banned words are a list of at most {MAX_BANS} words")
@@ -294,7 +337,10 @@ class Session:
         if frozenset(bans) == self.bans:
             return
         added = bans - self.bans
-        self.bans = frozenset(bans)
+        if step:
+            self._step(self.doc, {"type": "bans"}, frozenset(bans))
+        else:
+            self.bans = frozenset(bans)
         self._changed(keep_suggestion=not added & set(self._suggested_words()))
 
     def _suggested_words(self) -> list[str]:
@@ -672,8 +718,8 @@ def _score_of(words: WordList, entry: str) -> int | None:
 
 
 def _save_note(puzzle: Puzzle, name: str) -> str | None:
-    """What a saved file lacks, in one sentence: clues still to write, '?' in a .puz, the
-    banned words (a .json keeps them)."""
+    """What a saved file lacks, in one sentence: clues still to write, '?' in a .puz, which
+    entries are locked and the banned words (a .json keeps them)."""
     notes = []
     if name.endswith(".txt"):  # the grid alone, by design
         if any(text.strip() for text in puzzle.clues.values()):
@@ -683,6 +729,10 @@ def _save_note(puzzle: Puzzle, name: str) -> str | None:
     lost = lost_text_note(name, puzzle_texts(puzzle))
     if lost:
         notes.append(lost.removeprefix("note: "))
+    if puzzle.locked and not name.endswith(".json"):  # the letters stay, not the lock
+        notes.append("the locked entry is marked locked in .json only" if len(puzzle.locked) == 1
+                     else f"the {len(puzzle.locked)} locked entries are marked locked in .json "
+                     "only")
     if puzzle.bans and not name.endswith(".json"):
         notes.append("the banned word is kept in .json only" if len(puzzle.bans) == 1 else
                      f"the {len(puzzle.bans)} banned words are kept in .json only")

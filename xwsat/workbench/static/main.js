@@ -223,6 +223,8 @@ function receive(msg) {
     render();
   } else if (msg.type === "symmetry") {
     $("symmetry").value = msg.symmetry;
+  } else if (msg.type === "notice") {
+    say(msg.message, true);
   }
 }
 

@@ -42,10 +42,12 @@ export function drawEntry(box, view, slot, act, suggested, ban) {
     row.append(h("button", { id: "unlock", onclick: () => act({ type: "unlock", slot: slot.name }) },
       `Unlock ${locked.word}`));
   } else {
-    row.append(input, h("button", { id: "lock", onclick: () => {
+    const lock = () => {
       const word = input.value.trim();
       act(word ? { type: "lock", slot: slot.name, word } : { type: "lock", slot: slot.name });
-    } }, "Lock"));
+    };
+    input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); lock(); } });
+    row.append(input, h("button", { id: "lock", onclick: lock }, "Lock"));
   }
   const word = suggested || (slot.pattern.includes(".") ? null : slot.pattern);
   // a typed entry no word matches (not in the list, or below the minimum) has nothing to ban
@@ -75,8 +77,15 @@ export function drawCandidates(list, counter, result, pick, ban) {
   const decided = result.candidates.filter((c) => c.verdict !== "unknown").length;
   counter.textContent = `${result.total.toLocaleString()} match its letters · ${decided} of the best marked`;
   for (const c of result.candidates) {
+    // a word is picked with Enter or Space too: reached by Tab before its ban ×
     list.append(h("li", { class: c.verdict, title: `${MARK_TITLE[c.verdict]}${c.how ? ` (${c.how})` : ""}`,
-      onclick: () => pick(c.word) },
+      tabindex: "0", role: "button", "aria-label": `Put ${c.word} in the entry`,
+      onclick: () => pick(c.word),
+      onkeydown: (event) => {
+        if (event.target === event.currentTarget && (event.key === "Enter" || event.key === " ")) {
+          event.preventDefault(); pick(c.word);
+        }
+      } },
     h("span", { class: "m" }, MARK[c.verdict]), h("span", { class: "w" }, c.word),
     h("span", { class: "s" }, String(c.score)),
     h("button", { class: "ban", title: `Ban ${c.word} for this puzzle`, "aria-label": `Ban ${c.word}`,
