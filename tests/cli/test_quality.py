@@ -330,6 +330,27 @@ def test_a_fill_whose_later_stage_was_stopped_says_so_and_exits_3(files, monkeyp
     assert result.stderr.strip() == "xwsat: interrupted"
 
 
+def test_the_time_limit_in_the_climbs_own_work_keeps_the_fill_found(files, monkeypatch):
+    """The command's limit raised in the climb's bookkeeping (outside its searches) ended the
+    command as undecided, with no grid and no --out file, where plain fill printed a fill."""
+    from xwsat import guard
+    from xwsat.outcome import Stop
+    from xwsat.quality import run
+
+    def late(*args, **kwargs):
+        raise guard.LimitReached(Stop.TIME, "time limit of 10 s reached")
+
+    monkeypatch.setattr(run, "improve", late)
+    grid, words = files
+    out = grid.parent / "out.txt"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                                 "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["status"] == "filled" and record["grid"] and out.exists()
+    assert "time limit of 10 s reached before the climb had a level" in result.stderr
+
+
 def test_a_rule_prove_cannot_check_gets_no_prove_command(files):
     """prove checks the standard rules: offering it for a climb under --max-shared-substring
     would answer another question (and could come back fillable)."""
@@ -429,6 +450,24 @@ def test_cli_optimize_certificate_proves_the_level_above(files, tmp_path):
     alone = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--certificate",
                                 str(tmp_path / "c2")])
     assert alone.exit_code == 2 and "--optimize" in alone.output
+
+
+def test_cli_optimize_certificate_with_a_lock_names_the_locked_word(files, tmp_path):
+    # the manifest held the word's id ({"1A": 3}): check-proof said "the manifest's locked
+    # entries are malformed", exit 4, where the run had said "certificate checked"
+    grid, words = files
+    best = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "10",
+                               "--json"])
+    first = json.loads(best.stdout)["grid"][0]
+    folder = tmp_path / "cert"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--optimize", "-t", "20",
+                                 "--lock", f"1A={first}", "--certificate", str(folder)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["rules"]["locked"] == {"1A": first}
+    checked = runner.invoke(app, ["check-proof", str(folder), "--grid", str(grid), "--dict",
+                                  str(words)])
+    assert checked.exit_code == 1 and "VERIFIED" in checked.output, checked.output
 
 
 def test_cli_optimize_certificate_keeps_its_explanation_as_prove_does(files, tmp_path):

@@ -303,6 +303,12 @@ def test_a_word_mixing_latin_and_cyrillic_letters_is_said(tmp_path):
     assert result.exit_code == 0, result.output
     assert "note: 1 word mixes Latin and Cyrillic letters (КOТ)" in result.stderr
     assert "mix" not in fill_from(tmp_path, "...\n", "КОТ;50\nТОК;40\n").stderr
+    listed = tmp_path / "list.txt"  # and where a list is vetted before any fill
+    listed.write_text("КОТ;50\nКOТ;50\n", encoding="utf-8")
+    for command in (["dict", "info", str(listed)], ["dict", "export", str(listed), "--out", "-"]):
+        vetted = runner.invoke(app, command)
+        assert vetted.exit_code == 0, vetted.output
+        assert "note: 1 word mixes Latin and Cyrillic letters (КOТ)" in vetted.stderr, command
 
 
 def test_a_given_yo_read_as_ye_under_fold_yo_is_said(tmp_path):

@@ -392,6 +392,27 @@ def test_a_banned_word_stays_out_of_the_fills_and_the_ban_is_kept_and_lifted(pag
     assert page.evaluate("window.xwsat.view.dictionary.bans") == [other]
 
 
+def test_enter_locks_the_theme_entry_and_a_candidate_is_picked_from_the_keyboard(page):
+    # Enter in the field did nothing, and a candidate could not be focused: the keyboard
+    # reached only its ban
+    new_grid(page, 5, 5)
+    click_cell(page, 0)
+    page.fill("#theme-word", "xwsat")
+    page.press("#theme-word", "Enter")
+    page.wait_for_function("window.xwsat.view.doc.locks.length === 1")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("window.xwsat.view.doc.locks.length === 0")
+    page.wait_for_function("window.xwsat.ui.selectedSlot === '1A' && "
+                           "document.querySelectorAll('#candidates li').length > 0",
+                           timeout=WAIT_MS)
+    first = page.locator("#candidates li").first
+    word = first.locator(".w").inner_text()
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"window.xwsat.view.doc.rows[0] === '{word}'")
+    assert page.evaluate("window.xwsat.view.dictionary.bans") == []
+
+
 def test_a_reload_keeps_the_list_the_server_started_with_and_its_minimum_score(browser,
                                                                              tmp_path):
     # with serve --dict FILE each reload said the list was lost and English in use (neither

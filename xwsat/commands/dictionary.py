@@ -7,7 +7,13 @@ from typing import Annotated
 
 import typer
 
-from xwsat.commands.common import check_outputs, note_left_out, print_record, write_atomic
+from xwsat.commands.common import (
+    check_outputs,
+    note_left_out,
+    note_mixed_scripts,
+    print_record,
+    write_atomic,
+)
 from xwsat.commands.options import (
     AlphabetOpt,
     FoldOpt,
@@ -38,6 +44,7 @@ def info(
     check_min_score(min_score)
     words, _ = stacked_words([spec], min_score, alphabet, fold_yo)
     note_left_out(words, alphabet is not None)
+    note_mixed_scripts(words)  # as fill says it: a list is vetted here first
     summary = dict_info(words)
     if json_out:
         print_record(summary.as_dict())
@@ -60,6 +67,7 @@ def export(
         check_outputs([out], [parse_list_spec(spec).source], force)
     words, _ = stacked_words([spec], min_score, alphabet, fold_yo)
     note_left_out(words, alphabet is not None)
+    note_mixed_scripts(words)  # as fill says it: a list is vetted here first
     text = "".join(line + "\n" for line in export_lines(words))
     if str(out) == "-":
         typer.echo(text, nl=False)

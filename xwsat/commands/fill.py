@@ -337,15 +337,21 @@ def fill(
                                   "kept as found")
                     typer.echo(f"--optimize: {unimproved}", err=True)
             else:
-                result, quality = improve(result, options, left * share, status_line)
+                try:
+                    result, quality = improve(result, options, left * share, status_line)
+                except KeyboardInterrupt as exc:  # the limit (or Ctrl-C) before the climb
+                    _, message = guard.interruption(exc)  # could say what it reached: the
+                    clear_status_line()  # fill found stands, printed and written
+                    typer.echo(f"--optimize: {message} before the climb had a level to report;"
+                               " the fill found is kept as found", err=True)
             clear_status_line()
             level_built = None  # the grid cut at the level above: its certificate's question,
-            if certificate is not None:  # and its explanation's (built once for both)
+            if certificate is not None and quality is not None:  # and its explanation's
                 level_built = _level_built(result, quality, rules)
                 cert_lines = _certificate(result, quality, certificate, grid, words, rules,
                                           search, started, locks,
                                           CERT_SHARE_WITH_WHY if explain else 1.0, level_built)
-            if explain:
+            if explain and quality is not None:
                 why = _why(result, quality, budget(search.time_limit, started).for_child(),
                            search.seed)
                 if certificate is not None and why.core is not None:  # kept as prove keeps it
@@ -536,10 +542,15 @@ def _certificate(result: FillResult, quality: Quality, directory: Path, grid: Pa
     above = quality.climb.next_level
     if above is None:
         return ["(no certificate: the level reached is the top score; nothing is above it)"]
-    placed = {s.name: w for s, w in zip(result.built.slots, result.outcome.fill or ())
-              if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
+    listed = result.built.words  # the fill holds word ids; the manifest names words
+    ids = {s.name: w for s, w in zip(result.built.slots, result.outcome.fill or ())
+           if any(e.split("=", 1)[0].strip().upper() == s.name for e in locks)}
+    placed = {name: listed.words[w] for name, w in ids.items()}
+    # as prove --lock --min-score ABOVE reads them: a locked word scored below the level is
+    # one the cut list lacks, placed there by the lock alone
+    below = {listed.words[w] for w in ids.values() if int(listed.scores[w]) < above}
     facts = certificate_facts(words, rules, above, locked=placed,  # check-proof places them
-                              placed_only=result.built.words.placed_only)  # again (xwsat.lock)
+                              placed_only=listed.placed_only | below)  # again (xwsat.lock)
     try:
         left = budget(search.time_limit, started).for_child()
         run = level_certificate(result.built, quality.fill, quality.exempt, above, directory,

@@ -72,6 +72,10 @@ export function drawBans(box, bans, ban) {
 }
 
 export function drawCandidates(list, counter, result, pick, ban) {
+  // the list is drawn again as its words are decided: a word or × the keyboard is on keeps it
+  const active = document.activeElement;
+  const held = active && list.contains(active)
+    ? { word: active.closest("li").dataset.word, ban: active.classList.contains("ban") } : null;
   list.replaceChildren();
   if (!result || !result.candidates) { counter.textContent = ""; return; } // stopped before any word
   const decided = result.candidates.filter((c) => c.verdict !== "unknown").length;
@@ -79,7 +83,7 @@ export function drawCandidates(list, counter, result, pick, ban) {
   for (const c of result.candidates) {
     // a word is picked with Enter or Space too: reached by Tab before its ban ×
     list.append(h("li", { class: c.verdict, title: `${MARK_TITLE[c.verdict]}${c.how ? ` (${c.how})` : ""}`,
-      tabindex: "0", role: "button", "aria-label": `Put ${c.word} in the entry`,
+      tabindex: "0", role: "button", "aria-label": `Put ${c.word} in the entry`, dataset: { word: c.word },
       onclick: () => pick(c.word),
       onkeydown: (event) => {
         if (event.target === event.currentTarget && (event.key === "Enter" || event.key === " ")) {
@@ -90,6 +94,10 @@ export function drawCandidates(list, counter, result, pick, ban) {
     h("span", { class: "s" }, String(c.score)),
     h("button", { class: "ban", title: `Ban ${c.word} for this puzzle`, "aria-label": `Ban ${c.word}`,
       onclick: (event) => { event.stopPropagation(); ban(c.word, false); } }, "×")));
+  }
+  if (held) {
+    const again = [...list.children].find((li) => li.dataset.word === held.word);
+    if (again) (held.ban ? again.querySelector(".ban") : again).focus();
   }
 }
 
