@@ -363,7 +363,10 @@ function renderFill() {
     else if (a.letters) {
       const weak = (a.weakest || []).slice(0, 3).map((w) => `${w.word} (${w.score})`).join(", ");
       const level = `every entry scores ${a.level} or more${a.proven ? " (proven the highest level)" : ""}`;
-      const state = a.final ? (a.proven ? "done" : "best found") : "improving…";
+      // "done" only when nothing better is left: the level proven, and at it the fewest
+      // entries and the best total proven too (the page's search may stop before that)
+      const state = !a.final ? "improving…" : a.proven && a.optimal ? "done"
+        : a.proven ? "the best found in the time; not shown the fewest at this level" : "best found";
       const found = a.kept ? "Fill kept from before the reload" : `Fill found in ${a.first_s} s`;
       text = `${a.note ? `${a.note}. The fill shown stays: ` : ""}${found} · ${level} · total score ${a.total} (${state})${weak ? ` · weakest: ${weak}` : ""}`;
       const w = a.why_not;
