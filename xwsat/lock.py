@@ -132,7 +132,8 @@ def with_words(words: WordList, extra: object) -> WordList:
     for w in missing:
         entries[w] = (DEFAULT_SCORE, None)
     grown = build_wordlist(entries, letters, words.source + f" + {len(missing)} locked")
-    return replace(grown, placed_only=words.placed_only | frozenset(missing))
+    return replace(grown, placed_only=words.placed_only | frozenset(missing),
+                   min_score=words.min_score, banned=words.banned)
 
 
 def region_grid(start: Grid, region: Region, pattern: Grid | None = None,

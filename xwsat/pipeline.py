@@ -79,8 +79,22 @@ def explain_wipeout(built: Built, slot: int, reason: str) -> str:
     if given and len(built.problem.candidates[slot]) == 0:
         if "." not in pattern:  # typed whole: a theme entry of the constructor's, most likely
             return f"slot {info.name}: {pattern} is not in the dictionary"
-        return f"slot {info.name}: no dictionary word matches {pattern}"
+        return no_word_matches(built.words, info.name, pattern)
     return f"slot {info.name} ({pattern}): {reason}"
+
+
+def no_word_matches(words: WordList, name: str, pattern: str) -> str:
+    """"slot 28D: no dictionary word matches F...U", saying what the list was cut by when it
+    was (a minimum score; banned words, named when one of them would match)."""
+    def fits(word: str) -> bool:
+        return len(word) == len(pattern) and all(p in (".", c) for p, c in zip(pattern, word))
+
+    which = f"no word scored {words.min_score} or more" if words.min_score else \
+        "no dictionary word"
+    said = f"slot {name}: {which} matches {pattern}"
+    if banned := sorted(w for w in words.banned if fits(w)):
+        said += f" but the banned {', '.join(banned[:3])}{', ...' if len(banned) > 3 else ''}"
+    return said
 
 
 def explain_hall(built: Built, found: HallSet, pruned: bool) -> str:

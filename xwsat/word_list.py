@@ -68,6 +68,10 @@ class WordList:
     # the constructor's entries that are not dictionary words (``xwsat.lock``): a slot may take
     # one only where the grid gives all its letters
     placed_only: frozenset[str] = frozenset()
+    # the words left out before any use: those scored below ``min_score``, and ``banned``
+    # (so that a slot no word fits can be said to be the cut's doing, not the list's)
+    min_score: int = 0
+    banned: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.words)

@@ -84,7 +84,8 @@ def stacked_words(specs: Sequence[str], min_score: int = 0, alphabet: str | None
     first = next((f"{w.source}: {w.first_skipped}" for w in loaded if w.first_skipped), "")
     dashed = next((f"{w.source}: {w.first_dashed}" for w in loaded if w.first_dashed), "")
     return replace(merged, skipped=sum(words.skipped for words in loaded), first_skipped=first,
-                   dashed=sum(words.dashed for words in loaded), first_dashed=dashed), notes
+                   dashed=sum(words.dashed for words in loaded), first_dashed=dashed,
+                   min_score=min_score, banned=frozenset(banned)), notes
 
 
 def _letters(loaded: list[WordList]) -> str:

@@ -422,7 +422,7 @@ def words_from_bytes(raw: bytes, source: str, min_score: int = 0, alphabet: str 
         options["scale"] = list(scale)
     cached = wordcache.load(raw, options, source)
     if cached is not None:
-        return cached
+        return replace(cached, min_score=min_score)
     entries, skipped = parse_entries(
         text_lines(decode_text(raw, source, most)), source, min_score, alphabet, fold_accents,
         fold_yo, scale)
@@ -433,6 +433,6 @@ def words_from_bytes(raw: bytes, source: str, min_score: int = 0, alphabet: str 
         )
     words = replace(build_wordlist(entries, alphabet, source), skipped=int(skipped),
                     first_skipped=skipped.first, dashed=skipped.dashed,
-                    first_dashed=skipped.first_dashed)
+                    first_dashed=skipped.first_dashed, min_score=min_score)
     wordcache.save(words, raw, options)
     return words

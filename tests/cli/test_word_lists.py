@@ -311,6 +311,18 @@ def test_a_word_mixing_latin_and_cyrillic_letters_is_said(tmp_path):
         assert "note: 1 word mixes Latin and Cyrillic letters (КOТ)" in vetted.stderr, command
 
 
+def test_a_slot_left_without_words_by_the_cut_says_so(tmp_path):
+    # "no dictionary word matches F...U" where FONDU is in the list, scored below the minimum
+    # or banned
+    listed = "FONDU;30\nFOCUS;60\n"
+    low = fill_from(tmp_path, "F...U\n", listed, "--min-score", "40")
+    assert low.exit_code == 1, low.output
+    assert "slot 1A: no word scored 40 or more matches F...U" in low.stdout
+    banned = fill_from(tmp_path, "F...U\n", listed, "--ban", "fondu")
+    assert banned.exit_code == 1, banned.output
+    assert "slot 1A: no dictionary word matches F...U but the banned FONDU" in banned.stdout
+
+
 def test_a_given_yo_read_as_ye_under_fold_yo_is_said(tmp_path):
     result = fill_from(tmp_path, "ЁЖ.\n", "ЕЖИ;50\n", "--fold-yo")
     assert result.exit_code == 0, result.output

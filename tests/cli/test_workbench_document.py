@@ -393,6 +393,33 @@ def test_an_entry_below_the_minimum_score_is_said_so():
         made.close()
 
 
+def test_a_partly_typed_entry_whose_words_are_all_left_out_says_which_and_why():
+    # "no dictionary word matches F...U", though FONDU is in the list (below the minimum)
+    made = Session(Dictionaries(), _quiet, Limits(), "en")
+    try:
+        words = made.dictionaries.get("en", 0)
+        fives = [(w, int(s)) for w, s in zip(words.words, words.scores) if len(w) == 5]
+        ends = {}
+        for w, s in fives:
+            ends.setdefault((w[0], w[-1]), []).append((w, s))
+        (first, last), found = next((k, v) for k, v in sorted(ends.items())
+                                    if len(v) == 1 and 0 < v[0][1] < 60)
+        word, score = found[0]
+        made.dispatch({"type": "new", "width": 5, "height": 5})
+        made.dispatch({"type": "letters", "cells": {"0": first, "4": last}})
+        made.set_dictionary("en", score + 10)
+        pattern = f"{first}...{last}"
+        said = made.view()["insight"]["dead"]["1A"]
+        cut = f"no word scored {score + 10} or more matches {pattern}"
+        assert f"{cut} ({word} scores {score}" in said
+        made.set_dictionary("en", 0)
+        made.set_bans([word])
+        said = made.view()["insight"]["dead"]["1A"]
+        assert f"no word matches {pattern} but the banned {word}" in said
+    finally:
+        made.close()
+
+
 def test_autofill_of_a_full_grid_says_there_is_nothing_to_fill():
     made = Session(Dictionaries(), _quiet, Limits(), "en")
     try:

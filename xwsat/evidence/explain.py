@@ -149,7 +149,7 @@ def sub_problem(blank: FillProblem, slots: list[int], givens: dict[int, int]) ->
 def trivial_core(built: Built, start: float) -> Explanation | None:
     """A slot no word fits (minimal, said in words), or the slots the no-repeat count
     refutes (``xwsat.no_repeat``; minimal when ``_count_core`` can tell), else None."""
-    from xwsat.pipeline import explain_wipeout
+    from xwsat.pipeline import explain_wipeout, no_word_matches
 
     empty = [s for s, c in enumerate(built.problem.candidates) if len(c) == 0]
     if empty:
@@ -159,7 +159,7 @@ def trivial_core(built: Built, start: float) -> Explanation | None:
         said = explain_wipeout(built, s, "no candidate")
         if len(given_cells) < sum(built.grid.cell(c) != "." for c in slot.cells):
             pattern = "".join(built.grid.cell(c) if c in given_cells else "." for c in slot.cells)
-            said = f"slot {slot.name}: no dictionary word matches {pattern}"
+            said = no_word_matches(built.words, slot.name, pattern)
         return Explanation((s,), given_cells, True, said,
                            "no candidate", seconds=time.monotonic() - start,
                            proof="the word list: no word fits it",

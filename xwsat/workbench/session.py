@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from xwsat.candidates import ranked
 from xwsat.errors import GridTooLarge, XwsatError
 from xwsat.formats import puzzle_from_bytes, render_puzzle
@@ -408,7 +410,12 @@ class Session:
         full = self.dictionaries.get(self.dictionary, 0) if dead else None
         for index, slot in enumerate(built.slots):
             entry = "".join(built.grid.cell(c) for c in slot.cells)
-            if full is None or slot.name not in dead or EMPTY in entry:
+            if full is None or slot.name not in dead:
+                continue
+            if EMPTY in entry:  # (only where no word of the page's list matches at all)
+                if (len(built.problem.candidates[index]) == 0
+                        and (said := self._left_out(full, slot.name, entry))):
+                    dead[slot.name] = said
                 continue
             if entry in self.bans:
                 dead[slot.name] = (f"slot {slot.name}: {entry} is banned for this puzzle "
@@ -421,6 +428,37 @@ class Session:
             elif score is None and len(built.problem.candidates[index]) == 0:
                 dead[slot.name] = (f"slot {slot.name}: {entry} is not in the dictionary (Lock "
                                    "keeps it as an entry of your own)")
+
+    def _left_out(self, full: WordList, name: str, pattern: str) -> str | None:
+        """Why no word matches a partly typed entry when the list has words that do, all left
+        out by the page: below the minimum score, or banned ("no word scored 40 or more
+        matches F...U (FONDU scores 30)"); None when no word of the whole list matches."""
+        if pattern.count(EMPTY) == len(pattern):
+            return None
+        codes = full.codes_of_length(len(pattern))
+        keep = np.ones(len(codes), dtype=bool)
+        for p, ch in enumerate(pattern):
+            if ch != EMPTY:
+                if ch not in full.alphabet.letters:
+                    return None
+                keep &= codes[:, p] == full.alphabet.code(ch)
+        ids = full.ids_of_length(len(pattern))[keep]
+        if not len(ids):
+            return None
+        best = sorted(((int(full.scores[i]), full.words[i]) for i in ids), reverse=True)
+        banned = [w for _, w in best if w in self.bans]
+        low = [(score, w) for score, w in best if w not in self.bans and score < self.min_score]
+        if not low and not banned:
+            return None
+        if not low:
+            return (f"slot {name}: no word matches {pattern} but the banned "
+                    f"{', '.join(banned[:3])}{', ...' if len(banned) > 3 else ''} (lift a ban, "
+                    "or clear letters)")
+        shown = ", ".join(f"{w} scores {score}" for score, w in low[:3])
+        more = ", ..." if len(low) > 3 else ""
+        also = f"; {', '.join(banned[:3])} banned" if banned else ""
+        return (f"slot {name}: no word scored {self.min_score} or more matches {pattern} "
+                f"({shown}{more}{also}; lower the minimum score, or clear letters)")
 
     def candidates_now(self, slot: str) -> dict[str, Any]:
         """The slot's words ranked by score, marked by arc consistency (at once), or all
