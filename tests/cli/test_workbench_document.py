@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from xwsat.errors import XwsatError
@@ -256,6 +258,23 @@ def test_an_all_block_grid_saves_as_ipuz(session):
     session.dispatch({"type": "pattern", "rows": ["###"] * 3})
     data, _, _, _ = session.save("ipuz")
     assert puzzle_from_bytes(data, "x.ipuz").pattern.rows == ("###",) * 3
+
+
+def test_a_saved_json_reopens_with_its_list_and_minimum_score(session):
+    # the list and the minimum score were kept in the browser only: a .json opened in
+    # another tab (or sent to a co-constructor) came back at whatever the page had
+    session.dispatch({"type": "new", "width": 5, "height": 5})
+    session.set_dictionary("en", 50)
+    data, name, _, _ = session.save("json")
+    assert json.loads(data)["word_list"] == {"name": "en", "min_score": 50}
+    session.set_dictionary("en", 0)
+    said = session.open(data, name)
+    assert (session.dictionary, session.min_score) == ("en", 50)
+    assert f"{name}: made with en at minimum score 50, in use again" in said
+    elsewhere = Puzzle(parse_grid(".....\n" * 5), word_list=("mine.txt", 40))
+    said = session.open(render_puzzle(elsewhere, "m.json").encode(), "m.json")
+    assert "made with the list mine.txt at minimum score 40, which this page does not have" \
+        in said and session.min_score == 50
 
 
 def test_saving_where_locks_are_not_marked_says_so(session):

@@ -562,6 +562,22 @@ def test_fill_and_prove_keep_the_banned_words_of_a_json_puzzle(tmp_path):
         assert refused.exit_code == 2 and "'bans' must list" in refused.output, bad
 
 
+def test_a_json_puzzle_keeps_the_list_it_was_made_with_through_a_fill(tmp_path):
+    words = write(tmp_path / "w.txt", "AB\nCD\nAC\nBD\n")
+    grid = write(tmp_path / "g.json", render_puzzle(Puzzle(
+        parse_grid("..\n..\n"), word_list=("en", 50)), "g.json"))
+    assert read_puzzle(grid).word_list == ("en", 50)
+    out = tmp_path / "out.json"
+    result = runner.invoke(app, ["fill", str(grid), "-d", str(words), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["word_list"] == {"name": "en", "min_score": 50}
+    for bad in ('"en"', '{"name": "en", "min_score": 101}', '{"min_score": 3}'):
+        text = json.loads(grid.read_text())
+        broken = write(tmp_path / "bad.json", json.dumps({**text, "word_list": json.loads(bad)}))
+        refused = runner.invoke(app, ["fill", str(broken), "-d", str(words)])
+        assert refused.exit_code == 2 and "'word_list' is" in refused.output, bad
+
+
 def test_a_json_puzzles_own_lock_beats_its_own_ban(tmp_path):
     # a file whose locked entry it also banned was refused by fill, prove and candidates
     # ("OPAL is also banned")

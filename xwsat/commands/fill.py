@@ -237,7 +237,8 @@ def _puzzle(result: FillResult, given: Puzzle, stem: str, locks: list[str]) -> P
     locked = frozenset(entry.split("=", 1)[0].strip().upper() for entry in locks)
     return Puzzle(blank, result.filled, clues, given.title or stem, given.author,
                   min(s.length for s in built.slots), given.copyright, given.notes,
-                  given.circles, locked & {slot.name for slot in built.slots}, given.bans)
+                  given.circles, locked & {slot.name for slot in built.slots}, given.bans,
+                  given.word_list)
 
 
 @grouped

@@ -225,7 +225,8 @@ def _read_back(data: str | bytes, ext: str, puzzle: Puzzle, path: Path | str) ->
             and (back.solution.rows if back.solution else None)
             == (puzzle.solution.rows if puzzle.solution else None)
             and back.circles == puzzle.circles
-            and (ext != ".json" or (back.locked, back.bans) == (puzzle.locked, puzzle.bans))
+            and (ext != ".json" or (back.locked, back.bans, back.word_list)
+                 == (puzzle.locked, puzzle.bans, puzzle.word_list))
             and {k: v for k, v in back.clues.items() if v} == _kept_clues(puzzle, ext))
     if not same:
         raise XwsatError(f"{path}: refusing to write: the {ext} file would not read back as "

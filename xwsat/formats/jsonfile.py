@@ -13,6 +13,7 @@ from xwsat.formats.puzzle import Puzzle
 from xwsat.grid import BLOCK, EMPTY, Grid, check_size, parse_grid
 
 FORMAT = "xwsat-puzzle"
+MAX_LIST_NAME = 200  # the name of the list a puzzle was made with (a file's name)
 MAX_BANS = 1000  # the words a puzzle bans (the workbench's own limit is lower)
 MAX_WORD = 100  # letters of a banned word, for a file edited by hand
 
@@ -36,6 +37,8 @@ def write_json(puzzle: Puzzle) -> str:
         "solution": list(puzzle.solution.rows) if puzzle.solution else None,
         "entries": entries,
         **({"bans": list(puzzle.bans)} if puzzle.bans else {}),
+        **({"word_list": {"name": puzzle.word_list[0], "min_score": puzzle.word_list[1]}}
+           if puzzle.word_list else {}),
     }
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
@@ -111,4 +114,18 @@ def read_json(text: str, source: str) -> Puzzle:
     return Puzzle(pattern, solution, clues, str(data.get("title") or ""),
                   str(data.get("author") or ""), min_length,
                   str(data.get("copyright") or ""), str(data.get("notes") or ""),
-                  frozenset(circles), locked, tuple(dict.fromkeys(bans)))
+                  frozenset(circles), locked, tuple(dict.fromkeys(bans)),
+                  _word_list(data.get("word_list"), source))
+
+
+def _word_list(value: Any, source: str) -> tuple[str, int] | None:
+    """The list a puzzle was made with, (name, minimum score), or None when not said."""
+    if value is None:
+        return None
+    name = value.get("name") if isinstance(value, dict) else None
+    score = value.get("min_score", 0) if isinstance(value, dict) else None
+    if (not isinstance(name, str) or not 0 < len(name) <= MAX_LIST_NAME
+            or not isinstance(score, int) or isinstance(score, bool) or not 0 <= score <= 100):
+        raise XwsatError(f"{source}: 'word_list' is {{\"name\": a list's name, \"min_score\": "
+                         "0 to 100}")
+    return name, score

@@ -20,7 +20,9 @@ class Puzzle:
     ``copyright``, ``notes`` and ``circles`` (circled cells by id, a theme's usual marking) are
     carried from format to format as the files hold them; ``locked`` names the entries the
     constructor locked (xwsat's ``.json`` keeps them, the other formats have no place for them),
-    and ``bans`` the words the constructor banned for this puzzle (``.json`` too).
+    and ``bans`` the words the constructor banned for this puzzle (``.json`` too);
+    ``word_list`` the list it was made with and the minimum score, (name, score): the
+    workbench's choice, which its ``.json`` keeps and an Open takes again.
     ``dropped`` says what the reader read
     but could not keep (a scrambled solution, a letter on a block), for a command that writes
     the puzzle again to tell its user rather than lose it silently.
@@ -37,6 +39,7 @@ class Puzzle:
     circles: frozenset[int] = frozenset()
     locked: frozenset[str] = frozenset()
     bans: tuple[str, ...] = ()
+    word_list: tuple[str, int] | None = None
     dropped: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:

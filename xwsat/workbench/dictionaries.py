@@ -58,6 +58,16 @@ class Dictionaries:
             upload = self._uploads.get(key)
         return upload[1] if upload is not None else key
 
+    def key_of(self, label: str) -> str | None:
+        """The key of the list a page names ``label`` (an embedded one, or an upload by its
+        file's name, the latest such), or None when the server has none by that name."""
+        if label in EMBEDDED:
+            return label
+        with self._lock:
+            named = [(added, key) for key, (_, name, added) in self._uploads.items()
+                     if name == label]
+        return max(named)[1] if named else None
+
     def note(self, key: str) -> str:
         """What reading an uploaded list left out, in a sentence; "" when nothing."""
         with self._lock:

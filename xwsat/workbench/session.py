@@ -245,9 +245,29 @@ class Session:
             replace(lock, word="".join(fitted.cell(c) for c in cells))
             for lock, cells in doc.locked_slots()))
         self._push(doc, {"type": "open", "name": name})
+        made = self._open_list(puzzle.word_list, Path(name).name)
         banned = self._open_bans(puzzle.bans, Path(name).name)
-        return "; ".join([*([switched] if switched else []), *([banned] if banned else []),
+        return "; ".join([*([switched] if switched else []), *([made] if made else []),
+                          *([banned] if banned else []),
                           *(f"{Path(name).name}: {what}" for what in puzzle.dropped)])
+
+    def _open_list(self, made: tuple[str, int] | None, name: str) -> str:
+        """Use again the list and minimum score an opened .json was made with, when this
+        server has that list; say what was done ('' when nothing changed)."""
+        if made is None:
+            return ""
+        label, score = made
+        key = self.dictionaries.key_of(label)
+        if key is None:
+            return (f"{name}: made with the list {label} at minimum score {score}, which this "
+                    "page does not have: upload it, then choose the score")
+        if (key, score) == (self.dictionary, self.min_score):
+            return ""
+        try:
+            self.set_dictionary(key, score)
+        except XwsatError as exc:
+            return f"{name}: made with {label} at minimum score {score}, not used ({exc})"
+        return f"{name}: made with {label} at minimum score {score}, in use again"
 
     def _open_bans(self, words: tuple[str, ...], name: str) -> str:
         """Ban again the words an opened .json banned (with those banned already), and say
@@ -713,7 +733,8 @@ class Session:
         puzzle = doc.puzzle()
         hints = self.view_hints()
         puzzle = replace(puzzle, clues={**hints, **puzzle.clues},  # the list's clues fill gaps
-                         bans=tuple(sorted(self.bans)))
+                         bans=tuple(sorted(self.bans)),
+                         word_list=(self.dictionary_name(), self.min_score))
         data = render_puzzle(puzzle, name, lang)
         return (data.encode("utf-8") if isinstance(data, str) else data), name, \
             SAVE_FORMATS[fmt], _save_note(puzzle, name)
