@@ -271,6 +271,10 @@ def test_a_saved_json_reopens_with_its_list_and_minimum_score(session):
     said = session.open(data, name)
     assert (session.dictionary, session.min_score) == ("en", 50)
     assert f"{name}: made with en at minimum score 50, in use again" in said
+    lost = Puzzle(parse_grid("OC...\n" + ".....\n" * 4), locked=frozenset({"1A"}))
+    said = session.open(render_puzzle(lost, "l.json").encode(), "l.json")
+    assert "l.json: 1 of its locked entries is not locked here: the grid does not hold its " \
+        "letters" in said and not session.doc.locks
     elsewhere = Puzzle(parse_grid(".....\n" * 5), word_list=("mine.txt", 40))
     said = session.open(render_puzzle(elsewhere, "m.json").encode(), "m.json")
     assert "made with the list mine.txt at minimum score 40, which this page does not have" \

@@ -244,6 +244,11 @@ class Session:
         doc = replace(doc, locks=tuple(  # a locked entry's word as its letters now read
             replace(lock, word="".join(fitted.cell(c) for c in cells))
             for lock, cells in doc.locked_slots()))
+        if unmarked := len(puzzle.locked) - len(doc.locks):  # no letters, or no such entry
+            switched = "; ".join(filter(None, [switched, (
+                f"{Path(name).name}: {unmarked} of its locked entries "
+                f"{'is' if unmarked == 1 else 'are'} not locked here: the grid does not hold "
+                f"{'its' if unmarked == 1 else 'their'} letters")]))
         self._push(doc, {"type": "open", "name": name})
         made = self._open_list(puzzle.word_list, Path(name).name)
         banned = self._open_bans(puzzle.bans, Path(name).name)
