@@ -402,7 +402,8 @@ def test_enter_locks_the_theme_entry_and_a_candidate_is_picked_from_the_keyboard
     page.wait_for_function("window.xwsat.view.doc.locks.length === 1")
     page.keyboard.press("Control+z")
     page.wait_for_function("window.xwsat.view.doc.locks.length === 0")
-    page.wait_for_function("window.xwsat.ui.selectedSlot === '1A' && "
+    page.wait_for_function("window.xwsat.ui.selectedSlot === '1A' && window.xwsat.ui.candidates"
+                           " && window.xwsat.ui.candidates.rev === window.xwsat.view.asked && "
                            "document.querySelectorAll('#candidates li').length > 0",
                            timeout=WAIT_MS)
     first = page.locator("#candidates li").first

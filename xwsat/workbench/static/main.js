@@ -235,7 +235,7 @@ function onJob(msg) {
     ui.core = r.core_cells || [];
   } else if (msg.kind === "candidates") {
     if (msg.slot !== ui.selectedSlot) return;
-    ui.candidates = r;
+    ui.candidates = { ...r, rev: msg.rev }; // the grid's revision it answers (for tests)
   } else if (msg.kind === "autofill") {
     ui.autofillSent = false;
     ui.autofill = { ...r, final: msg.final, region: msg.region, since: (ui.autofill && ui.autofill.since) || Date.now() };
