@@ -327,24 +327,25 @@ def fill(
             left = budget(search.time_limit, started).for_child()
             # the certificate, then the explanation, take the rest
             share = 0.5 if certificate is not None else WHY_SHARE if explain else 1.0
-            if current is not None and among is not None:
-                from xwsat.quality.refill import improve_refill
+            try:
+                if current is not None and among is not None:
+                    from xwsat.quality.refill import improve_refill
 
-                result, quality = improve_refill(result, target, word_list, options, current,
-                                                 among, differ or 1, left * share, status_line)
-                if quality is None:
-                    unimproved = (f"no better refill of the region (changing at least "
-                                  f"{differ or 1} of its entries) was found; the refill is "
-                                  "kept as found")
-                    typer.echo(f"--optimize: {unimproved}", err=True)
-            else:
-                try:
+                    result, quality = improve_refill(result, target, word_list, options,
+                                                     current, among, differ or 1, left * share,
+                                                     status_line)
+                    if quality is None:
+                        unimproved = (f"no better refill of the region (changing at least "
+                                      f"{differ or 1} of its entries) was found; the refill is "
+                                      "kept as found")
+                        typer.echo(f"--optimize: {unimproved}", err=True)
+                else:
                     result, quality = improve(result, options, left * share, status_line)
-                except KeyboardInterrupt as exc:  # the limit (or Ctrl-C) before the climb
-                    _, message = guard.interruption(exc)  # could say what it reached: the
-                    clear_status_line()  # fill found stands, printed and written
-                    typer.echo(f"--optimize: {message} before the climb had a level to report;"
-                               " the fill found is kept as found", err=True)
+            except KeyboardInterrupt as exc:  # the limit (or Ctrl-C) before the climb could
+                _, message = guard.interruption(exc)  # say what it reached: the fill found
+                clear_status_line()  # stands, printed and written
+                typer.echo(f"--optimize: {message} before the climb had a level to report; "
+                           "the fill found is kept as found", err=True)
             clear_status_line()
             level_built = None  # the grid cut at the level above: its certificate's question,
             if certificate is not None and quality is not None:  # and its explanation's
