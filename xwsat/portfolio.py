@@ -159,7 +159,10 @@ def run_portfolio(specs: list[tuple[str, float]], problem: FillProblem, limits: 
             if on_tick:
                 busy = [f"{r.label} ({r.note})" if r.note else r.label
                         for r in runs if r is not None and r.finished is None]
-                on_tick(now - started, "solving with " + ", ".join(busy))
+                held = _first_in_step(verdicts)  # in step: a verdict waits for the others
+                on_tick(now - started, "solving with " + ", ".join(busy) + (
+                    f"; {held.method} decided after {held.stats.nodes:,} decisions, kept until "
+                    "the others pass that count" if held is not None else ""))
             guard.wait_any([r for r in runs if r is not None], guard.POLL_S)
     except KeyboardInterrupt as exc:
         stop, message = guard.interruption(exc)
