@@ -187,7 +187,7 @@ def solve_built(built: Built, options: FillOptions, on_tick: Tick | None = None,
         if options.upper_first:
             from xwsat.quality.upper import upper_look
 
-            outcome = upper_look(built, problem, staged, limits)
+            outcome = upper_look(built, problem, staged, limits, options.in_step)
             if outcome is None and left:
                 limits = replace(limits, time_limit=max(
                     0.1, options.time_limit - (time.perf_counter() - t0)))

@@ -70,6 +70,8 @@ def stacked_words(specs: Sequence[str], min_score: int = 0, alphabet: str | None
         entries.update((w, (int(s), clues.get(i)))
                        for i, (w, s) in enumerate(zip(words.words, words.scores.tolist())))
     notes = [f"--ban {word}: no word list has it" for word in banned if word not in entries]
+    # the banned words the cut would have kept: those a message may say are banned
+    kept_banned = frozenset(w for w in banned if w in entries and entries[w][0] >= min_score)
     for word in banned:
         entries.pop(word, None)
     if min_score:
@@ -85,7 +87,7 @@ def stacked_words(specs: Sequence[str], min_score: int = 0, alphabet: str | None
     dashed = next((f"{w.source}: {w.first_dashed}" for w in loaded if w.first_dashed), "")
     return replace(merged, skipped=sum(words.skipped for words in loaded), first_skipped=first,
                    dashed=sum(words.dashed for words in loaded), first_dashed=dashed,
-                   min_score=min_score, banned=frozenset(banned)), notes
+                   min_score=min_score, banned=kept_banned), notes
 
 
 def _letters(loaded: list[WordList]) -> str:

@@ -80,6 +80,18 @@ def test_deterministic_races_in_step_and_refuses_a_race_it_cannot_keep_so(tiny) 
     assert "--deterministic keeps a race of the compiled searches in step" in refused.stderr
 
 
+def test_deterministic_gives_one_fill_whatever_the_time_limit() -> None:
+    # the upper look was skipped under 4 s and cut at a quarter of the limit: -t 3 and -t 20
+    # printed two fills for one seed, though the search took 0.05 s
+    grid = Path(__file__).resolve().parents[2] / "grids" / "american" / "step_two.txt"
+    fills = set()
+    for limit in ("3", "20"):
+        result = invoke("fill", grid, "--deterministic", "--seed", "1", "-t", limit, "--json")
+        assert result.exit_code == 0, result.output
+        fills.add(tuple(json.loads(result.stdout)["grid"]))
+    assert len(fills) == 1
+
+
 def test_fill_out_writes_the_grid_in_the_input_format(tiny, tmp_path) -> None:
     grid, words = tiny
     out = tmp_path / "filled.txt"

@@ -321,6 +321,9 @@ def test_a_slot_left_without_words_by_the_cut_says_so(tmp_path):
     banned = fill_from(tmp_path, "F...U\n", listed, "--ban", "fondu")
     assert banned.exit_code == 1, banned.output
     assert "slot 1A: no dictionary word matches F...U but the banned FONDU" in banned.stdout
+    both = fill_from(tmp_path, "F...U\n", listed, "--ban", "fondu", "--min-score", "40")
+    assert both.exit_code == 1, both.output  # FONDU is below the cut anyway: not named
+    assert "slot 1A: no word scored 40 or more matches F...U\n" in both.stdout
 
 
 def test_a_given_yo_read_as_ye_under_fold_yo_is_said(tmp_path):

@@ -147,7 +147,18 @@ def test_a_reload_brings_the_grid_back_with_its_lock(page):
 
 def test_a_reload_after_new_leaves_undo_to_the_grid_new_replaced(page):
     # the grid a New replaced was in the page's undo history only: a reload lost it for good
+    # (and then came back without its bans)
     lock_first_row(page, "xwsat")
+    click_cell(page, 5)
+    page.wait_for_function("window.xwsat.ui.candidates && window.xwsat.ui.candidates.rev === "
+                           "window.xwsat.view.asked && "
+                           "document.querySelectorAll('#candidates li').length > 0",
+                           timeout=WAIT_MS)
+    first = page.locator("#candidates li").first
+    banned = first.locator(".w").inner_text()
+    first.hover()
+    first.locator(".ban").click()
+    page.wait_for_function(f"window.xwsat.view.dictionary.bans.includes('{banned}')")
     new_grid(page, 7, 6)
     page.reload()
     page.wait_for_function("window.xwsat && window.xwsat.view && "
@@ -158,6 +169,7 @@ def test_a_reload_after_new_leaves_undo_to_the_grid_new_replaced(page):
     page.wait_for_function("window.xwsat.view.doc.rows.length === 5")
     assert rows(page)[0] == "XWSAT" and page.evaluate("window.xwsat.view.doc.locks.length") == 1
     assert page.input_value("#new-width") == "5"
+    assert page.evaluate("window.xwsat.view.dictionary.bans") == [banned]
     assert page.evaluate("document.getElementById('message').classList.contains('notice')")
     page.keyboard.press("Control+z")  # undo gives the blank page the reload opened
     page.wait_for_function("window.xwsat.view.doc.rows.length === 15")

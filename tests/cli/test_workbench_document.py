@@ -583,6 +583,18 @@ def test_a_ban_is_an_undo_step_and_undo_brings_back_the_ban_a_lock_lifted(sessio
     assert session.bans == {"OPAL"} and not session.doc.locks
 
 
+def test_a_restored_grid_comes_back_with_its_bans_in_one_undo_step(session):
+    # a reloaded page sent its bans after the grid: the first Undo took the bans away and
+    # left the grid, though the page said "Undo gives a blank one"
+    session.dispatch({"type": "restore", "doc": {"rows": ["....."] * 5}, "bans": ["OCEAN"]})
+    assert session.bans == {"OCEAN"} and len(session.doc.rows) == 5
+    session.undo()
+    assert session.bans == frozenset() and len(session.doc.rows) == 15
+    session.redo()
+    session.dispatch({"type": "restore", "doc": {"rows": ["...."] * 4}, "bans": ["ЖУК"]})
+    assert len(session.doc.rows) == 4 and session.bans == frozenset()  # not words of en
+
+
 def test_new_starts_without_bans_open_with_the_files_and_undo_brings_the_old_ones_back(session):
     session.dispatch({"type": "new", "width": 5, "height": 5})
     session.set_bans(["OCEAN"])

@@ -215,11 +215,13 @@ def _prove_hint(grid: Path, words: Words, rules: Rules, quality: Quality,
     return shlex.join([*_command("prove", grid, words, rules, above, locks), *longer, *tail])
 
 
-def _puzzle(result: FillResult, given: Puzzle, stem: str, locks: list[str]) -> Puzzle:
+def _puzzle(result: FillResult, given: Puzzle, stem: str, locks: list[str],
+            words: Words) -> Puzzle:
     """The puzzle to write: blank pattern (blocks only), the verified fill, and clues: where
     the input was a puzzle whose answer there is unchanged (``--region`` keeps most), its own
     clue, else the dictionary's. The input's title, author, copyright, notes and banned words
-    are kept."""
+    are kept; the list it is made with is this run's (one list, by its file's name, as the
+    workbench names it; none for stacked lists)."""
     built = result.built
     blank = Grid(tuple("".join(BLOCK if ch == BLOCK else EMPTY for ch in row)
                        for row in built.grid.rows))
@@ -238,7 +240,7 @@ def _puzzle(result: FillResult, given: Puzzle, stem: str, locks: list[str]) -> P
     return Puzzle(blank, result.filled, clues, given.title or stem, given.author,
                   min(s.length for s in built.slots), given.copyright, given.notes,
                   given.circles, locked & {slot.name for slot in built.slots}, given.bans,
-                  given.word_list)
+                  (Path(words.paths[0]).name, words.min_score) if len(words.paths) == 1 else None)
 
 
 @grouped
@@ -368,7 +370,7 @@ def fill(
     data = None
     notes: list[str] = []  # about the file: said once it is written
     if out is not None and result.filled is not None:
-        puzzle = _puzzle(result, source, grid.stem, file_locks)
+        puzzle = _puzzle(result, source, grid.stem, file_locks, words)
         data = render_puzzle(puzzle, out, words.language)
         if out.suffix.lower() == ".html" and (note := unchecked_note(puzzle)):
             notes.append(note)

@@ -115,17 +115,15 @@ def read_json(text: str, source: str) -> Puzzle:
                   str(data.get("author") or ""), min_length,
                   str(data.get("copyright") or ""), str(data.get("notes") or ""),
                   frozenset(circles), locked, tuple(dict.fromkeys(bans)),
-                  _word_list(data.get("word_list"), source))
+                  _word_list(data.get("word_list")))
 
 
-def _word_list(value: Any, source: str) -> tuple[str, int] | None:
-    """The list a puzzle was made with, (name, minimum score), or None when not said."""
-    if value is None:
-        return None
+def _word_list(value: Any) -> tuple[str, int] | None:
+    """The list a puzzle was made with, (name, minimum score), or None when not said or not
+    readable (a record only: no command needs it to read the puzzle)."""
     name = value.get("name") if isinstance(value, dict) else None
     score = value.get("min_score", 0) if isinstance(value, dict) else None
     if (not isinstance(name, str) or not 0 < len(name) <= MAX_LIST_NAME
             or not isinstance(score, int) or isinstance(score, bool) or not 0 <= score <= 100):
-        raise XwsatError(f"{source}: 'word_list' is {{\"name\": a list's name, \"min_score\": "
-                         "0 to 100}")
+        return None
     return name, score

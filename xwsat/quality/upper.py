@@ -51,21 +51,24 @@ def upper_level(problem: FillProblem, exempt: frozenset[int]) -> int | None:
 
 
 def upper_look(built: Built, problem: FillProblem, staged: list[tuple[str, float]],
-               limits: Limits) -> Outcome | None:
+               limits: Limits, in_step: bool = False) -> Outcome | None:
     """A verified-later fill from the upper levels of ``problem`` (propagated already), or None
-    (no tiers, no compiled search among the racers, too short a limit, or no fill in time)."""
+    (no tiers, no compiled search among the racers, too short a limit, or no fill in time).
+    ``in_step`` (``fill --deterministic``): the tries are bounded by their decisions alone,
+    never by a share of the time limit, so the limit and the load choose no other fill."""
     from xwsat.backends.registry import runs_compiled_search
 
     if os.environ.get("XWSAT_UPPER_LOOK", "1") == "0" or not runs_compiled_search(staged):
         return None
-    if limits.time_limit and limits.time_limit < 4 * UPPER_LOOK_MIN_S:
+    if limits.time_limit and limits.time_limit < 4 * UPPER_LOOK_MIN_S and not in_step:
         return None
     from xwsat.backends.mac import compiled
 
     if not compiled():
         return None
     exempt = exempt_slots(built)
-    each = replace(limits, time_limit=limits.time_limit / 4 if limits.time_limit else None)
+    quarter = limits.time_limit / 4 if limits.time_limit and not in_step else limits.time_limit
+    each = replace(limits, time_limit=quarter)
     for level in upper_tries(problem, exempt):
         outcome = look_at(problem, exempt, level, each)
         if outcome is not None:

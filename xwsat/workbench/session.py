@@ -9,6 +9,7 @@ library: ``xwsat.insight`` after every edit, ``xwsat.pattern_stats``, and the se
 from __future__ import annotations
 
 import bisect
+import contextlib
 import io
 import secrets
 import shutil
@@ -122,7 +123,13 @@ class Session:
         after = reduce(self.doc, action)
         if after == self.doc:
             return
-        self._step(after, action, frozenset() if action.get("type") == "new" else self.bans)
+        restored = action.get("type") == "restore" and "bans" in action
+        self._step(after, action,
+                   frozenset() if action.get("type") == "new" or restored else self.bans)
+        if restored:  # a reloaded page's grid comes back with its own bans, in the same
+            # undo step; bans that no longer apply (another list): the grid comes back alone
+            with contextlib.suppress(XwsatError):
+                self.set_bans(action["bans"], step=False)
         if locked := self.bans & {lock.word for lock in after.locks}:
             self.bans -= locked  # a lock wins over a ban: the word is the constructor's now
         self._changed(text_only=action.get("type") in ("clue", "meta"),

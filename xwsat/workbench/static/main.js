@@ -138,6 +138,7 @@ function sameDoc(a, b) {
 }
 function replacedBy(doc) {
   before = Object.fromEntries(DOC_FIELDS.filter((field) => field in doc).map((field) => [field, doc[field]]));
+  before.bans = [...((view && view.dictionary.bans) || [])]; // its bans come back with it
 }
 
 function keep(msg) {
@@ -147,17 +148,19 @@ function keep(msg) {
     if (restoring) {
       const prior = kept.before && kept.before.rows && !isBlank(kept.before) && !sameDoc(kept.before, kept) ? kept.before : null;
       before = prior;
-      if (prior) act({ type: "restore", doc: cutTexts(prior) });
-      act({ type: "restore", doc: cutTexts(kept) });
-      if (kept.symmetry && kept.symmetry !== msg.symmetry) send({ type: "symmetry", symmetry: kept.symmetry });
       const list = kept.dictionary;
       // the list and its minimum score come back when the server has that list: an embedded
-      // one, or the one it was started with (serve --dict), which the new page already uses
+      // one, or the one it was started with (serve --dict), which the new page already uses;
+      // first, so that the grids and their bans are read with it
       const known = list && (["en", "ru", "es"].includes(list.name) || list.name === msg.dictionary.name);
       if (known && (list.name !== msg.dictionary.name || list.min_score !== msg.dictionary.min_score)) {
         send({ type: "dictionary", name: list.name, min_score: list.min_score });
       }
-      if (list && (list.bans || []).length) send({ type: "bans", words: list.bans });
+      // each grid comes back with its own bans, in one undo step (Undo then gives the grid
+      // before it, not the same grid without its bans)
+      if (prior) act({ type: "restore", doc: cutTexts(prior), bans: prior.bans || [] });
+      act({ type: "restore", doc: cutTexts(kept), bans: (list && list.bans) || [] });
+      if (kept.symmetry && kept.symmetry !== msg.symmetry) send({ type: "symmetry", symmetry: kept.symmetry });
       // the suggested fill, shown again when it still fills the grid with the list in use
       if (kept.suggestion && kept.suggestion.letters) send({ type: "suggestion", suggestion: { letters: kept.suggestion.letters } });
       const lost = list && list.name && !known;

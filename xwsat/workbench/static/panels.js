@@ -75,7 +75,8 @@ export function drawCandidates(list, counter, result, pick, ban) {
   // the list is drawn again as its words are decided: a word or × the keyboard is on keeps it
   const active = document.activeElement;
   const held = active && list.contains(active)
-    ? { word: active.closest("li").dataset.word, ban: active.classList.contains("ban") } : null;
+    ? { word: active.closest("li").dataset.word, ban: active.classList.contains("ban"),
+      at: [...list.children].indexOf(active.closest("li")) } : null;
   list.replaceChildren();
   if (!result || !result.candidates) { counter.textContent = ""; return; } // stopped before any word
   const decided = result.candidates.filter((c) => c.verdict !== "unknown").length;
@@ -95,9 +96,11 @@ export function drawCandidates(list, counter, result, pick, ban) {
     h("button", { class: "ban", title: `Ban ${c.word} for this puzzle`, "aria-label": `Ban ${c.word}`,
       onclick: (event) => { event.stopPropagation(); ban(c.word, false); } }, "×")));
   }
-  if (held) {
-    const again = [...list.children].find((li) => li.dataset.word === held.word);
-    if (again) (held.ban ? again.querySelector(".ban") : again).focus();
+  if (held) { // the same word; one banned from the keyboard: the word that took its place
+    const items = [...list.children];
+    const again = items.find((li) => li.dataset.word === held.word);
+    const next = again || items[Math.min(held.at, items.length - 1)];
+    if (next) (again && held.ban ? next.querySelector(".ban") : next).focus();
   }
 }
 
