@@ -61,6 +61,17 @@ def rows(page) -> list[str]:
     return page.evaluate("window.xwsat.view.doc.rows")
 
 
+def first_candidate(page):
+    """The first word of the selected entry's candidate list, once the list is the one of the
+    grid in use (the list of the grid before an edit stays shown until the new one comes)."""
+    page.wait_for_function("window.xwsat.ui.candidates && window.xwsat.ui.candidates.rev === "
+                           "window.xwsat.view.asked && "
+                           "document.querySelectorAll('#candidates li').length > 0",
+                           timeout=WAIT_MS)
+    first = page.locator("#candidates li").first
+    return first, first.locator(".w").inner_text()
+
+
 def test_drawing_blocks_and_letters_shows_a_red_slot(page):
     new_grid(page, 5, 5)
     click_cell(page, 0)
@@ -150,12 +161,7 @@ def test_a_reload_after_new_leaves_undo_to_the_grid_new_replaced(page):
     # (and then came back without its bans)
     lock_first_row(page, "xwsat")
     click_cell(page, 5)
-    page.wait_for_function("window.xwsat.ui.candidates && window.xwsat.ui.candidates.rev === "
-                           "window.xwsat.view.asked && "
-                           "document.querySelectorAll('#candidates li').length > 0",
-                           timeout=WAIT_MS)
-    first = page.locator("#candidates li").first
-    banned = first.locator(".w").inner_text()
+    first, banned = first_candidate(page)
     first.hover()
     first.locator(".ban").click()
     page.wait_for_function(f"window.xwsat.view.dictionary.bans.includes('{banned}')")
@@ -414,12 +420,8 @@ def test_enter_locks_the_theme_entry_and_a_candidate_is_picked_from_the_keyboard
     page.wait_for_function("window.xwsat.view.doc.locks.length === 1")
     page.keyboard.press("Control+z")
     page.wait_for_function("window.xwsat.view.doc.locks.length === 0")
-    page.wait_for_function("window.xwsat.ui.selectedSlot === '1A' && window.xwsat.ui.candidates"
-                           " && window.xwsat.ui.candidates.rev === window.xwsat.view.asked && "
-                           "document.querySelectorAll('#candidates li').length > 0",
-                           timeout=WAIT_MS)
-    first = page.locator("#candidates li").first
-    word = first.locator(".w").inner_text()
+    page.wait_for_function("window.xwsat.ui.selectedSlot === '1A'")
+    first, word = first_candidate(page)
     first.focus()
     page.keyboard.press("Enter")
     page.wait_for_function(f"window.xwsat.view.doc.rows[0] === '{word}'")
