@@ -207,7 +207,6 @@ function receive(msg) {
     // a suggestion the page has no word of (one a reloaded page kept, shown again)
     if (msg.suggestion && !ui.autofill) ui.autofill = { ...msg.suggestion, final: msg.suggestion.status !== "improving" };
     const size = msg.doc.rows.length * msg.doc.rows[0].length;
-
     if (ui.cell !== null && ui.cell >= size) ui.cell = null;
     render();
     reselect(true);
@@ -238,7 +237,7 @@ function onJob(msg) {
     ui.core = r.core_cells || [];
   } else if (msg.kind === "candidates") {
     if (msg.slot !== ui.selectedSlot) return;
-    ui.candidates = { ...r, rev: msg.rev }; // the grid's revision it answers (for tests)
+    ui.candidates = { ...r, rev: msg.rev }; // the grid revision it answers
   } else if (msg.kind === "autofill") {
     ui.autofillSent = false;
     ui.autofill = { ...r, final: msg.final, region: msg.region, since: (ui.autofill && ui.autofill.since) || Date.now() };
